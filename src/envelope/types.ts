@@ -1,0 +1,128 @@
+/**
+ * Envelope and candidate types: what one run of a route leaves, and the JSON values in it that
+ * may be the answer. Data flows one way: envelope -> candidates -> verdict -> report.
+ *
+ * @see ../../README.md#words
+ */
+
+/** Milliseconds. */
+export type Milliseconds = number;
+
+/**
+ * Everything one run of a route leaves (DESIGN.md "Words": envelope).
+ *
+ * - `stdout` / `stderr`: the process's output decoded as UTF-8 (invalid bytes become U+FFFD).
+ * - `exitCode`: the process exit code, or `null` when it was ended by a signal or never started.
+ * - `signal`: the signal that ended it (e.g. `SIGKILL`), when any.
+ * - `timedOut`: true when the harness ended it at its deadline; its output is then never accepted.
+ * - `files`: side files the route writes, by role (e.g. `"last-message"` for codex `-o`), as text.
+ * - `elapsedMs`: wall time from spawn to exit.
+ */
+export interface Envelope {
+  stdout: string;
+  stderr: string;
+  exitCode: number | null;
+  signal?: string | null;
+  timedOut?: boolean;
+  files?: Record<string, string>;
+  elapsedMs: Milliseconds;
+}
+
+/**
+ * Where a candidate was found. A label, stable across runs, that reports print and cases expect:
+ *
+ * - the structured field's key as spelled in the envelope: `structured_output`, `structuredOutput`,
+ *   `StructuredOutput`, `structured-output`, `structured_result`, ...;
+ * - `result` / `text` / `response`: the JSON found in that string field of the terminal object;
+ * - `tool_use:<name>`: the input of a tool call in a stream event (e.g. `tool_use:StructuredOutput`);
+ * - `assistant-text`: JSON inside the text of an assistant message event;
+ * - `last-message`: a side file such as codex's `-o` file;
+ * - `stdout`: JSON found by scanning stdout as free text (no envelope recognised);
+ * - `stderr`: JSON found by scanning stderr as free text.
+ */
+export type Origin = string;
+
+/**
+ * A JSON value found in an envelope that may be the answer (DESIGN.md "Words": candidate).
+ *
+ * - `value`: the decoded JSON value (an object for every contract so far).
+ * - `origin`: see {@link Origin}.
+ * - `pointer`: JSON Pointer (RFC 6901) to the field inside the JSON document it came from, when it
+ *   came from a JSON document (`/structured_output`, `/result`); `""` for a whole document.
+ * - `event`: 0-based index of the stdout line (JSONL event) it came from, for stream routes.
+ * - `offset`: byte offset (UTF-16 code unit offset into `stdout`) of the document or line it came
+ *   from; always `0 <= offset <= stdout.length`.
+ * - `fenced`: true when the JSON was inside a Markdown code fence.
+ * - `nested`: how many JSON string layers it was unwrapped from (0 = a real JSON value).
+ */
+export interface Candidate {
+  value: unknown;
+  origin: Origin;
+  pointer: string;
+  event?: number;
+  offset: number;
+  fenced?: boolean;
+  nested: number;
+}
+
+/**
+ * What a decoder read off an envelope besides the candidates: the CLI's own report of failure.
+ *
+ * - `kind`:
+ *   - `ok`: nothing says the run failed;
+ *   - `startup-rejected`: the CLI refused to start (e.g. Claude Code's
+ *     `--json-schema is not a valid JSON Schema: strict mode: unknown keyword: "_meta"`, exit 1);
+ *   - `provider-error`: the provider API answered an error (`api_error_status`, `is_error` with
+ *     `terminal_reason: "api_error"`, an error event);
+ *   - `cli-error`: the CLI reported its own failure (e.g. `error_max_structured_output_retries`);
+ *   - `crashed`: the process died without an envelope (signal, or non-zero exit with no JSON).
+ * - `message`: the CLI's own words for it, verbatim.
+ * - `apiErrorStatus`, `terminalReason`, `subtype`: as the envelope spells them, when present.
+ */
+export interface EnvelopeStatus {
+  kind: 'ok' | 'startup-rejected' | 'provider-error' | 'cli-error' | 'crashed';
+  message?: string;
+  apiErrorStatus?: number | null;
+  terminalReason?: string;
+  subtype?: string;
+  isError?: boolean;
+}
+
+/**
+ * A decoder's reading of one envelope.
+ *
+ * - `candidates`: in envelope order; the structured field (if any) first.
+ * - `structured`: the candidate from the route's structured field, if present (also in `candidates`).
+ * - `status`: see {@link EnvelopeStatus}.
+ * - `human`: the envelope's human-readable fields (`result`, `message`, `error.message`), for evidence.
+ * - `ancillary`: `api_error_status=<v>`, `terminal_reason=<v>` fragments, for evidence.
+ * - `usage`: the token usage object of the terminal line, as the CLI spells it.
+ * - `keys`: the top-level keys of the terminal object, for drift reports.
+ * - `notes`: what the decoder had to tolerate (a truncated last line, a BOM, invalid lines).
+ */
+export interface Decoded {
+  route: string;
+  candidates: Candidate[];
+  structured?: Candidate;
+  status: EnvelopeStatus;
+  human: string[];
+  ancillary: string[];
+  usage?: unknown;
+  keys: string[];
+  notes: string[];
+}
+
+/**
+ * A route decoder: a plain object, built by a factory (STYLE.md item 1). Decoders never throw on
+ * any input; bad input is reported in `Decoded.notes` and `status`.
+ */
+export interface RouteDecoder {
+  /** Route id, e.g. `claude-code/json`. */
+  route: string;
+  /** Human-readable name printed in logs. */
+  header: string;
+  /** Cheap check: does this envelope look like this route's output? */
+  detect(envelope: Envelope): boolean;
+  /** Read every candidate and the status off the envelope. Never throws. */
+  decode(envelope: Envelope): Decoded;
+}
