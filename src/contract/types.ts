@@ -2,7 +2,7 @@
  * Verdicts: named outcome categories, never a bare boolean (DESIGN.md "Words": verdict).
  * Each arm carries its evidence lines and only its own fields (STYLE.md item 4).
  */
-import type { Candidate } from '#src/envelope/types.ts';
+import type { Candidate, Decoded, Envelope } from '#src/envelope/types.ts';
 
 /** The verdict names, in the order reports list them. */
 export const VERDICTS = [
@@ -94,3 +94,18 @@ export type Verdict =
   | ProviderErrorVerdict
   | TimeoutVerdict
   | CrashedVerdict;
+
+/**
+ * What every contract offers the runner: its name, the anchor key that makes an object a candidate,
+ * and `judge`, which turns one attempt's envelope into a verdict without throwing.
+ * `context.attempt` is 0-based; `context.elapsedMs` is the time spent on the route so far (ms).
+ */
+export interface Contract {
+  name: string;
+  anchor: string;
+  judge(
+    envelope: Envelope,
+    decoded: Decoded,
+    context: { attempt: number; elapsedMs: number },
+  ): Verdict;
+}

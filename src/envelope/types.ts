@@ -124,5 +124,14 @@ export interface RouteDecoder {
   /** Cheap check: does this envelope look like this route's output? */
   detect(envelope: Envelope): boolean;
   /** Read every candidate and the status off the envelope. Never throws. */
-  decode(envelope: Envelope): Decoded;
+  decode(envelope: Envelope, options?: DecodeOptions): Decoded;
+}
+
+/**
+ * Hints a contract gives a decoder.
+ * - `anchor`: only objects with this own key are candidates from free text (e.g. `position`);
+ *   structured fields are always candidates. Also lets the scanner skip strings that cannot hold one.
+ */
+export interface DecodeOptions {
+  anchor?: string;
 }

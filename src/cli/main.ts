@@ -1,0 +1,106 @@
+/**
+ * The `routecert` command: parses arguments (commander) and calls the engine. Thin by design: every
+ * command is a library function that returns an exit code; only bin/routecert.js sets it.
+ *
+ * Exit codes: 0 all conform; 1 a conformance failure (or lint findings); 2 usage or configuration
+ * error; 3 the run could not be carried out.
+ */
+import { Command, CommanderError, Option } from 'commander';
+import { runCommand } from './commands/run.ts';
+import { recordCommand } from './commands/record.ts';
+import { probeCommand } from './commands/probe.ts';
+import { lintCommand } from './commands/lint.ts';
+
+/** Collect a repeatable option into an array. */
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, ...value.split(',').map((v) => v.trim()).filter(Boolean)];
+}
+
+/**
+ * Run the command line `argv` (without `node` and the script).
+ *
+ * @returns the exit code.
+ */
+export async function main(argv: string[]): Promise<number> {
+  let exitCode = 0;
+  const program = new Command()
+    .name('routecert')
+    .description(
+      'Conformance harness for structured output from model CLIs run headless.\n' +
+        'Replays recorded envelopes, judges them by contract, probes the real installed CLIs hermetically.',
+    )
+    .showHelpAfterError('(run `routecert <command> --help` for the options)')
+    .exitOverride()
+    .configureOutput({ writeErr: (s) => process.stderr.write(s), writeOut: (s) => process.stdout.write(s) });
+  program.addHelpText(
+    'after',
+    '\nExit codes: 0 all conform, 1 a conformance failure, 2 usage or configuration error, 3 the run could not be carried out.',
+  );
+
+  program
+    .command('run')
+    .description('Judge every corpus case (and probe installed CLIs hermetically); write reports/<run>/report.json, junit.xml, summary.md')
+    .option('--cases <dir>', 'folder of case files', 'fixtures/cases')
+    .option('--case <id>', 'run only this case id (a prefix is enough); repeatable', collect)
+    .option('--route <route>', 'only this route or CLI (claude-code, claude-code/json); repeatable', collect)
+    .option('--contract <name>', 'only cases of this contract; repeatable', collect)
+    .option('--tag <tag>', 'only cases with this tag; repeatable', collect)
+    .option('--reports <dir>', 'parent folder of the run folder', 'reports')
+    .option('--no-probes', 'do not probe installed CLIs, replay the corpus only')
+    .option('--probe-timeout <ms>', 'deadline of one probe run in ms', (v) => Number(v), 60_000)
+    .option('--quiet', 'print only cases that do not pass, and the summary')
+    .action(async (opts) => {
+      exitCode = await runCommand(opts, ['run', ...argv.slice(1)].join(' '));
+    });
+
+  program
+    .command('record')
+    .description('Probe a real CLI hermetically for each scenario and write each envelope as a redacted case file')
+    .option('--cli <name>', 'the CLI to record', 'claude')
+    .option('--route <route>', 'only this route; repeatable', collect)
+    .option('--scenario <name>', 'only this scenario; repeatable', collect)
+    .option('--out <dir>', 'folder for the case files', 'fixtures/cases')
+    .option('--force', 'overwrite a case file that exists (never done without it)')
+    .option('--fix-ids', 'recompute the content-hash id of every case under --out instead of recording')
+    .option('--probe-timeout <ms>', 'deadline of one probe run in ms', (v) => Number(v), 60_000)
+    .action(async (opts) => {
+      exitCode = await recordCommand(opts);
+    });
+
+  program
+    .command('probe')
+    .description('List the known CLIs and whether they are installed (--list), or probe one hermetically')
+    .option('--list', 'print each known CLI: installed or not, version, hermetic support, routes')
+    .option('--cli <name>', 'the CLI to probe', 'claude')
+    .option('--route <route>', 'the route to probe')
+    .option('--scenario <name>', 'the scenario to run', 'final')
+    .option('--schema <file>', 'the schema to send (default: the pov production schema)')
+    .option('--startup', 'only check whether the CLI accepts the schema at startup')
+    .option('--probe-timeout <ms>', 'deadline of one probe run in ms', (v) => Number(v), 60_000)
+    .option('--json', 'print the probe result as JSON')
+    .action(async (opts) => {
+      exitCode = await probeCommand(opts);
+    });
+
+  program
+    .command('lint')
+    .description('Lint JSON Schemas for portability across model CLIs and providers')
+    .argument('[paths...]', 'schema files or folders', ['schemas/contracts'])
+    .addOption(new Option('--profile <name>', 'provider profile to check against; repeatable').argParser(collect))
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .action(async (paths: string[], opts) => {
+      exitCode = await lintCommand(paths, opts);
+    });
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.help' || error.code === 'commander.version') return 0;
+      return 2;
+    }
+    process.stderr.write(`[routecert] ${(error as Error).stack ?? String(error)}\n`);
+    return 3;
+  }
+  return exitCode;
+}

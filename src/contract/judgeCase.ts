@@ -1,0 +1,52 @@
+/**
+ * Judging a whole case: every attempt in order, as a consumer would live through them. A `retry`
+ * verdict moves on to the next recorded attempt (the retry on the same route); any other verdict,
+ * or a retry with no further attempt recorded, is the case's verdict.
+ */
+import type { Decoded, Envelope, RouteDecoder } from '#src/envelope/types.ts';
+import type { Contract, Verdict } from './types.ts';
+
+/** What happened on one attempt: a summary of the decoding and the verdict reached on it. */
+export interface AttemptJudgement {
+  attempt: number;
+  verdict: Verdict;
+  candidates: number;
+  origins: string[];
+  status: Decoded['status'];
+  notes: string[];
+  keys: string[];
+}
+
+/** The verdict of a case and the path to it. `unusedAttempts` > 0 means the case recorded attempts that were never reached. */
+export interface CaseJudgement {
+  verdict: Verdict;
+  attempts: AttemptJudgement[];
+  unusedAttempts: number;
+}
+
+/**
+ * Judge `c` with `contract`, decoding each attempt with `decoder`.
+ * `elapsedMs` of the attempts add up against the contract's hard window.
+ */
+export function judgeCase(c: { attempts: readonly Envelope[] }, contract: Contract, decoder: RouteDecoder): CaseJudgement {
+  const attempts: AttemptJudgement[] = [];
+  let elapsedMs = 0;
+  let verdict: Verdict | undefined;
+  for (let i = 0; i < c.attempts.length; i += 1) {
+    const envelope = c.attempts[i]!;
+    elapsedMs += envelope.elapsedMs;
+    const decoded = decoder.decode(envelope, { anchor: contract.anchor });
+    verdict = contract.judge(envelope, decoded, { attempt: i, elapsedMs });
+    attempts.push({
+      attempt: i,
+      verdict,
+      candidates: decoded.candidates.length,
+      origins: decoded.candidates.map((x) => x.origin),
+      status: decoded.status,
+      notes: decoded.notes,
+      keys: decoded.keys,
+    });
+    if (verdict.verdict !== 'retry') break;
+  }
+  return { verdict: verdict!, attempts, unusedAttempts: c.attempts.length - attempts.length };
+}

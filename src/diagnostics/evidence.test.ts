@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { boundedEvidence, clipEvidence } from './evidence.ts';
+
+describe('clipEvidence', () => {
+  it('keeps a 14-character stderr verbatim', () => {
+    expect(clipEvidence('schema invalid')).toBe('schema invalid');
+  });
+
+  it('keeps exactly 300 characters whole', () => {
+    const text = 'a'.repeat(300);
+    expect(clipEvidence(text)).toBe(text);
+  });
+
+  it('clips 301 characters to the first 147, " ... " and the last 147 by default', () => {
+    const text = `${'h'.repeat(150)}${'t'.repeat(151)}`;
+    const clipped = clipEvidence(text);
+    expect(clipped).toBe(`${'h'.repeat(147)} ... ${'t'.repeat(147)}`);
+  });
+
+  it('keeps the last 300 characters with the tail policy', () => {
+    const text = `start-${'x'.repeat(400)}-end`;
+    const clipped = clipEvidence(text, 'tail');
+    expect(clipped).toHaveLength(300);
+    expect(clipped.endsWith('-end')).toBe(true);
+    expect(clipped.includes('start')).toBe(false);
+  });
+
+  it('turns CRLF, CR and LF into single spaces', () => {
+    expect(clipEvidence('a\r\nb\nc\rd')).toBe('a b c d');
+  });
+});
+
+describe('boundedEvidence', () => {
+  it('prefers the human fields to the raw text and appends the ancillary fields', () => {
+    const raw = `{"result":"Not logged in · Please run /login","pad":"${'x'.repeat(1000)}"}`;
+    const text = boundedEvidence({ human: ['Not logged in · Please run /login'], ancillary: ['terminal_reason=api_error'], raw });
+    expect(text).toBe('Not logged in · Please run /login terminal_reason=api_error');
+  });
+
+  it('falls back to the raw text when there is no human field', () => {
+    expect(boundedEvidence({ human: [], ancillary: [], raw: '  quota exceeded\n' })).toBe('quota exceeded');
+  });
+
+  it('de-duplicates human fields and joins them with " | "', () => {
+    expect(boundedEvidence({ human: ['a', 'b', 'a'], ancillary: [], raw: '' })).toBe('a | b');
+  });
+
+  it('keeps the start and the end of a long message', () => {
+    const human = `Not logged in ${'x'.repeat(1000)} run /login`;
+    const text = boundedEvidence({ human: [human], ancillary: ['api_error_status=401'], raw: '' });
+    expect(text.startsWith('Not logged in')).toBe(true);
+    expect(text.endsWith('api_error_status=401')).toBe(true);
+    expect(text.length).toBeLessThanOrEqual(300);
+  });
+});

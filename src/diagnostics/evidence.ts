@@ -1,0 +1,52 @@
+/**
+ * Bounded evidence from an envelope's stdout and stderr: a short message stays whole, a long one
+ * is clipped so it can never flood a log nor vanish.
+ *
+ * Rule source: EveryInc/compound-engineering-plugin `bounded_failure_evidence` (PR #1175,
+ * 2026-07-17), which replaced an unguarded `${x: -300}` tail that erased messages shorter than 300
+ * characters on macOS bash 3.2 (PR #1153). See shared/research/ce-plugin.md section 1.9.
+ */
+
+/**
+ * How long evidence is clipped:
+ * - `head-tail` (default): first 147 characters + ` ... ` + last 147 characters (301 in all);
+ * - `tail`: the last 300 characters.
+ */
+export type ClipPolicy = 'head-tail' | 'tail';
+
+/** The bound, in characters (UTF-16 code units), up to which evidence stays whole. */
+export const EVIDENCE_LIMIT_CHARS = 300;
+
+const HEAD_TAIL_PART = 147;
+const ELLIPSIS = ' ... ';
+
+/**
+ * Clip one evidence string: newlines (CR, LF, CRLF) become single spaces; a result of up to
+ * {@link EVIDENCE_LIMIT_CHARS} characters is returned whole, a longer one is clipped by `policy`.
+ *
+ * @example
+ * clipEvidence('schema invalid')            // 'schema invalid'
+ * clipEvidence('x'.repeat(1000)).length     // 299 (147 + 5 + 147)
+ */
+export function clipEvidence(text: string, policy: ClipPolicy = 'head-tail'): string {
+  const flat = text.replace(/\r\n|\r|\n/g, ' ');
+  if (flat.length <= EVIDENCE_LIMIT_CHARS) return flat;
+  if (policy === 'tail') return flat.slice(flat.length - EVIDENCE_LIMIT_CHARS);
+  return flat.slice(0, HEAD_TAIL_PART) + ELLIPSIS + flat.slice(flat.length - HEAD_TAIL_PART);
+}
+
+/**
+ * Evidence for a stream (stdout) that a decoder read: its human fields first (`result`, `message`,
+ * `error.message`, de-duplicated, joined with ` | `), else the raw text; then the ancillary
+ * fragments (`api_error_status=529`, `terminal_reason=api_error`), joined with spaces; then clipped.
+ * Returns `''` when there is nothing to say.
+ */
+export function boundedEvidence(
+  parts: { human: string[]; ancillary: string[]; raw: string },
+  policy: ClipPolicy = 'head-tail',
+): string {
+  const human = [...new Set(parts.human.filter((h) => h.trim() !== ''))].join(' | ');
+  const base = human !== '' ? human : parts.raw.trim();
+  const text = [base, ...parts.ancillary].filter((p) => p !== '').join(' ');
+  return clipEvidence(text, policy);
+}

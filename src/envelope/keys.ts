@@ -1,0 +1,39 @@
+/**
+ * Key spelling: one mechanism for snake, camel, Pascal and kebab case, so `structured_output`,
+ * `structuredOutput`, `StructuredOutput` and `structured-output` are the same field.
+ * Source of the need: grok 1.0.4 writes `structuredOutput` where Claude Code writes
+ * `structured_output` (EveryInc/compound-engineering-plugin PR #1325, shared/research/ce-plugin.md).
+ */
+
+/**
+ * The spelling-free form of a key: lower case, with `_`, `-`, spaces and dots removed.
+ *
+ * @example
+ * foldKey('structured_output') === foldKey('StructuredOutput') // true
+ */
+export function foldKey(key: string): string {
+  return key.replace(/[-_.\s]/g, '').toLowerCase();
+}
+
+/**
+ * The own keys of `object` whose folded form equals the folded form of one of `names`, in the
+ * object's key order. Returns `[]` for non-objects.
+ *
+ * @example
+ * findKeys({ structuredOutput: {} }, ['structured_output']) // ['structuredOutput']
+ */
+export function findKeys(object: unknown, names: readonly string[]): string[] {
+  if (!isPlainObject(object)) return [];
+  const wanted = new Set(names.map(foldKey));
+  return Object.keys(object).filter((k) => wanted.has(foldKey(k)));
+}
+
+/** True for a JSON object (not null, not an array). */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Escape one JSON Pointer reference token (RFC 6901: `~` -> `~0`, `/` -> `~1`). */
+export function pointerToken(token: string | number): string {
+  return String(token).replace(/~/g, '~0').replace(/\//g, '~1');
+}

@@ -1,0 +1,124 @@
+/**
+ * `routecert run` as a library call: the corpus cases (and, when a source of live results is given,
+ * the hermetic probes), judged, compared, and handed to the reporters. Returns the report and the
+ * exit code; never calls `process.exit`.
+ *
+ * Exit codes (DESIGN.md "Reports and exit codes"): 0 all conform; 1 a conformance failure;
+ * 2 usage or configuration error (e.g. a case file that does not load); 3 the run could not be
+ * carried out (a probe could not start, a mock failed). The highest applicable code wins.
+ */
+import { performance } from 'node:perf_hooks';
+import { createRequire } from 'node:module';
+import type { Contract } from '#src/contract/types.ts';
+import { loadCorpus } from '#src/record/corpus.ts';
+import type { RouteDecoder } from '#src/envelope/types.ts';
+import type { Reporter } from '#src/report/reporter.ts';
+import { REPORT_VERSION, type CaseResult, type CliStatus, type RunFault, type RunReport, type RunSummary } from '#src/report/types.ts';
+import { matchesFilter, runCase, type CaseFilter } from './runCorpus.ts';
+
+const require = createRequire(import.meta.url);
+const TOOL_VERSION = (require('../../package.json') as { version: string }).version;
+
+/**
+ * A source of extra results produced while the run goes on, e.g. hermetic probes of installed CLIs.
+ * It reports each result through `emit` and returns the faults and the CLI lines for the header.
+ */
+export interface LiveSource {
+  clis(): Promise<CliStatus[]>;
+  run(emit: (result: CaseResult) => Promise<void>, filter: CaseFilter): Promise<RunFault[]>;
+}
+
+/** Options of {@link runConformance}. */
+export interface RunOptions {
+  /** Folder of case files (default: the bundled fixtures/cases). */
+  casesDir: string;
+  filter?: CaseFilter;
+  reporters?: Reporter[];
+  decoders?: RouteDecoder[];
+  live?: LiveSource[];
+  /** The command line, for the report header. */
+  command?: string;
+}
+
+/**
+ * Run the corpus (and live sources) and report.
+ *
+ * @returns the report (also handed to every reporter's `onRunEnd`) and the exit code.
+ */
+export async function runConformance(options: RunOptions): Promise<{ report: RunReport; exitCode: number }> {
+  const started = performance.now();
+  const startedAt = new Date().toISOString();
+  const reporters = options.reporters ?? [];
+  const filter = options.filter ?? {};
+  const clis: CliStatus[] = [];
+  for (const live of options.live ?? []) clis.push(...(await live.clis()));
+  const header: RunReport['header'] = {
+    tool: 'routecert',
+    toolVersion: TOOL_VERSION,
+    startedAt,
+    node: process.version,
+    platform: `${process.platform}-${process.arch}`,
+    command: options.command ?? 'routecert run',
+    corpus: options.casesDir,
+    clis,
+  };
+  for (const r of reporters) await r.onRunStart?.(header);
+
+  const cases: CaseResult[] = [];
+  const faults: RunFault[] = [];
+  const emit = async (result: CaseResult): Promise<void> => {
+    cases.push(result);
+    for (const r of reporters) await r.onCaseResult?.(result);
+  };
+
+  const corpus = await loadCorpus(options.casesDir);
+  for (const e of corpus.errors) faults.push({ kind: 'case-file', file: e.file, where: e.where, message: e.message });
+  const contracts = new Map<string, Contract>();
+  for (const loaded of corpus.cases) {
+    if (!matchesFilter(loaded.case, filter)) continue;
+    await emit(await runCase(loaded, { contracts, ...(options.decoders ? { decoders: options.decoders } : {}) }));
+  }
+  for (const live of options.live ?? []) {
+    try {
+      faults.push(...(await live.run(emit, filter)));
+    } catch (error) {
+      faults.push({ kind: 'internal', message: `a live source failed: ${(error as Error).message}` });
+    }
+  }
+
+  const summary = summarise(cases, faults);
+  const exitCode = exitCodeFor(cases, faults);
+  const report: RunReport = {
+    reportVersion: REPORT_VERSION,
+    header,
+    cases,
+    faults,
+    summary,
+    footer: { finishedAt: new Date().toISOString(), durationMs: Math.round(performance.now() - started), exitCode },
+  };
+  for (const r of reporters) await r.onRunEnd?.(report);
+  return { report, exitCode };
+}
+
+/** Counts by outcome and verdict. */
+export function summarise(cases: CaseResult[], faults: RunFault[]): RunSummary {
+  const byVerdict: Record<string, number> = {};
+  for (const c of cases) if (c.verdict) byVerdict[c.verdict.verdict] = (byVerdict[c.verdict.verdict] ?? 0) + 1;
+  return {
+    total: cases.length,
+    pass: cases.filter((c) => c.outcome === 'pass').length,
+    fail: cases.filter((c) => c.outcome === 'fail').length,
+    error: cases.filter((c) => c.outcome === 'error').length,
+    skip: cases.filter((c) => c.outcome === 'skip').length,
+    byVerdict,
+    faults: faults.length,
+  };
+}
+
+/** 3 for probe/mock faults or probe errors, else 2 for case-file faults or case errors, else 1 for failures, else 0. */
+export function exitCodeFor(cases: CaseResult[], faults: RunFault[]): number {
+  if (faults.some((f) => f.kind === 'probe' || f.kind === 'mock' || f.kind === 'internal') || cases.some((c) => c.outcome === 'error' && c.caught === 'probe')) return 3;
+  if (faults.some((f) => f.kind === 'case-file') || cases.some((c) => c.outcome === 'error')) return 2;
+  if (cases.some((c) => c.outcome === 'fail')) return 1;
+  return 0;
+}

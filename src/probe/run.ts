@@ -1,0 +1,253 @@
+/**
+ * The hermetic probe runner: one run of a real installed CLI against the provider mock on
+ * 127.0.0.1, in a throwaway HOME, config dir and cwd, with a clean environment and a hard
+ * deadline that kills the CLI's whole process group. The run's output becomes an {@link Envelope}.
+ *
+ * Never throws for anything the CLI or the machine does: a CLI that is missing or fails to spawn,
+ * or a mock that cannot listen, gives a result with `fault` set (execa's result shape, run with
+ * `reject: false`; STYLE.md item 14).
+ */
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { execa } from 'execa';
+import type { Envelope, Milliseconds } from '#src/envelope/types.ts';
+import { anthropicHandlers } from '#src/mock/anthropic.ts';
+import type { ScenarioName, ScenarioPayloads } from '#src/mock/scenarios.ts';
+import { startLoopbackServer, type LoopbackServer, type RecordedRequest } from '#src/mock/server.ts';
+import { claudeArgv, claudeEnv, CLAUDE_PINNED_MODEL, type ClaudeRoute } from '#src/probe/claude.ts';
+import type { DiscoveredCli } from '#src/probe/discover.ts';
+
+/** Default hard deadline of one probe run, in ms. Runs against the mock take 1-2 s (Claude Code 2.1.332). */
+export const DEFAULT_PROBE_TIMEOUT_MS: Milliseconds = 30_000;
+
+/** Default prompt of a probe (the mock ignores it; it only has to be a prompt). */
+export const DEFAULT_PROBE_PROMPT =
+  'Give your point of view on the question: should we choose option A or option B? Answer with the StructuredOutput tool.';
+
+/**
+ * Options of {@link runProbe}.
+ *
+ * - `cli`: from `discoverCli`; a CLI with `bin: null` gives a `fault` result without running.
+ * - `route`: a Claude Code route.
+ * - `scenario`: what the mock model does (see `SCENARIOS`).
+ * - `schema`: the JSON Schema handed to `--json-schema` (one argv token).
+ * - `payloads`: the scenario's payloads; @default `DEFAULT_PAYLOADS`.
+ * - `timeoutMs`: hard deadline; when it passes, the CLI's whole process group gets SIGKILL and the
+ *   envelope says `timedOut: true`. @default {@link DEFAULT_PROBE_TIMEOUT_MS}
+ * - `prompt`: written to stdin, which is then closed. @default {@link DEFAULT_PROBE_PROMPT}
+ * - `maxTurns`: `--max-turns`; @default `CLAUDE_DEFAULT_MAX_TURNS`.
+ * - `model`: pinned model; @default `CLAUDE_PINNED_MODEL`.
+ */
+export interface ProbeOptions {
+  cli: DiscoveredCli;
+  route: ClaudeRoute;
+  scenario: ScenarioName;
+  schema: object;
+  payloads?: ScenarioPayloads;
+  timeoutMs?: Milliseconds;
+  prompt?: string;
+  maxTurns?: number;
+  model?: string;
+}
+
+/**
+ * What one probe run left.
+ *
+ * - `route`, `scenario`: as asked.
+ * - `cli`: the CLI's name and version (from discovery; `null` when unknown).
+ * - `argv`: the arguments after the executable, with the schema token shown as `<schema>`.
+ * - `envelope`: stdout, stderr, exit code, signal, `timedOut`, `elapsedMs` (spawn to exit, ms).
+ * - `requests`: every request the mock received, in order (x-api-key redacted).
+ * - `unexpected`: the requests no handler answered (each got a 501); empty in a healthy run.
+ * - `pid`: the CLI's process id, which is also its process group id (spawned detached); `null`
+ *   when it never started. Every process of that group is gone when the result is returned.
+ * - `fault`: set when the run could not be carried out (CLI missing, spawn failure, mock failure);
+ *   the envelope is then empty with `exitCode: null`.
+ */
+export interface ProbeResult {
+  route: ClaudeRoute;
+  scenario: ScenarioName;
+  cli: { name: string; version: string | null };
+  argv: string[];
+  envelope: Envelope;
+  requests: RecordedRequest[];
+  unexpected: RecordedRequest[];
+  pid: number | null;
+  fault?: string;
+}
+
+/**
+ * A startup probe's result: the {@link ProbeResult} of a `final` run, plus what it says about the schema.
+ *
+ * - `schemaAccepted`: the CLI went on to call the model (at least one request reached the mock).
+ * - `rejection`: the CLI's own startup error line (e.g.
+ *   `Error: --json-schema is not a valid JSON Schema: strict mode: unknown keyword: "_meta"`,
+ *   Claude Code 2.1.332, stderr, exit 1, no request), else `null`.
+ */
+export interface StartupProbeResult extends ProbeResult {
+  schemaAccepted: boolean;
+  rejection: string | null;
+}
+
+function emptyEnvelope(): Envelope {
+  return { stdout: '', stderr: '', exitCode: null, signal: null, timedOut: false, elapsedMs: 0 };
+}
+
+function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // ESRCH: the group is already gone.
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Run the real CLI once, hermetically, against the Anthropic mock playing `options.scenario`.
+ *
+ * Recipe (Claude Code 2.1.332):
+ * 1. start the loopback mock (127.0.0.1, ephemeral port) with `anthropicHandlers({ scenario })`;
+ * 2. make a throwaway root under `os.tmpdir()` with `home/`, `home/.claude/` (config dir), `work/`
+ *    (cwd) and `tmp/` (TMPDIR);
+ * 3. spawn `<bin> <argv>` with only the env of `claudeEnv` (the parent's env is not passed), the
+ *    prompt on stdin (then closed), `detached: true` so the CLI leads its own process group;
+ * 4. at `timeoutMs` send SIGKILL to the whole group (`process.kill(-pid)`) and mark `timedOut`;
+ *    after the CLI exits, the group is sent SIGKILL again so that no process it started outlives
+ *    the probe;
+ * 5. close the mock (dropping a stalled stream) and remove the throwaway root.
+ *
+ * Never throws; see {@link ProbeResult}.`fault`.
+ *
+ * @example
+ * const cli = await discoverCli('claude');
+ * const r = await runProbe({ cli, route: 'claude-code/json', scenario: 'final', schema: povSchema });
+ * JSON.parse(r.envelope.stdout).structured_output // => the final payload
+ */
+export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
+  const model = options.model ?? CLAUDE_PINNED_MODEL;
+  const built = claudeArgv({ route: options.route, schema: options.schema, model, ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }) });
+  const base: Omit<ProbeResult, 'envelope' | 'requests' | 'unexpected' | 'pid'> = {
+    route: options.route,
+    scenario: options.scenario,
+    cli: { name: options.cli.name, version: options.cli.version },
+    argv: built.display,
+  };
+  if (options.cli.bin === null) {
+    return {
+      ...base,
+      envelope: emptyEnvelope(),
+      requests: [],
+      unexpected: [],
+      pid: null,
+      fault: `[routecert] ${options.cli.name} is not installed; run \`${options.cli.installHint}\` from the project root.`,
+    };
+  }
+  const bin = options.cli.bin;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
+  let server: LoopbackServer | undefined;
+  let root: string | undefined;
+  try {
+    server = await startLoopbackServer(
+      anthropicHandlers({ scenario: options.scenario, ...(options.payloads ? { payloads: options.payloads } : {}) }),
+    );
+    root = await mkdtemp(join(tmpdir(), 'routecert-probe-'));
+    const home = join(root, 'home');
+    const configDir = join(home, '.claude');
+    const cwd = join(root, 'work');
+    const tmpDir = join(root, 'tmp');
+    await Promise.all([mkdir(configDir, { recursive: true }), mkdir(cwd), mkdir(tmpDir)]);
+
+    const started = performance.now();
+    const child = execa(bin, built.argv, {
+      reject: false,
+      cwd,
+      env: claudeEnv({ baseUrl: server.url, home, configDir, tmpDir, model }),
+      extendEnv: false,
+      input: options.prompt ?? DEFAULT_PROBE_PROMPT,
+      detached: true,
+      cleanup: true,
+      stripFinalNewline: false,
+      encoding: 'utf8',
+    });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup(child.pid);
+    }, timeoutMs);
+    const result = await child;
+    const elapsedMs = Math.round(performance.now() - started);
+    clearTimeout(timer);
+    killGroup(child.pid);
+
+    const envelope: Envelope = {
+      stdout: typeof result.stdout === 'string' ? result.stdout : '',
+      stderr: typeof result.stderr === 'string' ? result.stderr : '',
+      exitCode: typeof result.exitCode === 'number' ? result.exitCode : null,
+      signal: result.signal ?? null,
+      timedOut,
+      elapsedMs,
+    };
+    const spawnFailed = child.pid === undefined || (result.failed && result.exitCode === undefined && !result.signal && !timedOut);
+    return {
+      ...base,
+      envelope,
+      requests: [...server.requests],
+      unexpected: [...server.unexpected],
+      pid: child.pid ?? null,
+      ...(spawnFailed ? { fault: `[routecert] could not run ${options.cli.name} (${bin}): ${result.originalMessage ?? result.shortMessage ?? 'spawn failed'}` } : {}),
+    };
+  } catch (error) {
+    return {
+      ...base,
+      envelope: emptyEnvelope(),
+      requests: server ? [...server.requests] : [],
+      unexpected: server ? [...server.unexpected] : [],
+      pid: null,
+      fault: `[routecert] probe could not be carried out: ${messageOf(error)}`,
+    };
+  } finally {
+    await server?.close();
+    if (root !== undefined) await rm(root, { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
+/** The first stderr line that reports a `--json-schema` startup error (Claude Code 2.1.332 wording). */
+export function schemaRejectionLine(stderr: string): string | null {
+  const line = stderr.split(/\r?\n/).find((l) => /--json-schema is not/.test(l));
+  return line?.trim() ?? null;
+}
+
+/**
+ * Startup probe: does the CLI accept `schema`? Runs {@link runProbe} with the `final` scenario (so
+ * an accepted schema completes at once) and reads the outcome: accepted when the CLI went on to
+ * call the model; rejected with the CLI's own line when it refused before any request
+ * (Claude Code 2.1.332 validates `--json-schema` with Ajv strict mode at startup: stderr
+ * `Error: --json-schema is not a valid JSON Schema: strict mode: unknown keyword: "_meta"`, exit 1).
+ *
+ * Never throws.
+ *
+ * @example
+ * const r = await runStartupProbe(cli, 'claude-code/json', { ...povSchema, _meta: {} });
+ * r.schemaAccepted // => false
+ * r.rejection // => 'Error: --json-schema is not a valid JSON Schema: strict mode: unknown keyword: "_meta"'
+ */
+export async function runStartupProbe(
+  cli: DiscoveredCli,
+  route: ClaudeRoute,
+  schema: object,
+  options: { timeoutMs?: Milliseconds } = {},
+): Promise<StartupProbeResult> {
+  const result = await runProbe({ cli, route, scenario: 'final', schema, ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) });
+  const rejection = schemaRejectionLine(result.envelope.stderr);
+  return {
+    ...result,
+    schemaAccepted: result.fault === undefined && result.requests.length > 0 && rejection === null,
+    rejection,
+  };
+}

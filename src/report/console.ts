@@ -1,0 +1,54 @@
+/**
+ * The console reporter: one line per case (outcome, verdict, expected, origin, route, id,
+ * description), its problems indented beneath, then a summary. Colours via picocolors (off when
+ * the stream is not a TTY or NO_COLOR is set).
+ */
+import pc from 'picocolors';
+import type { Reporter } from './reporter.ts';
+import type { CaseResult, RunReport } from './types.ts';
+
+const MARK: Record<CaseResult['outcome'], string> = {
+  pass: pc.green('PASS '),
+  fail: pc.red('FAIL '),
+  error: pc.magenta('ERROR'),
+  skip: pc.yellow('SKIP '),
+};
+
+/** One line (plus indented problem lines) for a case. */
+export function caseLine(r: CaseResult): string {
+  const verdict = r.verdict?.verdict ?? '(none)';
+  const origin = r.verdict?.verdict === 'accepted' ? ` from ${r.verdict.origin}` : '';
+  const expected = r.expected ? `expected ${r.expected.verdict}${r.expected.origin ? ` from ${r.expected.origin}` : ''}` : 'no expectation';
+  const head = `${MARK[r.outcome]} ${verdict.padEnd(16)} ${pc.dim(`(${expected})`)}${origin ? pc.dim(origin) : ''}  ${r.route}  ${pc.dim(r.id)} ${r.description}`;
+  const lines = [head];
+  if (r.outcome !== 'pass') {
+    for (const p of r.problems) lines.push(`        ${p}`);
+    if (r.outcome === 'fail' || r.outcome === 'error') {
+      for (const e of r.verdict?.evidence ?? []) lines.push(pc.dim(`        evidence: ${e}`));
+      lines.push(pc.dim(`        replay: ${r.replay}`));
+    }
+  }
+  return lines.join('\n');
+}
+
+/** Prints to `write` (default: stdout) as results arrive, then the summary. */
+export function consoleReporter(options: { write?: (text: string) => void; quiet?: boolean } = {}): Reporter {
+  const write = options.write ?? ((t: string) => process.stdout.write(t));
+  return {
+    name: 'console',
+    onRunStart(header) {
+      for (const cli of header.clis) write(`${pc.dim('cli')} ${cli.name}: ${cli.installed ? `${cli.version ?? '?'} (${cli.bin})` : pc.yellow('not installed')}. ${cli.note}\n`);
+    },
+    onCaseResult(r) {
+      if (options.quiet && r.outcome === 'pass') return;
+      write(`${caseLine(r)}\n`);
+    },
+    onRunEnd(report: RunReport) {
+      for (const f of report.faults) write(`${pc.magenta('FAULT')} ${f.kind}${f.file ? ` ${f.file}` : ''}${f.where ? ` (${f.where})` : ''}: ${f.message}\n`);
+      const s = report.summary;
+      const verdicts = Object.entries(s.byVerdict).map(([v, n]) => `${v} ${n}`).join(', ');
+      write(`\n${s.total} cases: ${pc.green(`${s.pass} passed`)}, ${s.fail ? pc.red(`${s.fail} failed`) : '0 failed'}, ${s.error ? pc.magenta(`${s.error} errored`) : '0 errored'}, ${s.skip} skipped; ${s.faults} run faults\n`);
+      if (verdicts) write(`verdicts: ${verdicts}\n`);
+    },
+  };
+}

@@ -1,0 +1,67 @@
+/**
+ * `summary.md`: the run for people: counts, the route x verdict matrix, and every case that did not
+ * pass with its evidence and replay command. Also appended to `$GITHUB_STEP_SUMMARY` when set.
+ */
+import { appendFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { VERDICTS } from '#src/contract/types.ts';
+import type { Reporter } from './reporter.ts';
+import type { RunReport } from './types.ts';
+
+/** Escape a table cell: pipes and newlines. */
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+}
+
+/** The Markdown text for a report. */
+export function markdownSummary(report: RunReport): string {
+  const s = report.summary;
+  const lines: string[] = [];
+  lines.push(`# routecert run`, '');
+  lines.push(`${s.total} cases: **${s.pass} passed**, ${s.fail} failed, ${s.error} errored, ${s.skip} skipped; ${s.faults} run faults. Exit code ${report.footer.exitCode}.`, '');
+  for (const cli of report.header.clis) lines.push(`- ${cli.name}: ${cli.installed ? `installed, ${cli.version ?? 'version unknown'}` : 'not installed'}. ${cli.note}`);
+  if (report.header.clis.length > 0) lines.push('');
+  const routes = [...new Set(report.cases.map((c) => c.route))].sort();
+  const used = VERDICTS.filter((v) => report.cases.some((c) => c.verdict?.verdict === v));
+  if (routes.length > 0) {
+    lines.push('## Route x verdict', '');
+    lines.push(`| route | ${used.join(' | ')} | pass / total |`);
+    lines.push(`|---|${used.map(() => '---:').join('|')}|---:|`);
+    for (const route of routes) {
+      const cases = report.cases.filter((c) => c.route === route);
+      const counts = used.map((v) => String(cases.filter((c) => c.verdict?.verdict === v).length));
+      lines.push(`| ${cell(route)} | ${counts.join(' | ')} | ${cases.filter((c) => c.outcome === 'pass').length} / ${cases.length} |`);
+    }
+    lines.push('');
+  }
+  const bad = report.cases.filter((c) => c.outcome === 'fail' || c.outcome === 'error');
+  if (bad.length > 0) {
+    lines.push('## Not passing', '');
+    for (const c of bad) {
+      lines.push(`### ${c.outcome.toUpperCase()} ${c.id} ${cell(c.description)}`, '');
+      lines.push(`- route \`${c.route}\`, contract \`${c.contract}\`, file \`${c.file}\``);
+      lines.push(`- expected \`${c.expected?.verdict ?? '(none)'}\`${c.expected?.origin ? ` from \`${c.expected.origin}\`` : ''}, got \`${c.verdict?.verdict ?? '(none)'}\``);
+      for (const p of c.problems) lines.push(`- ${cell(p)}`);
+      for (const e of c.verdict?.evidence ?? []) lines.push(`- evidence: \`${cell(e)}\``);
+      lines.push(`- replay: \`${c.replay}\``, '');
+    }
+  }
+  if (report.faults.length > 0) {
+    lines.push('## Run faults', '');
+    for (const f of report.faults) lines.push(`- ${f.kind}${f.file ? ` \`${f.file}\`` : ''}${f.where ? ` at ${f.where}` : ''}: ${cell(f.message)}`);
+    lines.push('');
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** Writes `<dir>/summary.md`, and appends it to `$GITHUB_STEP_SUMMARY` when that is set. */
+export function markdownReporter(options: { dir: string; githubStepSummary?: string | undefined }): Reporter {
+  return {
+    name: 'markdown',
+    async onRunEnd(report) {
+      const text = markdownSummary(report);
+      await writeFile(path.join(options.dir, 'summary.md'), text, 'utf8');
+      if (options.githubStepSummary) await appendFile(options.githubStepSummary, text, 'utf8');
+    },
+  };
+}

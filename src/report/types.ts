@@ -1,0 +1,88 @@
+/**
+ * What a run produces, as report writers read it. Writers read verdicts; they never make them.
+ * `report.json` is this object serialised (schema: schemas/report.schema.json, `reportVersion` 1).
+ */
+import type { Verdict } from '#src/contract/types.ts';
+import type { AttemptJudgement } from '#src/contract/judgeCase.ts';
+
+/** The version of report.json's shape; bumped on any incompatible change. */
+export const REPORT_VERSION = 1;
+
+/**
+ * The outcome of one case:
+ * - `pass`: the verdict matched the expectation;
+ * - `fail`: it did not (a conformance failure: JUnit `<failure>`);
+ * - `error`: the case could not be judged (a bad case file, a probe that could not run, a crash in
+ *   routecert: JUnit `<error>`); `caught` says who caught it;
+ * - `skip`: a known bug, with its issue link.
+ */
+export type CaseOutcome = 'pass' | 'fail' | 'error' | 'skip';
+
+/** One case's result. `replay` is the command that runs this case alone. */
+export interface CaseResult {
+  id: string;
+  file: string;
+  description: string;
+  route: string;
+  contract: string;
+  cli: { name: string; version: string };
+  source: 'recorded' | 'documented' | 'issue' | 'generated' | 'probe' | 'unknown';
+  scenario?: string;
+  tags: string[];
+  outcome: CaseOutcome;
+  expected: { verdict: string; origin?: string; attempt?: number } | null;
+  verdict: Verdict | null;
+  attempts: AttemptJudgement[];
+  /** Why the case failed, errored or was skipped; warnings for a passing case. */
+  problems: string[];
+  caught: 'routecert' | 'probe' | null;
+  replay: string;
+  durationMs: number;
+}
+
+/** A problem outside any one case (a case file that does not load, a probe that could not start). */
+export interface RunFault {
+  kind: 'case-file' | 'probe' | 'mock' | 'internal';
+  file?: string;
+  where?: string;
+  message: string;
+}
+
+/** A line about a CLI the run looked for: installed or not, and what to do. */
+export interface CliStatus {
+  name: string;
+  installed: boolean;
+  version: string | null;
+  bin: string | null;
+  note: string;
+}
+
+/** Counts by outcome and by verdict. */
+export interface RunSummary {
+  total: number;
+  pass: number;
+  fail: number;
+  error: number;
+  skip: number;
+  byVerdict: Record<string, number>;
+  faults: number;
+}
+
+/** The whole run. Opens with a header and closes with a footer; a report without a footer was cut short. */
+export interface RunReport {
+  reportVersion: typeof REPORT_VERSION;
+  header: {
+    tool: 'routecert';
+    toolVersion: string;
+    startedAt: string;
+    node: string;
+    platform: string;
+    command: string;
+    corpus: string;
+    clis: CliStatus[];
+  };
+  cases: CaseResult[];
+  faults: RunFault[];
+  summary: RunSummary;
+  footer: { finishedAt: string; durationMs: number; exitCode: number };
+}

@@ -1,0 +1,103 @@
+import { pointerToken } from '#src/scan/pointer.ts';
+import { scanJson } from '#src/scan/scan.ts';
+import type { FindOptions, FoundObject } from '#src/scan/types.ts';
+
+const DEFAULT_MAX_STRING_DEPTH = 3;
+
+/** A value waiting to be visited: where it sits and how it was reached. */
+interface Frame {
+  value: unknown;
+  pointer: string;
+  offset: number;
+  fenced: boolean;
+  nested: number;
+  /** Inside a string layer: the pointer of the outermost string, reported for every object found. */
+  layerPointer: string | undefined;
+}
+
+/**
+ * Every JSON object reachable from the JSON in free text: each top-level object hit of
+ * {@link scanJson}, every object nested inside a hit's value (objects and arrays alike are walked),
+ * and every object found by scanning string values that contain `{` as text again (JSON in JSON
+ * strings: a `result` field holding ```` "```json\n{\"a\":1}\n```" ```` or `"{\"p\":1}{\"p\":2}"`),
+ * recursively up to `maxStringDepth` string layers.
+ *
+ * Order: pre-order (a parent before its children), hits in document order, children in the
+ * order JavaScript enumerates the parsed object's own keys (document order, except that
+ * integer-like keys such as `"1"` come first, ascending) and array order; the objects found in a
+ * string come where the string sits. With duplicate keys only the last value is seen
+ * (`JSON.parse` keeps it). The walk uses an explicit stack, so deep nesting cannot overflow.
+ *
+ * @param text - any string; offsets in the result are UTF-16 code units into it.
+ * @param options - {@link FindOptions}: `anchor` keeps only objects with that own key and skips
+ *   strings that do not contain it; `maxStringDepth` (default 3) bounds string unwrapping.
+ * @returns the objects with `offset` (start of the top-level hit), `fenced`, `nested` (string
+ *   layers unwrapped) and `pointer` (RFC 6901), see {@link FoundObject}.
+ *
+ * @example
+ * findJsonObjects('{"type":"result","result":"```json\\n{\\"final\\":true}\\n```"}', { anchor: 'final' })
+ * // [{ value: { final: true }, offset: 0, fenced: true, nested: 1, pointer: '/result' }]
+ */
+export function findJsonObjects(text: string, options: FindOptions = {}): FoundObject[] {
+  const found: FoundObject[] = [];
+  const anchor = options.anchor;
+  const maxStringDepth = options.maxStringDepth ?? DEFAULT_MAX_STRING_DEPTH;
+  const stack: Frame[] = [];
+  const hits = scanJson(text);
+  for (let h = hits.length - 1; h >= 0; h--) {
+    const hit = hits[h] as (typeof hits)[number];
+    stack.push({ value: hit.value, pointer: '', offset: hit.start, fenced: hit.fenced, nested: 0, layerPointer: undefined });
+  }
+  while (stack.length > 0) {
+    const frame = stack.pop() as Frame;
+    const { value } = frame;
+    if (typeof value === 'string') {
+      if (frame.nested >= maxStringDepth || !value.includes('{')) continue;
+      if (anchor !== undefined && !value.includes(anchor)) continue;
+      const inner = scanJson(value);
+      for (let h = inner.length - 1; h >= 0; h--) {
+        const hit = inner[h] as (typeof inner)[number];
+        stack.push({
+          value: hit.value,
+          pointer: '',
+          offset: frame.offset,
+          fenced: hit.fenced,
+          nested: frame.nested + 1,
+          layerPointer: frame.layerPointer ?? frame.pointer,
+        });
+      }
+    } else if (Array.isArray(value)) {
+      for (let k = value.length - 1; k >= 0; k--) pushChild(stack, frame, value[k], String(k));
+    } else if (value !== null && typeof value === 'object') {
+      const object = value as Record<string, unknown>;
+      if (anchor === undefined || Object.hasOwn(object, anchor)) {
+        found.push({
+          value: object,
+          offset: frame.offset,
+          fenced: frame.fenced,
+          nested: frame.nested,
+          pointer: frame.layerPointer ?? frame.pointer,
+        });
+      }
+      const keys = Object.keys(object);
+      for (let k = keys.length - 1; k >= 0; k--) {
+        const key = keys[k] as string;
+        pushChild(stack, frame, object[key], pointerToken(key));
+      }
+    }
+  }
+  return found;
+}
+
+/** Queues a child value if it can hold an object (a string, an array or an object). */
+function pushChild(stack: Frame[], parent: Frame, value: unknown, token: string): void {
+  if (value === null || (typeof value !== 'object' && typeof value !== 'string')) return;
+  stack.push({
+    value,
+    pointer: parent.layerPointer === undefined ? `${parent.pointer}/${token}` : '',
+    offset: parent.offset,
+    fenced: parent.fenced,
+    nested: parent.nested,
+    layerPointer: parent.layerPointer,
+  });
+}

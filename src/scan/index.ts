@@ -1,0 +1,8 @@
+/**
+ * The text scanner: every JSON object/array in free text (concatenated, fenced, in prose), and
+ * every JSON object reachable from them, including JSON held in JSON strings.
+ */
+export { findJsonObjects } from '#src/scan/find.ts';
+export { scanJson } from '#src/scan/scan.ts';
+
+export type { FindOptions, FoundObject, ScanHit, ScanKind, ScanOptions } from '#src/scan/types.ts';

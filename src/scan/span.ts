@@ -1,0 +1,94 @@
+/**
+ * The scanner's fast path: one string-aware bracket-matching pass from an opening `{` or `[`.
+ *
+ * It does not check the JSON grammar (commas, colons, escapes, numbers); `JSON.parse` does that on
+ * the span it returns. It stops early, so a failed attempt costs little, when:
+ * - the first non-blank character after the opener cannot start a member (`{`) or element (`[`);
+ * - a character outside strings can never appear outside a JSON string (a letter outside
+ *   `true`/`false`/`null`/exponents, any non-ASCII character, a control character other than the four
+ *   JSON blanks);
+ * - a closer does not match the innermost opener.
+ * Strings are skipped with `indexOf('"')`, a quote preceded by an odd number of backslashes being
+ * escaped, so braces and escaped quotes inside strings do not count.
+ */
+
+/** Character classes outside strings: 0 = stop, 1 = skip, 2 = quote, 3..6 = `{` `[` `}` `]`. */
+const CLASS = new Uint8Array(128);
+for (const ch of ' \t\n\r,:0123456789+-.eEtrufalsn') CLASS[ch.charCodeAt(0)] = 1;
+CLASS[0x22] = 2;
+CLASS[0x7b] = 3;
+CLASS[0x5b] = 4;
+CLASS[0x7d] = 5;
+CLASS[0x5d] = 6;
+
+/** Characters that may follow `[` (after blanks): a value start or `]`. */
+const ARRAY_FIRST = new Uint8Array(128);
+for (const ch of '"{[]-0123456789tfn') ARRAY_FIRST[ch.charCodeAt(0)] = 1;
+
+/** Opener kinds on the stack: 0 = `{`, 1 = `[`. Grown by doubling, shared between calls. */
+let stack = new Uint8Array(1024);
+
+/**
+ * From the opener at `start` (`text[start]` is `{` or `[`), the exclusive end of its balanced
+ * span, or, when there is none, `-1 - stop` where `stop` is the offset at which the pass gave up
+ * (the offending character, or `text.length`). Every offset before `stop` (before the returned
+ * end, on success) was examined. Linear in the length examined.
+ */
+export function balancedSpanEnd(text: string, start: number): number {
+  const len = text.length;
+  let i = start + 1;
+  while (i < len && isBlank(text.charCodeAt(i))) i++;
+  if (i >= len) return -1 - len;
+  const first = text.charCodeAt(i);
+  if (text.charCodeAt(start) === 0x7b) {
+    if (first !== 0x22 && first !== 0x7d) return -1 - i;
+  } else if (first >= 128 || ARRAY_FIRST[first] === 0) {
+    return -1 - i;
+  }
+  let depth = 0;
+  let st = stack;
+  for (i = start; i < len; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 128) return -1 - i;
+    switch (CLASS[c]) {
+      case 1:
+        break;
+      case 2: {
+        let q = text.indexOf('"', i + 1);
+        for (;;) {
+          if (q < 0) return -1 - len;
+          let b = q - 1;
+          while (text.charCodeAt(b) === 0x5c) b--;
+          if (((q - 1 - b) & 1) === 0) break;
+          q = text.indexOf('"', q + 1);
+        }
+        i = q;
+        break;
+      }
+      case 3:
+      case 4:
+        if (depth === st.length) {
+          const grown = new Uint8Array(st.length * 2);
+          grown.set(st);
+          st = stack = grown;
+        }
+        st[depth++] = c === 0x7b ? 0 : 1;
+        break;
+      case 5:
+        if (st[--depth] !== 0) return -1 - i;
+        if (depth === 0) return i + 1;
+        break;
+      case 6:
+        if (st[--depth] !== 1) return -1 - i;
+        if (depth === 0) return i + 1;
+        break;
+      default:
+        return -1 - i;
+    }
+  }
+  return -1 - len;
+}
+
+function isBlank(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+}

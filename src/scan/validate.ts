@@ -1,0 +1,200 @@
+/**
+ * The scanner's fallback: an iterative JSON validator (RFC 8259 grammar, as `JSON.parse` applies
+ * it) run from an opening `{` or `[` when the fast path's span was unbalanced or `JSON.parse`
+ * rejected it. It reports where the value ends, or where it stops being JSON and which nested
+ * values were complete by then. Its stack is an array, so nesting depth is limited by memory, not
+ * by the call stack.
+ */
+
+/**
+ * Result of {@link validateFrom}.
+ *
+ * - `end`: exclusive end of the complete value, or `-1` when it is not valid JSON.
+ * - `failAt`: when `end === -1`, the offset of the first character that cannot continue the value
+ *   (`text.length` when the text ends first); otherwise equal to `end`.
+ * - `inner`: when `end === -1`, the complete nested objects/arrays (of the kinds asked for) that
+ *   are not inside another such complete value, as a flat list `[start0, end0, start1, end1, ...]`
+ *   in document order; otherwise empty.
+ */
+export interface Validation {
+  end: number;
+  failAt: number;
+  inner: number[];
+}
+
+/** Kind bit masks for {@link validateFrom}'s `record` argument. */
+export const OBJECT_BIT = 1;
+export const ARRAY_BIT = 2;
+
+const VALUE = 0;
+const OBJECT_FIRST = 1;
+const OBJECT_KEY = 2;
+const COLON = 3;
+const ARRAY_FIRST = 4;
+const AFTER = 5;
+
+/**
+ * Validates the JSON value that starts at `start` (`text[start]` is `{` or `[`). `record` is a
+ * mask of {@link OBJECT_BIT} / {@link ARRAY_BIT}: which kinds of complete nested values to list
+ * when the value fails. Linear in the length examined (`failAt - start` or `end - start`).
+ */
+export function validateFrom(text: string, start: number, record: number): Validation {
+  const len = text.length;
+  const kinds: number[] = [];
+  const starts: number[] = [];
+  const inner: number[] = [];
+  let state = VALUE;
+  let i = start;
+  const fail = (at: number): Validation => ({ end: -1, failAt: at, inner });
+  for (;;) {
+    let c = 0;
+    while (i < len) {
+      c = text.charCodeAt(i);
+      if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) break;
+      i++;
+    }
+    if (i >= len) return fail(len);
+    let close = false;
+    switch (state) {
+      case ARRAY_FIRST:
+        if (c === 0x5d) {
+          close = true;
+          break;
+        }
+      // falls through: an element
+      case VALUE:
+        if (c === 0x7b) {
+          kinds.push(0);
+          starts.push(i++);
+          state = OBJECT_FIRST;
+        } else if (c === 0x5b) {
+          kinds.push(1);
+          starts.push(i++);
+          state = ARRAY_FIRST;
+        } else {
+          const j =
+            c === 0x22 ? skipString(text, i) : c === 0x2d || (c >= 0x30 && c <= 0x39) ? skipNumber(text, i) : skipLiteral(text, i, c);
+          if (j < 0) return fail(-1 - j);
+          i = j;
+          state = AFTER;
+        }
+        break;
+      case OBJECT_FIRST:
+        if (c === 0x7d) {
+          close = true;
+          break;
+        }
+      // falls through: a key
+      case OBJECT_KEY: {
+        if (c !== 0x22) return fail(i);
+        const j = skipString(text, i);
+        if (j < 0) return fail(-1 - j);
+        i = j;
+        state = COLON;
+        break;
+      }
+      case COLON:
+        if (c !== 0x3a) return fail(i);
+        i++;
+        state = VALUE;
+        break;
+      default: {
+        const top = kinds[kinds.length - 1];
+        if (c === 0x2c) {
+          i++;
+          state = top === 0 ? OBJECT_KEY : VALUE;
+        } else if ((c === 0x7d && top === 0) || (c === 0x5d && top === 1)) {
+          close = true;
+        } else {
+          return fail(i);
+        }
+      }
+    }
+    if (close) {
+      const kind = kinds.pop() as number;
+      const from = starts.pop() as number;
+      i++;
+      if (kinds.length === 0) return { end: i, failAt: i, inner: [] };
+      if ((record & (kind + 1)) !== 0) {
+        while (inner.length > 0 && (inner[inner.length - 2] as number) > from) inner.length -= 2;
+        inner.push(from, i);
+      }
+      state = AFTER;
+    }
+  }
+}
+
+/** End of the JSON string at `i` (a `"`), or `-1 - at` with `at` the offending offset. */
+function skipString(text: string, i: number): number {
+  const len = text.length;
+  let j = i + 1;
+  while (j < len) {
+    const c = text.charCodeAt(j);
+    if (c === 0x22) return j + 1;
+    if (c < 0x20) return -1 - j;
+    if (c !== 0x5c) {
+      j++;
+      continue;
+    }
+    if (j + 1 >= len) return -1 - len;
+    const e = text.charCodeAt(j + 1);
+    if (e === 0x75) {
+      for (let k = j + 2; k < j + 6; k++) {
+        if (k >= len) return -1 - len;
+        if (!isHex(text.charCodeAt(k))) return -1 - k;
+      }
+      j += 6;
+    } else if (e === 0x22 || e === 0x5c || e === 0x2f || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74) {
+      j += 2;
+    } else {
+      return -1 - (j + 1);
+    }
+  }
+  return -1 - len;
+}
+
+/** End of the JSON number at `i`, or `-1 - at` with `at` the offending offset. */
+function skipNumber(text: string, i: number): number {
+  let j = i;
+  if (text.charCodeAt(j) === 0x2d) j++;
+  const c = text.charCodeAt(j);
+  if (c === 0x30) j++;
+  else if (c >= 0x31 && c <= 0x39) j = skipDigits(text, j + 1);
+  else return -1 - Math.min(j, text.length);
+  if (text.charCodeAt(j) === 0x2e) {
+    if (!isDigit(text.charCodeAt(j + 1))) return -1 - Math.min(j + 1, text.length);
+    j = skipDigits(text, j + 2);
+  }
+  const e = text.charCodeAt(j);
+  if (e === 0x65 || e === 0x45) {
+    j++;
+    const s = text.charCodeAt(j);
+    if (s === 0x2b || s === 0x2d) j++;
+    if (!isDigit(text.charCodeAt(j))) return -1 - Math.min(j, text.length);
+    j = skipDigits(text, j + 1);
+  }
+  return j;
+}
+
+/** End of `true`, `false` or `null` at `i` (first character `c`), or `-1 - at`. */
+function skipLiteral(text: string, i: number, c: number): number {
+  const word = c === 0x74 ? 'true' : c === 0x66 ? 'false' : c === 0x6e ? 'null' : '';
+  if (word === '') return -1 - i;
+  for (let k = 1; k < word.length; k++) {
+    if (text.charCodeAt(i + k) !== word.charCodeAt(k)) return -1 - Math.min(i + k, text.length);
+  }
+  return i + word.length;
+}
+
+function skipDigits(text: string, j: number): number {
+  while (isDigit(text.charCodeAt(j))) j++;
+  return j;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+function isHex(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
+}
