@@ -1,15 +1,12 @@
 /**
  * The `routecert` command: parses arguments (commander) and calls the engine. Thin by design: every
- * command is a library function that returns an exit code; only bin/routecert.js sets it.
+ * command is a library function that returns an exit code; only bin/routecert.js sets it. Command
+ * modules are imported lazily, so `--help` and one command load only what they use.
  *
  * Exit codes: 0 all conform; 1 a conformance failure (or lint findings); 2 usage or configuration
  * error; 3 the run could not be carried out.
  */
 import { Command, CommanderError, Option } from 'commander';
-import { runCommand } from './commands/run.ts';
-import { recordCommand } from './commands/record.ts';
-import { probeCommand } from './commands/probe.ts';
-import { lintCommand } from './commands/lint.ts';
 
 /** Collect a repeatable option into an array. */
 function collect(value: string, previous: string[] = []): string[] {
@@ -50,6 +47,7 @@ export async function main(argv: string[]): Promise<number> {
     .option('--probe-timeout <ms>', 'deadline of one probe run in ms', (v) => Number(v), 60_000)
     .option('--quiet', 'print only cases that do not pass, and the summary')
     .action(async (opts) => {
+      const { runCommand } = await import('./commands/run.ts');
       exitCode = await runCommand(opts, ['run', ...argv.slice(1)].join(' '));
     });
 
@@ -64,6 +62,7 @@ export async function main(argv: string[]): Promise<number> {
     .option('--fix-ids', 'recompute the content-hash id of every case under --out instead of recording')
     .option('--probe-timeout <ms>', 'deadline of one probe run in ms', (v) => Number(v), 60_000)
     .action(async (opts) => {
+      const { recordCommand } = await import('./commands/record.ts');
       exitCode = await recordCommand(opts);
     });
 
@@ -79,6 +78,7 @@ export async function main(argv: string[]): Promise<number> {
     .option('--probe-timeout <ms>', 'deadline of one probe run in ms', (v) => Number(v), 60_000)
     .option('--json', 'print the probe result as JSON')
     .action(async (opts) => {
+      const { probeCommand } = await import('./commands/probe.ts');
       exitCode = await probeCommand(opts);
     });
 
@@ -89,6 +89,7 @@ export async function main(argv: string[]): Promise<number> {
     .addOption(new Option('--profile <name>', 'provider profile to check against; repeatable').argParser(collect))
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
     .action(async (paths: string[], opts) => {
+      const { lintCommand } = await import('./commands/lint.ts');
       exitCode = await lintCommand(paths, opts);
     });
 

@@ -8,8 +8,8 @@ import type { AnySchema, ValidateFunction } from 'ajv';
 const require = createRequire(import.meta.url);
 // ajv and ajv-formats are CommonJS; their default export is the class/function.
 const Ajv = require('ajv') as typeof import('ajv').default;
-const Ajv2019 = require('ajv/dist/2019') as typeof import('ajv/dist/2019').default;
-const Ajv2020 = require('ajv/dist/2020') as typeof import('ajv/dist/2020').default;
+const Ajv2019 = require('ajv/dist/2019') as typeof import('ajv/dist/2019.js').default;
+const Ajv2020 = require('ajv/dist/2020') as typeof import('ajv/dist/2020.js').default;
 const addFormats = require('ajv-formats') as typeof import('ajv-formats').default;
 
 /** Validates a value; returns `[]` when valid, otherwise up to 20 `<pointer> <message>` lines. */

@@ -104,6 +104,23 @@ function killGroup(pid: number | undefined): void {
   }
 }
 
+/**
+ * Process groups of probes still running. execa's `cleanup` does not apply to a detached child, so
+ * if the harness itself exits mid-run, an `exit` hook kills these groups.
+ */
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+function trackGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  liveGroups.add(pid);
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.once('exit', () => {
+      for (const g of liveGroups) killGroup(g);
+    });
+  }
+}
+
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -171,10 +188,10 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
       extendEnv: false,
       input: options.prompt ?? DEFAULT_PROBE_PROMPT,
       detached: true,
-      cleanup: true,
       stripFinalNewline: false,
       encoding: 'utf8',
     });
+    trackGroup(child.pid);
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
@@ -184,6 +201,7 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
     const elapsedMs = Math.round(performance.now() - started);
     clearTimeout(timer);
     killGroup(child.pid);
+    if (child.pid !== undefined) liveGroups.delete(child.pid);
 
     const envelope: Envelope = {
       stdout: typeof result.stdout === 'string' ? result.stdout : '',

@@ -59,3 +59,13 @@ describe('redact', () => {
     expect(redactValue({ [CANARIES.email]: [CANARIES.openai] })).toEqual({ '<email>': ['<redacted:api-key>'] });
   });
 });
+
+describe('redact: paths inside temp folders', () => {
+  it('does not take a /home segment inside a redacted temp path for a home folder', () => {
+    expect(redact('/tmp/routecert-probe-AbC123/home/.claude/x')).toBe('<tmp>/home/.claude/x');
+  });
+
+  it('hides the random suffix of a temp folder folded into a name', () => {
+    expect(redact('projects/-tmp-routecert-probe-AbC123-work')).toBe('projects/-tmp-routecert-probe-<id>-work');
+  });
+});

@@ -28,8 +28,10 @@ const PATTERNS: { name: string; re: RegExp; placeholder: string }[] = [
   { name: 'email', re: /\b[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}\b/g, placeholder: '<email>' },
   { name: 'uuid', re: /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, placeholder: '<uuid>' },
   { name: 'timestamp', re: /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?/g, placeholder: '<timestamp>' },
-  { name: 'home', re: /(?:\/home\/[A-Za-z0-9._-]+|\/Users\/[A-Za-z0-9._-]+|\/root)(?=[/\s"'\\]|$)/g, placeholder: '<home>' },
+  { name: 'home', re: /(?<![>\w])(?:\/home\/[A-Za-z0-9._-]+|\/Users\/[A-Za-z0-9._-]+|\/root)(?=[/\s"'\\]|$)/g, placeholder: '<home>' },
   { name: 'tmp', re: /\/(?:tmp|var\/folders\/[A-Za-z0-9_]+\/[A-Za-z0-9_]+\/T)\/[A-Za-z0-9._-]+/g, placeholder: '<tmp>' },
+  // A temp folder's random suffix where a CLI folds the path into a name (`-tmp-routecert-probe-AbC123`).
+  { name: 'tmp-slug', re: /\b(routecert-[a-z]+-)[A-Za-z0-9]{6}\b/g, placeholder: '$1<id>' },
 ];
 
 /**

@@ -1,0 +1,58 @@
+/**
+ * What a benchmark module exports, and the timing helpers they share.
+ */
+
+/** Milliseconds. */
+export type Milliseconds = number;
+
+/**
+ * One benchmark, registered in `bench/index.ts`.
+ *
+ * - `name`: selects it on the command line (`npm run bench -- scan`).
+ * - `description`: one line for `--help`.
+ * - `run(argv)`: prints its report to stdout and resolves to an exit code: 0 when every target it
+ *   states is met, 1 when one is missed, 2 on a usage error. `argv` holds the arguments that were
+ *   not benchmark names (options such as `--sizes=1,2`).
+ */
+export interface Benchmark {
+  name: string;
+  description: string;
+  run(argv: readonly string[]): Promise<number>;
+}
+
+/** Wall time of one call of `fn`, in milliseconds. */
+export function timeOnce(fn: () => unknown): Milliseconds {
+  const started = performance.now();
+  fn();
+  return performance.now() - started;
+}
+
+/** Median of `runs` timed calls of `fn` (after `warmup` untimed calls), in milliseconds. */
+export function medianTime(fn: () => unknown, runs: number, warmup = 1): Milliseconds {
+  for (let k = 0; k < warmup; k++) fn();
+  const times: Milliseconds[] = [];
+  for (let k = 0; k < runs; k++) times.push(timeOnce(fn));
+  return median(times);
+}
+
+/** Median of a non-empty list. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+/**
+ * A seeded pseudo-random generator (mulberry32, public domain): the same seed gives the same
+ * inputs on every machine, so figures can be compared across runs. Returns floats in [0, 1).
+ */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

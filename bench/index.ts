@@ -1,0 +1,37 @@
+/**
+ * `npm run bench`: runs each registered benchmark in turn (bin/bench.js calls
+ * {@link runBenchmarks}). To add one, export a {@link Benchmark} from `bench/<name>.bench.ts` and
+ * append it to `benches`.
+ *
+ * Usage: `npm run bench [-- [name...] [options]]`; names select benchmarks (default: all), other
+ * arguments go to each benchmark (see `--help`).
+ */
+import type { Benchmark } from './benchmark.ts';
+import { scanBench } from './scan.bench.ts';
+
+const benches: readonly Benchmark[] = [scanBench];
+
+/** Runs the selected benchmarks; resolves to the worst exit code (0 ok, 1 target missed, 2 usage). */
+export async function runBenchmarks(argv: string[]): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    console.log('usage: npm run bench -- [name...] [options]\n\nbenchmarks:');
+    for (const b of benches) console.log(`  ${b.name.padEnd(8)} ${b.description}`);
+    console.log('\noptions (scan): --sizes=1,2,4,8 (MB)  --runs=7 (timed runs per cell)');
+    return 0;
+  }
+  const names = new Set(benches.map((b) => b.name));
+  const selected = argv.filter((a) => names.has(a));
+  const unknown = argv.filter((a) => !a.startsWith('-') && !names.has(a));
+  if (unknown.length > 0) {
+    console.error(`[routecert] unknown benchmark ${unknown.join(', ')}; valid: ${[...names].join(', ')}`);
+    return 2;
+  }
+  const rest = argv.filter((a) => !names.has(a));
+  let code = 0;
+  for (const bench of benches) {
+    if (selected.length > 0 && !selected.includes(bench.name)) continue;
+    console.log(`\n# ${bench.name}: ${bench.description}\n`);
+    code = Math.max(code, await bench.run(rest));
+  }
+  return code;
+}

@@ -1,0 +1,113 @@
+/**
+ * `routecert probe`: `--list` prints the known CLIs (installed or not, version, hermetic support,
+ * routes); otherwise one hermetic probe of a CLI, judged by the pov contract.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { execa } from 'execa';
+import pc from 'picocolors';
+import { loadContract } from '#src/contract/registry.ts';
+import { decoderFor } from '#src/envelope/registry.ts';
+import { projectPath } from '#src/paths.ts';
+import { CLAUDE_ROUTES, isClaudeRoute } from '#src/probe/claude.ts';
+import { discoverCli } from '#src/probe/discover.ts';
+import { KNOWN_CLIS } from '#src/probe/known.ts';
+import { runProbe, runStartupProbe } from '#src/probe/run.ts';
+import { SCENARIOS, isScenarioName } from '#src/mock/scenarios.ts';
+
+/** Options of `routecert probe`. */
+export interface ProbeCommandOptions {
+  list?: boolean;
+  cli: string;
+  route?: string;
+  scenario: string;
+  schema?: string;
+  startup?: boolean;
+  probeTimeout: number;
+  json?: boolean;
+}
+
+/** Probe or list; returns the exit code. */
+export async function probeCommand(opts: ProbeCommandOptions): Promise<number> {
+  if (opts.list) return listClis(opts.json ?? false);
+  if (opts.cli !== 'claude') {
+    process.stderr.write(`[routecert] hermetic probes exist for: claude. "${opts.cli}" has none yet (see \`routecert probe --list\`).\n`);
+    return 2;
+  }
+  const route = opts.route ?? 'claude-code/json';
+  if (!isClaudeRoute(route)) {
+    process.stderr.write(`[routecert] unknown route "${route}". Routes of claude: ${CLAUDE_ROUTES.join(', ')}.\n`);
+    return 2;
+  }
+  if (!isScenarioName(opts.scenario)) {
+    process.stderr.write(`[routecert] unknown scenario "${opts.scenario}". Scenarios: ${SCENARIOS.join(', ')}.\n`);
+    return 2;
+  }
+  let schema: Record<string, unknown>;
+  const schemaFile = opts.schema ? path.resolve(opts.schema) : projectPath('schemas/contracts/pov.schema.json');
+  try {
+    schema = JSON.parse(await readFile(schemaFile, 'utf8')) as Record<string, unknown>;
+  } catch (error) {
+    process.stderr.write(`[routecert] cannot read the schema ${schemaFile}: ${(error as Error).message}\n`);
+    return 2;
+  }
+  const cli = await discoverCli('claude');
+  if (cli.bin === null) {
+    process.stderr.write(`[routecert] claude is not installed; run \`${cli.installHint}\` from the project root.\n`);
+    return 3;
+  }
+  if (opts.startup) {
+    const r = await runStartupProbe(cli, route, schema, { timeoutMs: opts.probeTimeout });
+    if (opts.json) process.stdout.write(`${JSON.stringify({ accepted: r.schemaAccepted, rejection: r.rejection, fault: r.fault ?? null, cli: r.cli, route }, null, 2)}\n`);
+    else process.stdout.write(r.fault ? `${pc.magenta('FAULT')} ${r.fault}\n` : r.schemaAccepted ? `${pc.green('accepted')}: claude ${cli.version} takes the schema on ${route}\n` : `${pc.red('rejected')}: ${r.rejection ?? r.envelope.stderr.trim()}\n`);
+    return r.fault ? 3 : r.schemaAccepted ? 0 : 1;
+  }
+  const r = await runProbe({ cli, route, scenario: opts.scenario, schema, timeoutMs: opts.probeTimeout });
+  if (r.fault) {
+    process.stderr.write(`${r.fault}\n`);
+    return 3;
+  }
+  const contract = await loadContract('pov');
+  const decoder = decoderFor(route);
+  const verdict = contract.judge(r.envelope, decoder.decode(r.envelope, { anchor: contract.anchor }), { attempt: 0, elapsedMs: r.envelope.elapsedMs });
+  if (opts.json) {
+    process.stdout.write(`${JSON.stringify({ route, scenario: opts.scenario, cli: r.cli, argv: r.argv, envelope: r.envelope, verdict, unexpected: r.unexpected }, null, 2)}\n`);
+  } else {
+    process.stdout.write(`claude ${cli.version} ${route} scenario ${opts.scenario}: exit ${String(r.envelope.exitCode)}, ${r.envelope.elapsedMs} ms, ${r.requests.length} request(s)\n`);
+    process.stdout.write(`verdict: ${verdict.verdict}\n`);
+    for (const e of verdict.evidence) process.stdout.write(`  ${e}\n`);
+    for (const u of r.unexpected) process.stdout.write(`${pc.red('unexpected request')}: ${u.method} ${u.path}\n`);
+  }
+  return r.unexpected.length > 0 ? 3 : 0;
+}
+
+async function listClis(json: boolean): Promise<number> {
+  const rows = [];
+  for (const known of KNOWN_CLIS) {
+    let installed = false;
+    let version: string | null = null;
+    let where: string | null = null;
+    if (known.name === 'claude') {
+      const d = await discoverCli('claude');
+      installed = d.bin !== null;
+      version = d.version;
+      where = d.source;
+    } else if (known.npmPackage !== null || known.hermetic === 'no') {
+      const found = await execa('sh', ['-c', `command -v ${known.bin}`], { reject: false });
+      installed = found.exitCode === 0 && found.stdout.trim() !== '';
+      where = installed ? 'PATH' : null;
+    }
+    rows.push({ ...known, installed, version, where });
+  }
+  if (json) {
+    process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+    return 0;
+  }
+  for (const r of rows) {
+    const state = r.installed ? pc.green(`installed ${r.version ?? ''}`.trim()) : pc.yellow('not installed');
+    process.stdout.write(`${r.name.padEnd(14)} ${state.padEnd(30)} hermetic: ${r.hermetic.padEnd(8)} routes: ${r.routes.join(', ')}\n`);
+    process.stdout.write(pc.dim(`${''.padEnd(14)} ${r.npmPackage ? `npm ${r.npmPackage}` : 'not on npm'}; ${r.note}\n`));
+  }
+  process.stdout.write(`\nInstall the pinned CLIs for hermetic probes with: npm run probes:install\n`);
+  return 0;
+}

@@ -1,0 +1,98 @@
+/**
+ * `routecert record`: probe the real CLI for each planned behaviour and write redacted case files;
+ * `--fix-ids` recomputes the content-hash ids of existing cases instead.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import pc from 'picocolors';
+import { loadContract } from '#src/contract/registry.ts';
+import { judgeCase } from '#src/contract/judgeCase.ts';
+import { decoderFor } from '#src/envelope/registry.ts';
+import { compareVerdict } from '#src/harness/compare.ts';
+import { POV_PROBE_PLAN } from '#src/harness/probePlan.ts';
+import { executePlannedProbe, runBounded } from '#src/harness/probeSource.ts';
+import { projectPath } from '#src/paths.ts';
+import { CLAUDE_ROUTES, type ClaudeRoute } from '#src/probe/claude.ts';
+import { discoverCli } from '#src/probe/discover.ts';
+import { caseId } from '#src/record/caseId.ts';
+import type { CaseFile } from '#src/record/caseTypes.ts';
+import { listCaseFiles } from '#src/record/corpus.ts';
+import { caseFromProbe, recordedCasePath, writeCaseFile } from '#src/record/recordProbes.ts';
+import { availableParallelism } from 'node:os';
+
+/** Options of `routecert record`. */
+export interface RecordCommandOptions {
+  cli: string;
+  route?: string[];
+  scenario?: string[];
+  out: string;
+  force?: boolean;
+  fixIds?: boolean;
+  probeTimeout: number;
+}
+
+/** Record; returns the exit code (0 all recorded or refused, 2 usage, 3 a probe could not run). */
+export async function recordCommand(opts: RecordCommandOptions): Promise<number> {
+  const outDir = opts.out === 'fixtures/cases' ? projectPath('fixtures/cases') : path.resolve(opts.out);
+  if (opts.fixIds) return fixIds(outDir);
+  if (opts.cli !== 'claude') {
+    process.stderr.write(`[routecert] record knows these CLIs: claude. "${opts.cli}" is not one of them.\n`);
+    return 2;
+  }
+  const cli = await discoverCli('claude');
+  if (cli.bin === null) {
+    process.stderr.write(`[routecert] claude is not installed; run \`${cli.installHint}\` from the project root, then record again.\n`);
+    return 3;
+  }
+  const routes = CLAUDE_ROUTES.filter((r) => !opts.route?.length || opts.route.some((x) => r === x || r.startsWith(`${x}/`)));
+  const plan = POV_PROBE_PLAN.filter((p) => !opts.scenario?.length || opts.scenario.includes(p.slug));
+  if (routes.length === 0 || plan.length === 0) {
+    process.stderr.write(`[routecert] nothing to record. Routes: ${CLAUDE_ROUTES.join(', ')}. Scenarios: ${POV_PROBE_PLAN.map((p) => p.slug).join(', ')}.\n`);
+    return 2;
+  }
+  const schema = JSON.parse(await readFile(projectPath('schemas/contracts/pov.schema.json'), 'utf8')) as Record<string, unknown>;
+  const contract = await loadContract('pov');
+  const tasks = routes.flatMap((route) => plan.map((planned) => ({ route: route as ClaudeRoute, planned })));
+  process.stdout.write(`recording ${tasks.length} probe(s) of claude ${cli.version ?? '?'} into ${path.relative(process.cwd(), outDir) || outDir}\n`);
+  let faults = 0;
+  let done = 0;
+  await runBounded(tasks, availableParallelism(), (t) => executePlannedProbe(cli, t.route, t.planned, schema, opts.probeTimeout), async (executed) => {
+    done += 1;
+    const label = `[${done}/${tasks.length}] ${executed.route} ${executed.planned.slug}`;
+    if (executed.fault) {
+      faults += 1;
+      process.stdout.write(`${pc.magenta('FAULT')} ${label}: ${executed.fault}\n`);
+      return;
+    }
+    const c = caseFromProbe(cli, executed);
+    const verdict = judgeCase(c, contract, decoderFor(c.route)).verdict;
+    const mismatch = compareVerdict(c.expect, verdict);
+    const outcome = await writeCaseFile(recordedCasePath(outDir, c.route, executed.planned.slug), c, opts.force ?? false);
+    const where = 'written' in outcome ? `wrote ${path.relative(process.cwd(), outcome.written)}` : pc.yellow(`exists, not overwritten (use --force): ${path.relative(process.cwd(), outcome.refused)}`);
+    const judged = mismatch.length === 0 ? pc.green(verdict.verdict) : pc.red(`${verdict.verdict} (${mismatch.join('; ')})`);
+    const extra = executed.unexpected.length ? pc.red(` unexpected requests: ${executed.unexpected.join(', ')}`) : '';
+    process.stdout.write(`${label}: ${judged}; ${where}${extra}\n`);
+  });
+  return faults > 0 ? 3 : 0;
+}
+
+async function fixIds(outDir: string): Promise<number> {
+  let changed = 0;
+  for (const file of await listCaseFiles(outDir)) {
+    let c: CaseFile;
+    try {
+      c = JSON.parse(await readFile(file, 'utf8')) as CaseFile;
+    } catch (error) {
+      process.stderr.write(`[routecert] ${file}: not valid JSON (${(error as Error).message}); left as it is\n`);
+      continue;
+    }
+    const id = caseId(c);
+    if (c.id === id) continue;
+    const { id: _old, ...rest } = c;
+    await writeFile(file, `${JSON.stringify({ id, ...rest }, null, 2)}\n`, 'utf8');
+    process.stdout.write(`${path.relative(process.cwd(), file)}: id ${c.id} -> ${id}\n`);
+    changed += 1;
+  }
+  process.stdout.write(`${changed} id(s) updated\n`);
+  return 0;
+}

@@ -1,0 +1,150 @@
+/**
+ * The probe plan: which hermetic probes of a real CLI routecert runs and records, what the mock
+ * model does on each attempt, and the verdict the pov contract must reach. The expectations are the
+ * contract's rules applied to the scripted behaviour (DESIGN.md "Contracts in the mission" item 1),
+ * written down independently of the engine, so a decoder or contract regression fails them.
+ *
+ * CLI facts the expectations rest on (Claude Code 2.1.332, observed by probes/claude.test.ts):
+ * - `missing-final`: the CLI validates the tool input against the schema (which requires `final`),
+ *   rejects it, lets the model try again and ends with `error_max_structured_output_retries`; in
+ *   `json` format nothing shaped survives (dropped-unusable), in `stream-json` the rejected
+ *   tool_use inputs are in the log and read as a shaped non-final position (retry: fail closed).
+ * - `fenced` / `prose-only`: no tool call even after the enforcement turn; `result` holds the text.
+ */
+import type { CaseExpectation } from '#src/record/caseTypes.ts';
+import type { ScenarioName } from '#src/mock/scenarios.ts';
+import { DEFAULT_FINAL_PAYLOAD, DEFAULT_PLACEHOLDER_PAYLOAD, PROSE_ONLY_TEXT } from '#src/mock/scenarios.ts';
+
+/** A schema variant a probe sends: the production schema, or it with a `_meta` member at its root. */
+export type SchemaVariant = 'production' | 'meta-root';
+
+/**
+ * One planned probe case.
+ * - `slug`: stable file name part (`<slug>.json` under the route's folder);
+ * - `scenarios`: what the mock does on each attempt (a second entry is the retry on the same route);
+ * - `schema`: the schema variant;
+ * - `timeoutMs`: a deadline of its own (the `stall` case), else the run's;
+ * - `expect`: the verdict the contract must reach, per route when it differs.
+ */
+export interface PlannedProbe {
+  slug: string;
+  description: string;
+  scenarios: ScenarioName[];
+  schema: SchemaVariant;
+  timeoutMs?: number;
+  tags: string[];
+  expect: (route: string) => CaseExpectation;
+}
+
+const NONFINAL_EVIDENCE = `peer skip evidence: non-final position: ${String(DEFAULT_PLACEHOLDER_PAYLOAD.position)}`;
+
+/** The pov probe plan for a CLI with a schema flag (Claude Code). */
+export const POV_PROBE_PLAN: readonly PlannedProbe[] = [
+  {
+    slug: 'final',
+    description: 'the model calls StructuredOutput with a final POV',
+    scenarios: ['final'],
+    schema: 'production',
+    tags: ['final', 'key-case'],
+    expect: () => ({ verdict: 'accepted', origin: 'structured_output', value: DEFAULT_FINAL_PAYLOAD }),
+  },
+  {
+    slug: 'placeholder-then-final',
+    description: 'a text block holds a placeholder POV (final: false), then StructuredOutput holds the final one',
+    scenarios: ['placeholder-then-final'],
+    schema: 'production',
+    tags: ['placeholder-then-final', 'key-case'],
+    expect: () => ({ verdict: 'accepted', origin: 'structured_output', value: DEFAULT_FINAL_PAYLOAD }),
+  },
+  {
+    slug: 'nonfinal-only',
+    description: 'the only answer is a schema-valid placeholder with final: false; time remains, so retry',
+    scenarios: ['nonfinal-only'],
+    schema: 'production',
+    tags: ['nonfinal', 'fail-closed'],
+    expect: () => ({ verdict: 'retry' }),
+  },
+  {
+    slug: 'nonfinal-then-final',
+    description: 'a non-final answer, then the retry with the final-answer paragraph returns the final POV',
+    scenarios: ['nonfinal-only', 'final'],
+    schema: 'production',
+    tags: ['nonfinal', 'retry'],
+    expect: () => ({ verdict: 'accepted', origin: 'structured_output', value: DEFAULT_FINAL_PAYLOAD, attempt: 1 }),
+  },
+  {
+    slug: 'nonfinal-twice',
+    description: 'non-final on the first attempt and on the retry: dropped with the skip evidence line',
+    scenarios: ['nonfinal-only', 'nonfinal-only'],
+    schema: 'production',
+    tags: ['nonfinal', 'fail-closed'],
+    expect: () => ({ verdict: 'dropped-nonfinal', evidence: [NONFINAL_EVIDENCE], attempt: 1 }),
+  },
+  {
+    slug: 'missing-final',
+    description: 'the model omits the required final flag on every try: never accepted (fail closed)',
+    scenarios: ['missing-final'],
+    schema: 'production',
+    tags: ['missing-final', 'fail-closed'],
+    expect: (route) =>
+      route.endsWith('/stream-json')
+        ? { verdict: 'retry' }
+        : { verdict: 'dropped-unusable', evidence: ['terminal_reason=structured_output_retry_exhausted'] },
+  },
+  {
+    slug: 'prose-only',
+    description: 'the model answers prose and never calls the tool, even after the enforcement turn',
+    scenarios: ['prose-only'],
+    schema: 'production',
+    tags: ['prose-only'],
+    expect: () => ({ verdict: 'dropped-unusable', evidence: [`peer skip evidence: ${PROSE_ONLY_TEXT}`] }),
+  },
+  {
+    slug: 'fenced',
+    description: 'the model answers the final POV inside a ```json fence instead of calling the tool',
+    scenarios: ['fenced'],
+    schema: 'production',
+    tags: ['fenced'],
+    // stream-json shows the text first in the assistant events; json only in the result string.
+    expect: (route) => ({ verdict: 'accepted', origin: route.endsWith('/stream-json') ? 'assistant-text' : 'result', value: DEFAULT_FINAL_PAYLOAD }),
+  },
+  {
+    slug: 'api-400',
+    description: 'the provider answers HTTP 400 invalid_request_error',
+    scenarios: ['api-400'],
+    schema: 'production',
+    tags: ['api-error'],
+    expect: () => ({ verdict: 'provider-error', evidence: ['api_error_status=400'] }),
+  },
+  {
+    slug: 'api-529',
+    description: 'the provider answers HTTP 529 overloaded_error',
+    scenarios: ['api-529'],
+    schema: 'production',
+    tags: ['api-error'],
+    expect: () => ({ verdict: 'provider-error', evidence: ['api_error_status=529'] }),
+  },
+  {
+    slug: 'stall',
+    description: 'the provider never finishes the stream; the probe kills the process group at its deadline',
+    scenarios: ['stall'],
+    schema: 'production',
+    timeoutMs: 5_000,
+    tags: ['timeout'],
+    expect: () => ({ verdict: 'timeout' }),
+  },
+  {
+    slug: 'startup-meta',
+    description: 'the schema carries a _meta member: the CLI refuses it at startup with a short stderr',
+    scenarios: ['final'],
+    schema: 'meta-root',
+    tags: ['startup-rejected', 'short-stderr'],
+    expect: () => ({ verdict: 'startup-rejected', evidence: ['strict mode: unknown keyword: "_meta"'] }),
+  },
+];
+
+/** The schema a variant sends, built from the production schema. */
+export function schemaFor(variant: SchemaVariant, production: Record<string, unknown>): Record<string, unknown> {
+  if (variant === 'meta-root') return { ...production, _meta: { owner: 'routecert', note: 'custom member' } };
+  return production;
+}

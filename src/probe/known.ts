@@ -1,0 +1,29 @@
+/**
+ * The CLIs routecert knows: npm package, binary name, routes, and whether it can probe them
+ * hermetically here. Facts from shared/research/cli-envelopes.md section 1 (2026-11-30); a CLI is
+ * `hermetic: 'yes'` only once routecert has a provider mock and a probe for it.
+ */
+
+/** One known CLI. `hermetic`: `yes` (probed here), `planned` (a mock is possible, not built yet), `no`. */
+export interface KnownCli {
+  name: string;
+  bin: string;
+  npmPackage: string | null;
+  routes: string[];
+  hermetic: 'yes' | 'planned' | 'no';
+  note: string;
+}
+
+/** Every CLI routecert knows, in the order `routecert probe --list` prints them. */
+export const KNOWN_CLIS: readonly KnownCli[] = [
+  { name: 'claude', bin: 'claude', npmPackage: '@anthropic-ai/claude-code', routes: ['claude-code/json', 'claude-code/stream-json'], hermetic: 'yes', note: 'Anthropic Messages mock (SSE), ANTHROPIC_BASE_URL' },
+  { name: 'codex', bin: 'codex', npmPackage: '@openai/codex', routes: ['codex/jsonl'], hermetic: 'planned', note: 'OpenAI Responses mock; issue #3' },
+  { name: 'qwen', bin: 'qwen', npmPackage: '@qwen-code/qwen-code', routes: ['qwen-code/json', 'qwen-code/stream-json'], hermetic: 'planned', note: 'Chat Completions mock; issue #3' },
+  { name: 'gemini', bin: 'gemini', npmPackage: '@google/gemini-cli', routes: ['gemini-cli/json', 'gemini-cli/stream-json'], hermetic: 'planned', note: 'generateContent mock; issue #3' },
+  { name: 'opencode', bin: 'opencode', npmPackage: 'opencode-ai', routes: ['opencode/jsonl'], hermetic: 'planned', note: 'openai-compatible mock; issue #3' },
+  { name: 'copilot', bin: 'copilot', npmPackage: '@github/copilot', routes: ['copilot/json'], hermetic: 'planned', note: 'BYOK chat completions mock; issue #3' },
+  { name: 'pi', bin: 'pi', npmPackage: '@mariozechner/pi-coding-agent', routes: ['pi/json'], hermetic: 'planned', note: 'models.json baseUrl; issue #3' },
+  { name: 'grok-cli', bin: 'grok', npmPackage: '@vibe-kit/grok-cli', routes: ['grok-cli/jsonl'], hermetic: 'planned', note: 'non-streaming chat completions mock; issue #3' },
+  { name: 'grok (xAI)', bin: 'grok', npmPackage: null, routes: ['grok/json'], hermetic: 'no', note: 'installed by its own script (x.ai); documented cases only' },
+  { name: 'cursor-agent', bin: 'cursor-agent', npmPackage: null, routes: ['cursor-agent/json', 'cursor-agent/stream-json'], hermetic: 'no', note: 'proprietary backend; documented cases only' },
+];

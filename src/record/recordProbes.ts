@@ -1,0 +1,58 @@
+/**
+ * Recording: each planned hermetic probe of a real CLI becomes a case file, redacted, with a
+ * content-hash id and `provenance.source: "recorded"`. An existing case file is never overwritten
+ * without `force`.
+ */
+import { access, mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { DiscoveredCli } from '#src/probe/discover.ts';
+import { CLAUDE_TEST_API_KEY, type ClaudeRoute } from '#src/probe/claude.ts';
+import type { PlannedProbe } from '#src/harness/probePlan.ts';
+import type { ExecutedProbe } from '#src/harness/probeSource.ts';
+import { caseId } from './caseId.ts';
+import type { CaseFile } from './caseTypes.ts';
+import { redactValue } from './redact.ts';
+
+/** Where a recorded case lives: `<out>/<cli folder>/<format>/<slug>.json`, e.g. `claude-code/json/final.json`. */
+export function recordedCasePath(outDir: string, route: string, slug: string): string {
+  return path.join(outDir, ...route.split('/'), `${slug}.json`);
+}
+
+/** Build the case file for an executed probe (redacted; id computed). */
+export function caseFromProbe(cli: DiscoveredCli, executed: ExecutedProbe, date = new Date()): CaseFile {
+  const { route, planned } = executed;
+  const attempts = redactValue(executed.attempts, { secrets: [CLAUDE_TEST_API_KEY] }).map((a) => ({ ...a, elapsedMs: Math.round(a.elapsedMs) }));
+  const expect = planned.expect(route);
+  const body = { attempts, contract: 'pov', expect };
+  return {
+    id: caseId(body),
+    description: `${route}: ${planned.description}`,
+    route,
+    scenario: planned.scenarios.join('+'),
+    cli: { name: cli.name, version: cli.version ?? 'unknown' },
+    provenance: { source: 'recorded', ref: 'routecert record: real CLI against the scripted Anthropic mock on 127.0.0.1', date: date.toISOString().slice(0, 10) },
+    contract: 'pov',
+    attempts,
+    expect,
+    tags: [...planned.tags, 'recorded'],
+  };
+}
+
+/** The outcome of writing one case file. */
+export type WriteOutcome = { written: string } | { refused: string };
+
+/**
+ * Write a case file as pretty JSON. Refuses (and writes nothing) when the file exists and `force`
+ * is not set.
+ */
+export async function writeCaseFile(file: string, c: CaseFile, force = false): Promise<WriteOutcome> {
+  if (!force) {
+    const exists = await access(file).then(() => true, () => false);
+    if (exists) return { refused: file };
+  }
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, `${JSON.stringify(c, null, 2)}\n`, 'utf8');
+  return { written: file };
+}
+
+export type { PlannedProbe, ClaudeRoute };

@@ -1,0 +1,116 @@
+import { fc, test } from '@fast-check/vitest';
+import { describe, expect, it } from 'vitest';
+import { findJsonObjects } from '#src/scan/index.ts';
+import type { FoundObject } from '#src/scan/index.ts';
+
+/** Everything but the value, which each test checks where it matters. */
+const where = (found: FoundObject[]): Omit<FoundObject, 'value'>[] =>
+  found.map(({ offset, fenced, nested, pointer }) => ({ offset, fenced, nested, pointer }));
+
+describe('findJsonObjects', () => {
+  it('lists a hit and the objects nested in it, parent first, with RFC 6901 pointers', () => {
+    const text = 'log: {"a":{"b":{}},"c":[{"d":1},2,[{"e":null}]]}';
+    const found = findJsonObjects(text);
+    expect(found.map((f) => f.pointer)).toEqual(['', '/a', '/a/b', '/c/0', '/c/2/0']);
+    expect(found.every((f) => f.offset === 5 && f.nested === 0 && !f.fenced)).toBe(true);
+    expect(found[3]?.value).toEqual({ d: 1 });
+  });
+
+  it('walks objects inside a top-level array hit', () => {
+    expect(findJsonObjects('[{"a":1},{"b":2}]').map((f) => [f.pointer, f.value])).toEqual([
+      ['/0', { a: 1 }],
+      ['/1', { b: 2 }],
+    ]);
+  });
+
+  it('escapes ~ and / in pointer tokens', () => {
+    expect(findJsonObjects('{"a/b":{"c~d":{}}}').map((f) => f.pointer)).toEqual(['', '/a~1b', '/a~1b/c~0d']);
+  });
+
+  it('lists hits in document order with the offset of each top-level hit', () => {
+    const text = '{"a":1} text {"b":{"c":2}}';
+    expect(where(findJsonObjects(text))).toEqual([
+      { offset: 0, fenced: false, nested: 0, pointer: '' },
+      { offset: 13, fenced: false, nested: 0, pointer: '' },
+      { offset: 13, fenced: false, nested: 0, pointer: '/b' },
+    ]);
+  });
+
+  it('finds fenced JSON held in a result string, flagged fenced, with the pointer of the string', () => {
+    const envelope = { type: 'result', result: 'Done.\n```json\n{"final":true,"position":"x"}\n```\n' };
+    const found = findJsonObjects(JSON.stringify(envelope));
+    expect(found.map((f) => f.value)).toEqual([envelope, { final: true, position: 'x' }]);
+    expect(where(found)[1]).toEqual({ offset: 0, fenced: true, nested: 1, pointer: '/result' });
+  });
+
+  it('finds concatenated objects held in one string', () => {
+    const found = findJsonObjects(JSON.stringify({ text: '{"p":1}{"p":2}' }));
+    expect(found.slice(1).map((f) => [f.value, f.nested, f.pointer])).toEqual([
+      [{ p: 1 }, 1, '/text'],
+      [{ p: 2 }, 1, '/text'],
+    ]);
+  });
+
+  it('puts objects found in a string where the string sits, before later siblings', () => {
+    const text = JSON.stringify({ a: '{"in":1}', b: { after: true } });
+    expect(findJsonObjects(text).map((f) => f.value)).toEqual([JSON.parse(text), { in: 1 }, { after: true }]);
+  });
+
+  it('unwraps string layers up to maxStringDepth (default 3), keeping the outermost string pointer', () => {
+    let layered: unknown = { deepest: true };
+    for (let k = 0; k < 4; k++) layered = { inner: JSON.stringify(layered) };
+    const text = JSON.stringify(layered);
+    const nestedOf = (max?: number): number[] =>
+      findJsonObjects(text, max === undefined ? {} : { maxStringDepth: max }).map((f) => f.nested);
+    expect(nestedOf()).toEqual([0, 1, 2, 3]);
+    expect(nestedOf(0)).toEqual([0]);
+    expect(nestedOf(4)).toEqual([0, 1, 2, 3, 4]);
+    expect(findJsonObjects(text, { maxStringDepth: 4 }).map((f) => f.pointer)).toEqual(['', '/inner', '/inner', '/inner', '/inner']);
+  });
+
+  it('takes fenced from the innermost layer', () => {
+    const text = '```json\n' + JSON.stringify({ r: '{"x":1}' }) + '\n```';
+    expect(findJsonObjects(text).map((f) => f.fenced)).toEqual([true, false]);
+  });
+
+  it('keeps only objects with the anchor as an own key', () => {
+    const text = JSON.stringify({ type: 'result', result: '{"position":"p","final":false}', meta: { position: 1 } });
+    expect(findJsonObjects(text, { anchor: 'position' }).map((f) => [f.pointer, f.value])).toEqual([
+      ['/result', { position: 'p', final: false }],
+      ['/meta', { position: 1 }],
+    ]);
+    expect(findJsonObjects('{"a":{"constructor":1}}', { anchor: 'toString' })).toEqual([]);
+  });
+
+  it('with an anchor, misses (as documented) a key spelled with \\u escapes inside a string layer', () => {
+    const text = JSON.stringify({ result: '{"\\u0066inal":true}' });
+    expect(findJsonObjects(text).map((f) => f.value)).toContainEqual({ final: true });
+    expect(findJsonObjects(text, { anchor: 'final' })).toEqual([]);
+  });
+
+  it('visits integer-like keys first, as JavaScript enumerates them', () => {
+    expect(findJsonObjects('{"b":{"k":"b"},"1":{"k":"1"}}').map((f) => f.pointer)).toEqual(['', '/1', '/b']);
+  });
+
+  it('finds the complete inner object of an outer value that never closes', () => {
+    expect(where(findJsonObjects('{ "a": {"b":1} oops'))).toEqual([{ offset: 7, fenced: false, nested: 0, pointer: '' }]);
+  });
+
+  it('walks 10,000 nested objects without overflowing the stack', () => {
+    const depth = 10_000;
+    const found = findJsonObjects('{"a":'.repeat(depth) + '{}' + '}'.repeat(depth));
+    expect(found.length).toBe(depth + 1);
+    expect(found[2]?.pointer).toBe('/a/a');
+  });
+
+  test.prop([fc.string({ unit: fc.constantFrom('{', '}', '[', ']', '"', '\\', ':', ',', '1', 'a', ' ', '"{\\"', '\\"}') })])(
+    'never throws on arbitrary text and returns only objects',
+    (text) => {
+      for (const f of findJsonObjects(text)) {
+        expect(typeof f.value === 'object' && f.value !== null && !Array.isArray(f.value)).toBe(true);
+        expect(f.offset).toBeGreaterThanOrEqual(0);
+        expect(f.offset).toBeLessThan(text.length);
+      }
+    },
+  );
+});
