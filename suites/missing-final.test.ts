@@ -1,0 +1,38 @@
+/**
+ * Missing `final` fails closed: tagged cases are never accepted, and deleting the `final` member from
+ * every JSON object of an accepted corpus case (at every level of string escaping) turns it into a
+ * verdict other than `accepted`.
+ */
+import { describe, expect, it } from 'vitest';
+import { corpus, casesTagged, judge } from './_helpers/corpus.ts';
+
+/** Remove `"final": true` members from JSON text, whether raw or escaped once or twice inside strings. */
+export function stripFinal(text: string): string {
+  let out = text;
+  for (const q of ['"', '\\"', '\\\\\\"']) {
+    const key = `${q}final${q}`;
+    const esc = key.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
+    out = out.replace(new RegExp(`,(?:\\s|\\\\n)*${esc}\\s*:\\s*true`, 'g'), '');
+    out = out.replace(new RegExp(`${esc}\\s*:\\s*true\\s*,(?:\\s|\\\\n)*`, 'g'), '');
+  }
+  return out;
+}
+
+describe('missing-final: tagged cases fail closed', () => {
+  it.each(casesTagged('missing-final'))('%s', async (_label, c) => {
+    const verdict = await judge(c);
+    expect(verdict.verdict).not.toBe('accepted');
+    expect(verdict.verdict).toBe(c.case.expect.verdict);
+  });
+});
+
+describe('missing-final: removing final from an accepted case never yields accepted', () => {
+  const accepted = corpus.cases.filter((c) => c.case.expect.verdict === 'accepted');
+  it('finds accepted cases', () => expect(accepted.length).toBeGreaterThanOrEqual(8));
+  it.each(accepted.map((c) => [`${c.case.id} ${c.case.route}: ${c.case.description}`, c] as const))('%s', async (_label, c) => {
+    const attempts = c.case.attempts.map((a) => ({ ...a, stdout: stripFinal(a.stdout) }));
+    expect(attempts.some((a) => /final\\*"\s*:\s*true/.test(a.stdout))).toBe(false);
+    const verdict = await judge(c, attempts);
+    expect(verdict.verdict).not.toBe('accepted');
+  });
+});
