@@ -1,5 +1,5 @@
 import { fenceRanges, inRanges } from '#src/scan/fences.ts';
-import { balancedSpanEnd } from '#src/scan/span.ts';
+import { balancedSpanEnd, firstTokenStop } from '#src/scan/span.ts';
 import type { ScanHit, ScanKind, ScanOptions } from '#src/scan/types.ts';
 import { ARRAY_BIT, OBJECT_BIT, validateFrom } from '#src/scan/validate.ts';
 
@@ -78,6 +78,13 @@ export function scanJson(text: string, options: ScanOptions = {}): ScanHit[] {
     if (nextArray >= 0 && nextArray < pos) nextArray = text.indexOf('[', pos);
     const start = nextObject < 0 ? nextArray : nextArray < 0 ? nextObject : Math.min(nextObject, nextArray);
     if (start < 0) break;
+
+    // Most prose brackets (`[INFO]`, `{{`, `{ x`) fail on their first token: skip them at once.
+    const refused = firstTokenStop(text, start);
+    if (refused >= 0) {
+      pos = refused;
+      continue;
+    }
 
     if (start >= frontier) {
       const end = balancedSpanEnd(text, start);

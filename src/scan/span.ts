@@ -2,8 +2,9 @@
  * The scanner's fast path: one string-aware bracket-matching pass from an opening `{` or `[`.
  *
  * It does not check the JSON grammar (commas, colons, escapes, numbers); `JSON.parse` does that on
- * the span it returns. It stops early, so a failed attempt costs little, when:
- * - the first non-blank character after the opener cannot start a member (`{`) or element (`[`);
+ * the span it returns. Before it, {@link firstTokenStop} refuses at once the many prose brackets
+ * whose first token cannot start a member or element (`[INFO]`, `{{`, `{ if`). It stops early, so
+ * a failed attempt costs little, when:
  * - a character outside strings can never appear outside a JSON string (a letter outside
  *   `true`/`false`/`null`/exponents, any non-ASCII character, a control character other than the four
  *   JSON blanks);
@@ -29,6 +30,23 @@ for (const ch of '"{[]-0123456789tfn') ARRAY_FIRST[ch.charCodeAt(0)] = 1;
 let stack = new Uint8Array(1024);
 
 /**
+ * Where the value opened at `start` (`text[start]` is `{` or `[`) fails on its first token, or -1
+ * when that token may start a member (`"` or `}` after `{`) or an element (a value start or `]`
+ * after `[`). The offset returned is the first non-blank character after the opener, or
+ * `text.length`: exactly where a full JSON parse would fail, with nothing complete inside. Reads
+ * only the blanks after the opener.
+ */
+export function firstTokenStop(text: string, start: number): number {
+  const len = text.length;
+  let i = start + 1;
+  while (i < len && isBlank(text.charCodeAt(i))) i++;
+  if (i >= len) return len;
+  const first = text.charCodeAt(i);
+  if (text.charCodeAt(start) === 0x7b) return first === 0x22 || first === 0x7d ? -1 : i;
+  return first < 128 && ARRAY_FIRST[first] === 1 ? -1 : i;
+}
+
+/**
  * From the opener at `start` (`text[start]` is `{` or `[`), the exclusive end of its balanced
  * span, or, when there is none, `-1 - stop` where `stop` is the offset at which the pass gave up
  * (the offending character, or `text.length`). Every offset before `stop` (before the returned
@@ -36,18 +54,9 @@ let stack = new Uint8Array(1024);
  */
 export function balancedSpanEnd(text: string, start: number): number {
   const len = text.length;
-  let i = start + 1;
-  while (i < len && isBlank(text.charCodeAt(i))) i++;
-  if (i >= len) return -1 - len;
-  const first = text.charCodeAt(i);
-  if (text.charCodeAt(start) === 0x7b) {
-    if (first !== 0x22 && first !== 0x7d) return -1 - i;
-  } else if (first >= 128 || ARRAY_FIRST[first] === 0) {
-    return -1 - i;
-  }
   let depth = 0;
   let st = stack;
-  for (i = start; i < len; i++) {
+  for (let i = start; i < len; i++) {
     const c = text.charCodeAt(i);
     if (c >= 128) return -1 - i;
     switch (CLASS[c]) {

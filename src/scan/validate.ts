@@ -45,7 +45,6 @@ export function validateFrom(text: string, start: number, record: number): Valid
   const inner: number[] = [];
   let state = VALUE;
   let i = start;
-  const fail = (at: number): Validation => ({ end: -1, failAt: at, inner });
   for (;;) {
     let c = 0;
     while (i < len) {
@@ -53,7 +52,7 @@ export function validateFrom(text: string, start: number, record: number): Valid
       if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) break;
       i++;
     }
-    if (i >= len) return fail(len);
+    if (i >= len) return { end: -1, failAt: len, inner };
     let close = false;
     switch (state) {
       case ARRAY_FIRST:
@@ -74,7 +73,7 @@ export function validateFrom(text: string, start: number, record: number): Valid
         } else {
           const j =
             c === 0x22 ? skipString(text, i) : c === 0x2d || (c >= 0x30 && c <= 0x39) ? skipNumber(text, i) : skipLiteral(text, i, c);
-          if (j < 0) return fail(-1 - j);
+          if (j < 0) return { end: -1, failAt: -1 - j, inner };
           i = j;
           state = AFTER;
         }
@@ -86,15 +85,15 @@ export function validateFrom(text: string, start: number, record: number): Valid
         }
       // falls through: a key
       case OBJECT_KEY: {
-        if (c !== 0x22) return fail(i);
+        if (c !== 0x22) return { end: -1, failAt: i, inner };
         const j = skipString(text, i);
-        if (j < 0) return fail(-1 - j);
+        if (j < 0) return { end: -1, failAt: -1 - j, inner };
         i = j;
         state = COLON;
         break;
       }
       case COLON:
-        if (c !== 0x3a) return fail(i);
+        if (c !== 0x3a) return { end: -1, failAt: i, inner };
         i++;
         state = VALUE;
         break;
@@ -106,7 +105,7 @@ export function validateFrom(text: string, start: number, record: number): Valid
         } else if ((c === 0x7d && top === 0) || (c === 0x5d && top === 1)) {
           close = true;
         } else {
-          return fail(i);
+          return { end: -1, failAt: i, inner };
         }
       }
     }

@@ -344,7 +344,7 @@ function openAiRules(via: string): ProfileRule[] {
       },
       (keyword) => {
         if (OPENAI_SUPPORTED.has(keyword)) return undefined;
-        if (keyword in OPENAI_DOC_UNSUPPORTED || keyword in OPENAI_MEASURED || keyword in OPENAI_CONFLICTING) return undefined;
+        if ([OPENAI_DOC_UNSUPPORTED, OPENAI_MEASURED, OPENAI_CONFLICTING].some((table) => Object.hasOwn(table, keyword))) return undefined;
         return 'not in OpenAI\'s documented strict-mode subset; acceptance unverified (inferred risky)';
       },
     ),
@@ -540,7 +540,7 @@ const anthropic: Profile = {
       },
       (keyword) => {
         if (ANTHROPIC_SUPPORTED.has(keyword)) return undefined;
-        if (keyword in ANTHROPIC_DOC_UNSUPPORTED || keyword in ANTHROPIC_MEASURED) return undefined;
+        if (Object.hasOwn(ANTHROPIC_DOC_UNSUPPORTED, keyword) || Object.hasOwn(ANTHROPIC_MEASURED, keyword)) return undefined;
         return 'not in Anthropic\'s documented structured-output subset; acceptance unverified (inferred)';
       },
     ),
