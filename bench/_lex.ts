@@ -35,3 +35,13 @@ for (let r = 0; r < 6; r++) {
   t = performance.now(); JSON.parse(text); const c = performance.now() - t;
   console.log(e, 'cur', a.toFixed(1), 'v2', b.toFixed(1), 'parse', c.toFixed(1));
 }
+{
+const t1 = Buffer.from(text, 'latin1').toString('latin1');
+const logt = Buffer.from(logText.generate(8 << 20, 1), 'latin1').toString('latin1');
+for (let r = 0; r < 6; r++) {
+  let t = performance.now(); let e = balancedSpanEnd(t1, 0); const a = performance.now() - t;
+  t = performance.now(); e = v2(t1, 0); const b = performance.now() - t;
+  t = performance.now(); JSON.parse(t1); const c = performance.now() - t;
+  console.log('seq', e, 'cur', a.toFixed(1), 'v2', b.toFixed(1), 'parse', c.toFixed(1));
+}
+}

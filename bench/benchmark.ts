@@ -1,6 +1,8 @@
 /**
  * What a benchmark module exports, and the timing helpers they share.
  */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 
 /** Milliseconds. */
 export type Milliseconds = number;
@@ -20,8 +22,25 @@ export interface Benchmark {
   run(argv: readonly string[]): Promise<number>;
 }
 
-/** Wall time of one call of `fn`, in milliseconds. */
+/**
+ * A full garbage collection, run before each timed call so that one call does not pay for the
+ * garbage of the previous one. `bin/bench.js` starts node without `--expose-gc`, so the flag is set
+ * at run time; when that is not possible this does nothing.
+ */
+const collectGarbage: () => void = (() => {
+  try {
+    setFlagsFromString('--expose-gc');
+    const gc: unknown = runInNewContext('gc');
+    if (typeof gc === 'function') return gc as () => void;
+  } catch {
+    // no gc available: timings then include collections caused by earlier runs
+  }
+  return () => {};
+})();
+
+/** Wall time of one call of `fn`, in milliseconds, after a full garbage collection. */
 export function timeOnce(fn: () => unknown): Milliseconds {
+  collectGarbage();
   const started = performance.now();
   fn();
   return performance.now() - started;

@@ -1,6 +1,7 @@
 /**
  * Deterministic inputs for the scanner benchmark. Each generator takes a size in UTF-16 code
  * units (all inputs are ASCII, so also bytes) and a seed, and returns text of exactly that size.
+ * Use {@link asDecodedOutput} on the result before timing anything.
  */
 import { seededRandom } from './benchmark.ts';
 
@@ -120,24 +121,33 @@ export const crashDump: InputKind = {
 
 /**
  * (b) A nested tree cut off by a size limit, the raw_decode loop's quadratic case: every level
- * holds a complete ~2 KB payload object and one child that never closes, so every level's `{`
- * starts an attempt that reads to the cut. Depth grows with the size (about size / 2 KB).
+ * holds a complete ~16 KB payload object and one child that never closes, so every level's `{`
+ * starts an attempt that reads to the cut. Depth grows with the size (64 levels per MB).
  */
 export const truncatedTree: InputKind = {
   name: 'cut-tree',
-  description: 'nested tree cut off at the end: each level a complete ~2 KB payload and an open child',
+  description: 'nested tree cut off at the end: each level a complete ~16 KB payload and an open child',
   validJson: false,
   generate(size, seed) {
     const rnd = seededRandom(seed);
     const payloads: string[] = [];
     for (let v = 0; v < 16; v++) {
-      const items = Array.from({ length: 24 }, (_, j) => ({ j, w: pick(rnd, WORDS), x: Math.round(rnd() * 1e6) / 1e3, on: rnd() < 0.5 }));
+      const items = Array.from({ length: 200 }, (_, j) => ({ j, w: pick(rnd, WORDS), x: Math.round(rnd() * 1e6) / 1e3, on: rnd() < 0.5 }));
       payloads.push(JSON.stringify({ kind: pick(rnd, KINDS), items }));
     }
     const cut = '\n[truncated]';
     return fill(size - cut.length, (k) => `{"id":${k},"payload":${pick(rnd, payloads)},"child":`, '') + cut;
   },
 };
+
+/**
+ * The same text as a flat string decoded from bytes, which is what a CLI's stdout is once read
+ * (generated text is built by concatenation and slicing, which V8 keeps as rope or slice strings
+ * that are slower to read character by character).
+ */
+export function asDecodedOutput(text: string): string {
+  return Buffer.from(text, 'latin1').toString('latin1');
+}
 
 /** All input families, in report order. */
 export const INPUTS: readonly InputKind[] = [logText, jsonDocument, crashDump, truncatedTree];

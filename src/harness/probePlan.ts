@@ -38,8 +38,8 @@ export interface PlannedProbe {
 
 const NONFINAL_EVIDENCE = `peer skip evidence: non-final position: ${String(DEFAULT_PLACEHOLDER_PAYLOAD.position)}`;
 
-/** The pov probe plan for a CLI with a schema flag (Claude Code). */
-export const POV_PROBE_PLAN: readonly PlannedProbe[] = [
+/** The pov probe plan of Claude Code (a CLI with a schema flag). */
+export const CLAUDE_POV_PLAN: readonly PlannedProbe[] = [
   {
     slug: 'final',
     description: 'the model calls StructuredOutput with a final POV',
@@ -147,4 +147,17 @@ export const POV_PROBE_PLAN: readonly PlannedProbe[] = [
 export function schemaFor(variant: SchemaVariant, production: Record<string, unknown>): Record<string, unknown> {
   if (variant === 'meta-root') return { ...production, _meta: { owner: 'routecert', note: 'custom member' } };
   return production;
+}
+
+/**
+ * The probe plan of each CLI, by its routecert name (src/probe/drivers.ts). A CLI with a driver but
+ * no plan here is listed but not probed by `routecert run`.
+ */
+export const PROBE_PLANS: Readonly<Record<string, readonly PlannedProbe[]>> = {
+  claude: CLAUDE_POV_PLAN,
+};
+
+/** The plan of `cli`, or `[]`. */
+export function planFor(cli: string): readonly PlannedProbe[] {
+  return PROBE_PLANS[cli] ?? [];
 }

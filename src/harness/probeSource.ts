@@ -10,19 +10,20 @@ import { judgeCase } from '#src/contract/judgeCase.ts';
 import { loadContract } from '#src/contract/registry.ts';
 import { decoderFor } from '#src/envelope/registry.ts';
 import { projectPath } from '#src/paths.ts';
-import { CLAUDE_ROUTES, type ClaudeRoute } from '#src/probe/claude.ts';
 import { discoverCli, type DiscoveredCli } from '#src/probe/discover.ts';
+import type { ProbeDriver } from '#src/probe/driver.ts';
+import { PROBE_DRIVERS } from '#src/probe/drivers.ts';
 import { DEFAULT_PROBE_PROMPT, runProbe } from '#src/probe/run.ts';
 import type { CaseAttempt } from '#src/record/caseTypes.ts';
 import type { CaseResult, CliStatus, RunFault } from '#src/report/types.ts';
 import { compareVerdict } from './compare.ts';
 import type { LiveSource } from './run.ts';
 import type { CaseFilter } from './runCorpus.ts';
-import { POV_PROBE_PLAN, schemaFor, type PlannedProbe } from './probePlan.ts';
+import { planFor, schemaFor, type PlannedProbe } from './probePlan.ts';
 
 /** The outcome of running one planned probe: the attempts' envelopes, or why it could not run. */
 export interface ExecutedProbe {
-  route: ClaudeRoute;
+  route: string;
   planned: PlannedProbe;
   attempts: CaseAttempt[];
   /** Requests the mock did not expect (answered 501), as `METHOD path`. */
@@ -32,9 +33,9 @@ export interface ExecutedProbe {
   durationMs: number;
 }
 
-/** The id of a live probe case: `probe-<cli>-<format>-<slug>`, e.g. `probe-claude-json-final`. */
+/** The id of a live probe case: `probe-<route with / as ->-<slug>`, e.g. `probe-claude-code-json-final`. */
 export function probeCaseId(route: string, slug: string): string {
-  return `probe-${route.replace('claude-code', 'claude').replace('/', '-')}-${slug}`;
+  return `probe-${route.replace(/\//g, '-')}-${slug}`;
 }
 
 /** The prompt of attempt `index`: the base prompt, plus the final-answer paragraph on the retry. */
@@ -49,7 +50,8 @@ export function attemptPrompt(index: number, base = DEFAULT_PROBE_PROMPT): strin
  */
 export async function executePlannedProbe(
   cli: DiscoveredCli,
-  route: ClaudeRoute,
+  driver: ProbeDriver,
+  route: string,
   planned: PlannedProbe,
   productionSchema: Record<string, unknown>,
   timeoutMs: number,
@@ -60,7 +62,7 @@ export async function executePlannedProbe(
   const schema = schemaFor(planned.schema, productionSchema);
   for (let i = 0; i < planned.scenarios.length; i += 1) {
     const prompt = attemptPrompt(i);
-    const result = await runProbe({ cli, route, scenario: planned.scenarios[i]!, schema, prompt, timeoutMs: planned.timeoutMs ?? timeoutMs });
+    const result = await runProbe({ cli, driver, route, scenario: planned.scenarios[i]!, schema, prompt, timeoutMs: planned.timeoutMs ?? timeoutMs });
     if (result.fault) return { route, planned, attempts, unexpected, fault: result.fault, durationMs: performance.now() - started };
     unexpected.push(...result.unexpected.map((r) => `${r.method} ${r.path}`));
     attempts.push({ ...result.envelope, argv: result.argv, prompt });
@@ -84,48 +86,53 @@ export async function runBounded<T, R>(tasks: T[], limit: number, work: (task: T
 }
 
 /**
- * The live source that probes Claude Code hermetically for every planned behaviour in both routes.
- * When the CLI is not installed it reports so in one line (with the install command) and runs nothing.
+ * The live source that probes every installed CLI that has a driver and a plan, all routes, at most
+ * `concurrency` probe runs at once (default: the number of cores). A CLI that is not installed is
+ * reported in one line with the command that installs it, and nothing of it runs.
  */
-export function probeLiveSource(options: { timeoutMs: number; concurrency?: number }): LiveSource {
-  let cli: DiscoveredCli | undefined;
-  const discover = async (): Promise<DiscoveredCli> => (cli ??= await discoverCli('claude'));
+export function probeLiveSource(options: { timeoutMs: number; concurrency?: number; drivers?: readonly ProbeDriver[] }): LiveSource {
+  const drivers = options.drivers ?? PROBE_DRIVERS;
+  let found: Promise<{ driver: ProbeDriver; cli: DiscoveredCli }[]> | undefined;
+  const discover = () => (found ??= Promise.all(drivers.map(async (driver) => ({ driver, cli: await discoverCli(driver.cli, { bin: driver.bin }) }))));
   return {
     async clis(): Promise<CliStatus[]> {
-      const c = await discover();
-      return [
-        {
-          name: 'claude',
-          installed: c.bin !== null,
-          version: c.version,
-          bin: c.bin,
-          note: c.bin !== null ? `hermetic probes run against a loopback mock (${c.source})` : `not installed; hermetic probes skipped. Install with: ${c.installHint}`,
-        },
-      ];
+      return (await discover()).map(({ driver, cli }) => ({
+        name: driver.cli,
+        installed: cli.bin !== null,
+        version: cli.version,
+        bin: cli.bin,
+        note:
+          cli.bin === null
+            ? `not installed; its hermetic probes are skipped. Install with: ${cli.installHint}`
+            : planFor(driver.cli).length === 0
+              ? 'installed; no probe plan yet'
+              : `hermetic probes run against a loopback mock (${cli.source ?? '?'})`,
+      }));
     },
     async run(emit, filter: CaseFilter): Promise<RunFault[]> {
-      const c = await discover();
-      if (c.bin === null) return [];
       if (filter.contracts?.length && !filter.contracts.includes('pov')) return [];
       const schema = JSON.parse(await readFile(projectPath('schemas/contracts/pov.schema.json'), 'utf8')) as Record<string, unknown>;
       const contract = await loadContract('pov');
-      const tasks: { route: ClaudeRoute; planned: PlannedProbe }[] = [];
-      for (const route of CLAUDE_ROUTES) {
-        for (const planned of POV_PROBE_PLAN) {
-          const id = probeCaseId(route, planned.slug);
-          if (filter.ids?.length && !filter.ids.some((x) => id.startsWith(x))) continue;
-          if (filter.routes?.length && !filter.routes.some((r) => route === r || route.startsWith(`${r}/`))) continue;
-          if (filter.tags?.length && !filter.tags.some((t) => planned.tags.includes(t))) continue;
-          tasks.push({ route, planned });
+      const tasks: { cli: DiscoveredCli; driver: ProbeDriver; route: string; planned: PlannedProbe }[] = [];
+      for (const { driver, cli } of await discover()) {
+        if (cli.bin === null) continue;
+        for (const route of driver.routes) {
+          for (const planned of planFor(driver.cli)) {
+            const id = probeCaseId(route, planned.slug);
+            if (filter.ids?.length && !filter.ids.some((x) => id.startsWith(x))) continue;
+            if (filter.routes?.length && !filter.routes.some((r) => route === r || route.startsWith(`${r}/`))) continue;
+            if (filter.tags?.length && !filter.tags.some((t) => planned.tags.includes(t))) continue;
+            tasks.push({ cli, driver, route, planned });
+          }
         }
       }
       const faults: RunFault[] = [];
       await runBounded(
         tasks,
         options.concurrency ?? availableParallelism(),
-        (t) => executePlannedProbe(c, t.route, t.planned, schema, options.timeoutMs),
-        async (executed) => {
-          const result = liveResult(c, executed, contract);
+        async (t) => ({ cli: t.cli, executed: await executePlannedProbe(t.cli, t.driver, t.route, t.planned, schema, options.timeoutMs) }),
+        async ({ cli, executed }) => {
+          const result = liveResult(cli, executed, contract);
           if (executed.fault) faults.push({ kind: 'probe', message: `${result.id}: ${executed.fault}` });
           await emit(result);
         },

@@ -4,6 +4,11 @@
  * (research/cli-envelopes.md section 2, and the probes in probes/claude.test.ts).
  */
 
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { anthropicHandlers } from '#src/mock/anthropic.ts';
+import type { ProbeDriver } from '#src/probe/driver.ts';
+
 /** The Claude Code routes, in the order reports list them. */
 export const CLAUDE_ROUTES = ['claude-code/json', 'claude-code/stream-json'] as const;
 
@@ -154,3 +159,36 @@ export function claudeEnv(options: ClaudeEnvOptions): Record<string, string> {
 export function isClaudeRoute(route: string): route is ClaudeRoute {
   return (CLAUDE_ROUTES as readonly string[]).includes(route);
 }
+
+/** Claude Code's startup-rejection line: the first stderr line with `--json-schema is not` (2.1.332 wording). */
+export function claudeRejectionLine(stderr: string): string | null {
+  const line = stderr.split(/\r?\n/).find((l) => /--json-schema is not|requires --verbose/.test(l));
+  return line?.trim() ?? null;
+}
+
+/**
+ * The Claude Code probe driver: Anthropic Messages mock (SSE), `ANTHROPIC_BASE_URL`, prompt on
+ * stdin, schema as one `--json-schema` token, config dir `<home>/.claude`.
+ */
+export const claudeDriver: ProbeDriver = {
+  cli: 'claude',
+  bin: 'claude',
+  npmPackage: '@anthropic-ai/claude-code',
+  routes: CLAUDE_ROUTES,
+  schemaFlag: true,
+  handlers: (scenario, payloads) => anthropicHandlers({ scenario, payloads }),
+  async prepare(input) {
+    if (!isClaudeRoute(input.route)) throw new Error(`[routecert] claude has no route ${input.route}; routes: ${CLAUDE_ROUTES.join(', ')}`);
+    const configDir = join(input.workspace.home, '.claude');
+    await mkdir(configDir, { recursive: true });
+    const model = input.model ?? CLAUDE_PINNED_MODEL;
+    const built = claudeArgv({ route: input.route, schema: input.schema, model });
+    return {
+      argv: built.argv,
+      display: built.display,
+      env: claudeEnv({ baseUrl: input.mockUrl, home: input.workspace.home, configDir, tmpDir: input.workspace.tmpDir, model }),
+      stdin: input.prompt,
+    };
+  },
+  rejectionLine: claudeRejectionLine,
+};

@@ -10,8 +10,8 @@ import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 
-/** The CLIs discovery knows; one per probe route family. */
-export type CliName = 'claude';
+/** A CLI's routecert name (`claude`, `codex`, ...); see src/probe/drivers.ts. */
+export type CliName = string;
 
 /** How to install the pinned CLIs (from the project root). */
 export const INSTALL_HINT = 'npm run probes:install';
@@ -112,9 +112,10 @@ export async function readVersion(bin: string, timeoutMs: number = VERSION_TIMEO
  * const cli = await discoverCli('claude');
  * // { name: 'claude', bin: '<project>/probes/node_modules/.bin/claude', version: '2.1.332', source: 'probes', installHint: 'npm run probes:install' }
  */
-export async function discoverCli(name: CliName, options: DiscoverOptions = {}): Promise<DiscoveredCli> {
+export async function discoverCli(name: CliName, options: DiscoverOptions & { bin?: string } = {}): Promise<DiscoveredCli> {
   const root = options.projectRoot ?? projectRoot();
-  const pinned = join(root, 'probes', 'node_modules', '.bin', name);
+  const exe = options.bin ?? name;
+  const pinned = join(root, 'probes', 'node_modules', '.bin', exe);
   let bin: string | null = null;
   let source: DiscoveredCli['source'] = null;
   if (await isExecutable(pinned)) {
@@ -123,7 +124,7 @@ export async function discoverCli(name: CliName, options: DiscoverOptions = {}):
   } else {
     for (const dir of (options.path ?? process.env.PATH ?? '').split(delimiter)) {
       if (dir === '') continue;
-      const candidate = join(dir, name);
+      const candidate = join(dir, exe);
       if (await isExecutable(candidate)) {
         bin = candidate;
         source = 'PATH';

@@ -30,3 +30,9 @@ export type { CliName, DiscoveredCli, DiscoverOptions } from '#src/probe/discove
 export type { ClaudeRoute, ClaudeArgv, ClaudeArgvOptions, ClaudeEnvOptions } from '#src/probe/claude.ts';
 // Runner
 export type { ProbeOptions, ProbeResult, StartupProbeResult } from '#src/probe/run.ts';
+// Drivers
+export { PROBE_DRIVERS, driverFor, driverForRoute } from '#src/probe/drivers.ts';
+export { claudeDriver, claudeRejectionLine } from '#src/probe/claude.ts';
+export { KNOWN_CLIS } from '#src/probe/known.ts';
+export type { ProbeDriver, PrepareInput, PreparedRun, ProbeWorkspace } from '#src/probe/driver.ts';
+export type { KnownCli } from '#src/probe/known.ts';

@@ -13,11 +13,12 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { execa } from 'execa';
 import type { Envelope, Milliseconds } from '#src/envelope/types.ts';
-import { anthropicHandlers } from '#src/mock/anthropic.ts';
-import type { ScenarioName, ScenarioPayloads } from '#src/mock/scenarios.ts';
+import { readFile } from 'node:fs/promises';
+import { DEFAULT_PAYLOADS, type ScenarioName, type ScenarioPayloads } from '#src/mock/scenarios.ts';
 import { startLoopbackServer, type LoopbackServer, type RecordedRequest } from '#src/mock/server.ts';
-import { claudeArgv, claudeEnv, CLAUDE_PINNED_MODEL, type ClaudeRoute } from '#src/probe/claude.ts';
 import type { DiscoveredCli } from '#src/probe/discover.ts';
+import type { ProbeDriver } from '#src/probe/driver.ts';
+import { driverFor } from '#src/probe/drivers.ts';
 
 /** Default hard deadline of one probe run, in ms. Runs against the mock take 1-2 s (Claude Code 2.1.332). */
 export const DEFAULT_PROBE_TIMEOUT_MS: Milliseconds = 30_000;
@@ -30,25 +31,25 @@ export const DEFAULT_PROBE_PROMPT =
  * Options of {@link runProbe}.
  *
  * - `cli`: from `discoverCli`; a CLI with `bin: null` gives a `fault` result without running.
- * - `route`: a Claude Code route.
+ * - `driver`: how to run it; @default the registered driver of `cli.name` (src/probe/drivers.ts).
+ * - `route`: one of the driver's routes.
  * - `scenario`: what the mock model does (see `SCENARIOS`).
  * - `schema`: the JSON Schema handed to `--json-schema` (one argv token).
  * - `payloads`: the scenario's payloads; @default `DEFAULT_PAYLOADS`.
  * - `timeoutMs`: hard deadline; when it passes, the CLI's whole process group gets SIGKILL and the
  *   envelope says `timedOut: true`. @default {@link DEFAULT_PROBE_TIMEOUT_MS}
  * - `prompt`: written to stdin, which is then closed. @default {@link DEFAULT_PROBE_PROMPT}
- * - `maxTurns`: `--max-turns`; @default `CLAUDE_DEFAULT_MAX_TURNS`.
- * - `model`: pinned model; @default `CLAUDE_PINNED_MODEL`.
+ * - `model`: pinned model; @default the driver's.
  */
 export interface ProbeOptions {
   cli: DiscoveredCli;
-  route: ClaudeRoute;
+  driver?: ProbeDriver;
+  route: string;
   scenario: ScenarioName;
   schema: object;
   payloads?: ScenarioPayloads;
   timeoutMs?: Milliseconds;
   prompt?: string;
-  maxTurns?: number;
   model?: string;
 }
 
@@ -67,7 +68,7 @@ export interface ProbeOptions {
  *   the envelope is then empty with `exitCode: null`.
  */
 export interface ProbeResult {
-  route: ClaudeRoute;
+  route: string;
   scenario: ScenarioName;
   cli: { name: string; version: string | null };
   argv: string[];
@@ -128,11 +129,11 @@ function messageOf(error: unknown): string {
 /**
  * Run the real CLI once, hermetically, against the Anthropic mock playing `options.scenario`.
  *
- * Recipe (Claude Code 2.1.332):
- * 1. start the loopback mock (127.0.0.1, ephemeral port) with `anthropicHandlers({ scenario })`;
- * 2. make a throwaway root under `os.tmpdir()` with `home/`, `home/.claude/` (config dir), `work/`
- *    (cwd) and `tmp/` (TMPDIR);
- * 3. spawn `<bin> <argv>` with only the env of `claudeEnv` (the parent's env is not passed), the
+ * Recipe (the same for every CLI; the driver supplies handlers, config, argv and env):
+ * 1. start the loopback mock (127.0.0.1, ephemeral port) with `driver.handlers(scenario)`;
+ * 2. make a throwaway root under `os.tmpdir()` with `home/`, `work/` (cwd) and `tmp/` (TMPDIR),
+ *    and let `driver.prepare` write its config there;
+ * 3. spawn `<bin> <argv>` with only the driver's env (the parent's env is not passed), the
  *    prompt on stdin (then closed), `detached: true` so the CLI leads its own process group;
  * 4. at `timeoutMs` send SIGKILL to the whole group (`process.kill(-pid)`) and mark `timedOut`;
  *    after the CLI exits, the group is sent SIGKILL again so that no process it started outlives
@@ -147,14 +148,16 @@ function messageOf(error: unknown): string {
  * JSON.parse(r.envelope.stdout).structured_output // => the final payload
  */
 export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
-  const model = options.model ?? CLAUDE_PINNED_MODEL;
-  const built = claudeArgv({ route: options.route, schema: options.schema, model, ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }) });
+  const driver = options.driver ?? driverFor(options.cli.name);
   const base: Omit<ProbeResult, 'envelope' | 'requests' | 'unexpected' | 'pid'> = {
     route: options.route,
     scenario: options.scenario,
     cli: { name: options.cli.name, version: options.cli.version },
-    argv: built.display,
+    argv: [],
   };
+  if (!driver) {
+    return { ...base, envelope: emptyEnvelope(), requests: [], unexpected: [], pid: null, fault: `[routecert] no probe driver for ${options.cli.name}` };
+  }
   if (options.cli.bin === null) {
     return {
       ...base,
@@ -170,23 +173,27 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
   let server: LoopbackServer | undefined;
   let root: string | undefined;
   try {
-    server = await startLoopbackServer(
-      anthropicHandlers({ scenario: options.scenario, ...(options.payloads ? { payloads: options.payloads } : {}) }),
-    );
+    server = await startLoopbackServer(driver.handlers(options.scenario, options.payloads ?? DEFAULT_PAYLOADS));
     root = await mkdtemp(join(tmpdir(), 'routecert-probe-'));
-    const home = join(root, 'home');
-    const configDir = join(home, '.claude');
-    const cwd = join(root, 'work');
-    const tmpDir = join(root, 'tmp');
-    await Promise.all([mkdir(configDir, { recursive: true }), mkdir(cwd), mkdir(tmpDir)]);
+    const workspace = { root, home: join(root, 'home'), cwd: join(root, 'work'), tmpDir: join(root, 'tmp') };
+    await Promise.all([mkdir(workspace.home, { recursive: true }), mkdir(workspace.cwd), mkdir(workspace.tmpDir)]);
+    const prepared = await driver.prepare({
+      route: options.route,
+      schema: options.schema,
+      prompt: options.prompt ?? DEFAULT_PROBE_PROMPT,
+      mockUrl: server.url.replace(/\/+$/, ''),
+      workspace,
+      ...(options.model === undefined ? {} : { model: options.model }),
+    });
+    base.argv = prepared.display;
 
     const started = performance.now();
-    const child = execa(bin, built.argv, {
+    const child = execa(bin, prepared.argv, {
       reject: false,
-      cwd,
-      env: claudeEnv({ baseUrl: server.url, home, configDir, tmpDir, model }),
+      cwd: workspace.cwd,
+      env: prepared.env,
       extendEnv: false,
-      input: options.prompt ?? DEFAULT_PROBE_PROMPT,
+      ...(prepared.stdin === undefined ? { stdin: 'ignore' as const } : { input: prepared.stdin }),
       detached: true,
       stripFinalNewline: false,
       encoding: 'utf8',
@@ -211,6 +218,12 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
       timedOut,
       elapsedMs,
     };
+    const files: Record<string, string> = {};
+    for (const [role, file] of Object.entries(prepared.files ?? {})) {
+      const text = await readFile(file, 'utf8').catch(() => undefined);
+      if (text !== undefined) files[role] = text;
+    }
+    if (Object.keys(files).length > 0) envelope.files = files;
     const spawnFailed = child.pid === undefined || (result.failed && result.exitCode === undefined && !result.signal && !timedOut);
     return {
       ...base,
@@ -236,7 +249,8 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
 }
 
 /** The first stderr line that reports a `--json-schema` startup error (Claude Code 2.1.332 wording). */
-export function schemaRejectionLine(stderr: string): string | null {
+export function schemaRejectionLine(stderr: string, driver?: ProbeDriver): string | null {
+  if (driver?.rejectionLine) return driver.rejectionLine(stderr);
   const line = stderr.split(/\r?\n/).find((l) => /--json-schema is not/.test(l));
   return line?.trim() ?? null;
 }
@@ -257,12 +271,13 @@ export function schemaRejectionLine(stderr: string): string | null {
  */
 export async function runStartupProbe(
   cli: DiscoveredCli,
-  route: ClaudeRoute,
+  route: string,
   schema: object,
-  options: { timeoutMs?: Milliseconds } = {},
+  options: { timeoutMs?: Milliseconds; driver?: ProbeDriver } = {},
 ): Promise<StartupProbeResult> {
-  const result = await runProbe({ cli, route, scenario: 'final', schema, ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) });
-  const rejection = schemaRejectionLine(result.envelope.stderr);
+  const driver = options.driver ?? driverFor(cli.name);
+  const result = await runProbe({ cli, route, scenario: 'final', schema, ...(driver ? { driver } : {}), ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) });
+  const rejection = schemaRejectionLine(result.envelope.stderr, driver);
   return {
     ...result,
     schemaAccepted: result.fault === undefined && result.requests.length > 0 && rejection === null,

@@ -6,7 +6,7 @@
 import { access, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DiscoveredCli } from '#src/probe/discover.ts';
-import { CLAUDE_TEST_API_KEY, type ClaudeRoute } from '#src/probe/claude.ts';
+import { CLAUDE_TEST_API_KEY } from '#src/probe/claude.ts';
 import type { PlannedProbe } from '#src/harness/probePlan.ts';
 import type { ExecutedProbe } from '#src/harness/probeSource.ts';
 import { caseId } from './caseId.ts';
@@ -55,4 +55,4 @@ export async function writeCaseFile(file: string, c: CaseFile, force = false): P
   return { written: file };
 }
 
-export type { PlannedProbe, ClaudeRoute };
+export type { PlannedProbe };

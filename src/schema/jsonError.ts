@@ -35,17 +35,20 @@ function scanString(text: string, start: number): number {
   return -(text.length + 1);
 }
 
+type Expect = 'value' | 'valueOrEnd' | 'key' | 'keyOrEnd' | 'colon' | 'commaOrEnd' | 'done';
+
+function afterValue(stack: readonly unknown[]): Expect {
+  return stack.length === 0 ? 'done' : 'commaOrEnd';
+}
+
 /**
  * The offset of the first JSON syntax error in `text`, or `undefined` when it is valid JSON.
  * An empty or truncated text errs at its end.
  */
 export function findJsonSyntaxError(text: string): number | undefined {
   const stack: ('{' | '[')[] = [];
-  let expect: 'value' | 'valueOrEnd' | 'key' | 'keyOrEnd' | 'colon' | 'commaOrEnd' | 'done' = 'value';
+  let expect = 'value' as Expect;
   let i = 0;
-  const afterValue = (): void => {
-    expect = stack.length === 0 ? 'done' : 'commaOrEnd';
-  };
   while (true) {
     while (i < text.length && ' \t\n\r'.includes(text[i] as string)) i++;
     if (i >= text.length) return expect === 'done' ? undefined : text.length;
@@ -63,7 +66,7 @@ export function findJsonSyntaxError(text: string): number | undefined {
         if (expect === 'keyOrEnd' && c === '}') {
           stack.pop();
           i++;
-          afterValue();
+          expect = afterValue(stack);
           break;
         }
         if (c !== '"') return i;
@@ -81,7 +84,7 @@ export function findJsonSyntaxError(text: string): number | undefined {
         } else if ((top === '{' && c === '}') || (top === '[' && c === ']')) {
           stack.pop();
           i++;
-          afterValue();
+          expect = afterValue(stack);
         } else {
           return i;
         }
@@ -92,7 +95,7 @@ export function findJsonSyntaxError(text: string): number | undefined {
         if (expect === 'valueOrEnd' && c === ']') {
           stack.pop();
           i++;
-          afterValue();
+          expect = afterValue(stack);
           break;
         }
         if (c === '{' || c === '[') {
@@ -105,7 +108,7 @@ export function findJsonSyntaxError(text: string): number | undefined {
           const end = scanString(text, i);
           if (end < 0) return -end - 1;
           i = end;
-          afterValue();
+          expect = afterValue(stack);
           break;
         }
         if (c === '-' || (c >= '0' && c <= '9')) {
@@ -113,13 +116,13 @@ export function findJsonSyntaxError(text: string): number | undefined {
           const match = NUMBER.exec(text);
           if (match === null) return c === '-' ? i + 1 : i;
           i += match[0].length;
-          afterValue();
+          expect = afterValue(stack);
           break;
         }
         const literal = ['true', 'false', 'null'].find((word) => text.startsWith(word, i));
         if (literal === undefined) return i;
         i += literal.length;
-        afterValue();
+        expect = afterValue(stack);
         break;
       }
     }

@@ -80,10 +80,10 @@ function ajvUnknownKeywordRule(meta: RuleMeta, draftFor: (context: LintContext) 
       return {
         keyword,
         severity: 'warning',
-        message: `unknown keyword inside a definition nothing references; ${cli}'s Ajv does not compile it today, but rejects the schema ("${ajvText}") as soon as it is referenced`,
+        message: `unknown keyword inside a definition nothing references; ${cli}'s Ajv does not compile it today, but refuses the schema (${ajvText}) as soon as it is referenced`,
       };
     }
-    return `unknown keyword; ${cli} validates the schema with Ajv (${draft}, strict mode) and refuses it at startup: "${ajvText}"`;
+    return `unknown keyword; ${cli} validates the schema with Ajv (${draft}, strict mode) and refuses it at startup (${ajvText})`;
   });
 }
 

@@ -9,8 +9,8 @@ import pc from 'picocolors';
 import { loadContract } from '#src/contract/registry.ts';
 import { decoderFor } from '#src/envelope/registry.ts';
 import { projectPath } from '#src/paths.ts';
-import { CLAUDE_ROUTES, isClaudeRoute } from '#src/probe/claude.ts';
 import { discoverCli } from '#src/probe/discover.ts';
+import { PROBE_DRIVERS, driverFor } from '#src/probe/drivers.ts';
 import { KNOWN_CLIS } from '#src/probe/known.ts';
 import { runProbe, runStartupProbe } from '#src/probe/run.ts';
 import { SCENARIOS, isScenarioName } from '#src/mock/scenarios.ts';
@@ -30,13 +30,14 @@ export interface ProbeCommandOptions {
 /** Probe or list; returns the exit code. */
 export async function probeCommand(opts: ProbeCommandOptions): Promise<number> {
   if (opts.list) return listClis(opts.json ?? false);
-  if (opts.cli !== 'claude') {
-    process.stderr.write(`[routecert] hermetic probes exist for: claude. "${opts.cli}" has none yet (see \`routecert probe --list\`).\n`);
+  const driver = driverFor(opts.cli);
+  if (!driver) {
+    process.stderr.write(`[routecert] hermetic probes exist for: ${PROBE_DRIVERS.map((d) => d.cli).join(', ')}. "${opts.cli}" has none yet (see \`routecert probe --list\`).\n`);
     return 2;
   }
-  const route = opts.route ?? 'claude-code/json';
-  if (!isClaudeRoute(route)) {
-    process.stderr.write(`[routecert] unknown route "${route}". Routes of claude: ${CLAUDE_ROUTES.join(', ')}.\n`);
+  const route = opts.route ?? driver.routes[0]!;
+  if (!driver.routes.includes(route)) {
+    process.stderr.write(`[routecert] unknown route "${route}". Routes of ${driver.cli}: ${driver.routes.join(', ')}.\n`);
     return 2;
   }
   if (!isScenarioName(opts.scenario)) {
@@ -51,18 +52,18 @@ export async function probeCommand(opts: ProbeCommandOptions): Promise<number> {
     process.stderr.write(`[routecert] cannot read the schema ${schemaFile}: ${(error as Error).message}\n`);
     return 2;
   }
-  const cli = await discoverCli('claude');
+  const cli = await discoverCli(driver.cli, { bin: driver.bin });
   if (cli.bin === null) {
-    process.stderr.write(`[routecert] claude is not installed; run \`${cli.installHint}\` from the project root.\n`);
+    process.stderr.write(`[routecert] ${driver.cli} is not installed; run \`${cli.installHint}\` from the project root.\n`);
     return 3;
   }
   if (opts.startup) {
-    const r = await runStartupProbe(cli, route, schema, { timeoutMs: opts.probeTimeout });
+    const r = await runStartupProbe(cli, route, schema, { timeoutMs: opts.probeTimeout, driver });
     if (opts.json) process.stdout.write(`${JSON.stringify({ accepted: r.schemaAccepted, rejection: r.rejection, fault: r.fault ?? null, cli: r.cli, route }, null, 2)}\n`);
-    else process.stdout.write(r.fault ? `${pc.magenta('FAULT')} ${r.fault}\n` : r.schemaAccepted ? `${pc.green('accepted')}: claude ${cli.version} takes the schema on ${route}\n` : `${pc.red('rejected')}: ${r.rejection ?? r.envelope.stderr.trim()}\n`);
+    else process.stdout.write(r.fault ? `${pc.magenta('FAULT')} ${r.fault}\n` : r.schemaAccepted ? `${pc.green('accepted')}: ${driver.cli} ${cli.version ?? '?'} takes the schema on ${route}\n` : `${pc.red('rejected')}: ${r.rejection ?? r.envelope.stderr.trim()}\n`);
     return r.fault ? 3 : r.schemaAccepted ? 0 : 1;
   }
-  const r = await runProbe({ cli, route, scenario: opts.scenario, schema, timeoutMs: opts.probeTimeout });
+  const r = await runProbe({ cli, driver, route, scenario: opts.scenario, schema, timeoutMs: opts.probeTimeout });
   if (r.fault) {
     process.stderr.write(`${r.fault}\n`);
     return 3;
@@ -73,7 +74,7 @@ export async function probeCommand(opts: ProbeCommandOptions): Promise<number> {
   if (opts.json) {
     process.stdout.write(`${JSON.stringify({ route, scenario: opts.scenario, cli: r.cli, argv: r.argv, envelope: r.envelope, verdict, unexpected: r.unexpected }, null, 2)}\n`);
   } else {
-    process.stdout.write(`claude ${cli.version} ${route} scenario ${opts.scenario}: exit ${String(r.envelope.exitCode)}, ${r.envelope.elapsedMs} ms, ${r.requests.length} request(s)\n`);
+    process.stdout.write(`${driver.cli} ${cli.version ?? '?'} ${route} scenario ${opts.scenario}: exit ${String(r.envelope.exitCode)}, ${r.envelope.elapsedMs} ms, ${r.requests.length} request(s)\n`);
     process.stdout.write(`verdict: ${verdict.verdict}\n`);
     for (const e of verdict.evidence) process.stdout.write(`  ${e}\n`);
     for (const u of r.unexpected) process.stdout.write(`${pc.red('unexpected request')}: ${u.method} ${u.path}\n`);
@@ -87,8 +88,9 @@ async function listClis(json: boolean): Promise<number> {
     let installed = false;
     let version: string | null = null;
     let where: string | null = null;
-    if (known.name === 'claude') {
-      const d = await discoverCli('claude');
+    const driver = PROBE_DRIVERS.find((d) => d.cli === known.name);
+    if (driver) {
+      const d = await discoverCli(driver.cli, { bin: driver.bin });
       installed = d.bin !== null;
       version = d.version;
       where = d.source;

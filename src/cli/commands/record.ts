@@ -9,11 +9,11 @@ import { loadContract } from '#src/contract/registry.ts';
 import { judgeCase } from '#src/contract/judgeCase.ts';
 import { decoderFor } from '#src/envelope/registry.ts';
 import { compareVerdict } from '#src/harness/compare.ts';
-import { POV_PROBE_PLAN } from '#src/harness/probePlan.ts';
+import { planFor } from '#src/harness/probePlan.ts';
 import { executePlannedProbe, runBounded } from '#src/harness/probeSource.ts';
 import { projectPath } from '#src/paths.ts';
-import { CLAUDE_ROUTES, type ClaudeRoute } from '#src/probe/claude.ts';
 import { discoverCli } from '#src/probe/discover.ts';
+import { PROBE_DRIVERS, driverFor } from '#src/probe/drivers.ts';
 import { caseId } from '#src/record/caseId.ts';
 import type { CaseFile } from '#src/record/caseTypes.ts';
 import { listCaseFiles } from '#src/record/corpus.ts';
@@ -35,28 +35,30 @@ export interface RecordCommandOptions {
 export async function recordCommand(opts: RecordCommandOptions): Promise<number> {
   const outDir = opts.out === 'fixtures/cases' ? projectPath('fixtures/cases') : path.resolve(opts.out);
   if (opts.fixIds) return fixIds(outDir);
-  if (opts.cli !== 'claude') {
-    process.stderr.write(`[routecert] record knows these CLIs: claude. "${opts.cli}" is not one of them.\n`);
+  const driver = driverFor(opts.cli);
+  if (!driver) {
+    process.stderr.write(`[routecert] record knows these CLIs: ${PROBE_DRIVERS.map((d) => d.cli).join(', ')}. "${opts.cli}" is not one of them.\n`);
     return 2;
   }
-  const cli = await discoverCli('claude');
+  const cli = await discoverCli(driver.cli, { bin: driver.bin });
   if (cli.bin === null) {
-    process.stderr.write(`[routecert] claude is not installed; run \`${cli.installHint}\` from the project root, then record again.\n`);
+    process.stderr.write(`[routecert] ${driver.cli} is not installed; run \`${cli.installHint}\` from the project root, then record again.\n`);
     return 3;
   }
-  const routes = CLAUDE_ROUTES.filter((r) => !opts.route?.length || opts.route.some((x) => r === x || r.startsWith(`${x}/`)));
-  const plan = POV_PROBE_PLAN.filter((p) => !opts.scenario?.length || opts.scenario.includes(p.slug));
+  const fullPlan = planFor(driver.cli);
+  const routes = driver.routes.filter((r) => !opts.route?.length || opts.route.some((x) => r === x || r.startsWith(`${x}/`)));
+  const plan = fullPlan.filter((p) => !opts.scenario?.length || opts.scenario.includes(p.slug));
   if (routes.length === 0 || plan.length === 0) {
-    process.stderr.write(`[routecert] nothing to record. Routes: ${CLAUDE_ROUTES.join(', ')}. Scenarios: ${POV_PROBE_PLAN.map((p) => p.slug).join(', ')}.\n`);
+    process.stderr.write(`[routecert] nothing to record. Routes of ${driver.cli}: ${driver.routes.join(', ')}. Scenarios: ${fullPlan.map((p) => p.slug).join(', ') || '(no plan yet)'}.\n`);
     return 2;
   }
   const schema = JSON.parse(await readFile(projectPath('schemas/contracts/pov.schema.json'), 'utf8')) as Record<string, unknown>;
   const contract = await loadContract('pov');
-  const tasks = routes.flatMap((route) => plan.map((planned) => ({ route: route as ClaudeRoute, planned })));
-  process.stdout.write(`recording ${tasks.length} probe(s) of claude ${cli.version ?? '?'} into ${path.relative(process.cwd(), outDir) || outDir}\n`);
+  const tasks = routes.flatMap((route) => plan.map((planned) => ({ route, planned })));
+  process.stdout.write(`recording ${tasks.length} probe(s) of ${driver.cli} ${cli.version ?? '?'} into ${path.relative(process.cwd(), outDir) || outDir}\n`);
   let faults = 0;
   let done = 0;
-  await runBounded(tasks, availableParallelism(), (t) => executePlannedProbe(cli, t.route, t.planned, schema, opts.probeTimeout), async (executed) => {
+  await runBounded(tasks, availableParallelism(), (t) => executePlannedProbe(cli, driver, t.route, t.planned, schema, opts.probeTimeout), async (executed) => {
     done += 1;
     const label = `[${done}/${tasks.length}] ${executed.route} ${executed.planned.slug}`;
     if (executed.fault) {
