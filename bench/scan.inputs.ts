@@ -146,7 +146,7 @@ export const truncatedTree: InputKind = {
  * that are slower to read character by character).
  */
 export function asDecodedOutput(text: string): string {
-  return Buffer.from(text, 'latin1').toString('latin1');
+  return Buffer.from(text, 'utf8').toString('utf8');
 }
 
 /** All input families, in report order. */

@@ -1,6 +1,6 @@
 export { VERDICTS } from './types.ts';
 export { povContract, DEFAULT_POV_POLICY, FINAL_ANSWER_ADDENDUM } from './pov.ts';
-export { loadContract, readContractDefinition, CONTRACT_NAMES, UnknownContractError } from './registry.ts';
+export { loadContract, readContractDefinition, CONTRACT_NAMES, CONTRACT_FACTORIES, UnknownContractError } from './registry.ts';
 export { judgeCase } from './judgeCase.ts';
 export { compileValidator } from './validator.ts';
 
@@ -18,6 +18,6 @@ export type {
   VerdictName,
 } from './types.ts';
 export type { AttemptContext, PovContract, PovPolicy, ScoredCandidate } from './pov.ts';
-export type { ContractDefinition } from './registry.ts';
+export type { ContractDefinition, ContractFactory } from './registry.ts';
 export type { AttemptJudgement, CaseJudgement } from './judgeCase.ts';
 export type { Validator } from './validator.ts';

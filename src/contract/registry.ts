@@ -8,8 +8,28 @@ import { povContract, type PovPolicy } from './pov.ts';
 import type { Contract } from './types.ts';
 import type { ClipPolicy } from '#src/diagnostics/evidence.ts';
 
-/** The contracts routecert ships. */
-export const CONTRACT_NAMES = ['pov'] as const;
+/**
+ * How to build each contract routecert ships from its definition file and production schema.
+ * Add a contract by adding its factory here and its `<name>.contract.json` in schemas/contracts/.
+ */
+export const CONTRACT_FACTORIES: Readonly<Record<string, ContractFactory>> = {
+  pov: (definition, schema, overrides) => {
+    const options: Parameters<typeof povContract>[1] = { policy: { ...definition.policy, ...overrides.policy }, anchor: definition.anchor };
+    if (definition.finality !== undefined) options.finality = definition.finality;
+    if (definition.diagnostics?.clip !== undefined) options.clip = definition.diagnostics.clip;
+    return povContract(schema, options);
+  },
+};
+
+/** The contracts routecert ships, by name. */
+export const CONTRACT_NAMES: readonly string[] = Object.keys(CONTRACT_FACTORIES);
+
+/** Builds a contract from its definition, its production schema and per-run overrides. */
+export type ContractFactory = (
+  definition: ContractDefinition,
+  schema: Record<string, unknown>,
+  overrides: { policy?: Partial<PovPolicy> },
+) => Contract;
 
 /** Raised for a contract name routecert does not know; the message lists the known ones. */
 export class UnknownContractError extends Error {
@@ -27,13 +47,15 @@ export interface ContractDefinition {
   schema: string;
   anchor: string;
   finality?: string;
-  policy?: Partial<PovPolicy>;
+  policy?: Partial<PovPolicy> & Record<string, unknown>;
   diagnostics?: { clip?: ClipPolicy; limitChars?: number };
+  /** Contract-specific settings (e.g. the event contract's allowed kinds). */
+  [extra: string]: unknown;
 }
 
 /** Read a contract's definition and its production schema. @throws UnknownContractError */
 export async function readContractDefinition(name: string): Promise<{ definition: ContractDefinition; schema: Record<string, unknown> }> {
-  if (!(CONTRACT_NAMES as readonly string[]).includes(name)) throw new UnknownContractError(name);
+  if (!CONTRACT_NAMES.includes(name)) throw new UnknownContractError(name);
   const definition = JSON.parse(await readFile(projectPath('schemas/contracts', `${name}.contract.json`), 'utf8')) as ContractDefinition;
   const schema = JSON.parse(await readFile(projectPath('schemas/contracts', definition.schema), 'utf8')) as Record<string, unknown>;
   return { definition, schema };
@@ -46,11 +68,5 @@ export async function readContractDefinition(name: string): Promise<{ definition
  */
 export async function loadContract(name: string, overrides: { policy?: Partial<PovPolicy> } = {}): Promise<Contract> {
   const { definition, schema } = await readContractDefinition(name);
-  const options: Parameters<typeof povContract>[1] = {
-    policy: { ...definition.policy, ...overrides.policy },
-    anchor: definition.anchor,
-  };
-  if (definition.finality !== undefined) options.finality = definition.finality;
-  if (definition.diagnostics?.clip !== undefined) options.clip = definition.diagnostics.clip;
-  return povContract(schema, options);
+  return CONTRACT_FACTORIES[name]!(definition, schema, overrides);
 }
