@@ -10,7 +10,7 @@
  *   {@link UnsupportedDraftError}.
  *
  * @see https://ajv.js.org/json-schema.html
- * @see ../../../shared/research/schema-vocabularies.md §7.1
+ * @see research/schema-vocabularies.md §7.1 (project research notes)
  */
 import { createRequire } from 'node:module';
 import { Ajv, type AnySchema, type AnySchemaObject, type Options, type ValidateFunction } from 'ajv';

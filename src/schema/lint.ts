@@ -234,7 +234,24 @@ async function expand(path: string): Promise<{ files: string[]; problem?: LintFi
   }
   if (!info.isDirectory()) return { files: [path] };
   // Node's own recursive readdir: no glob library is a declared dependency of routecert.
-  const entries = await readdir(path, { recursive: true });
+  let entries: string[];
+  try {
+    entries = await readdir(path, { recursive: true });
+  } catch (error) {
+    return {
+      files: [],
+      problem: {
+        file: path,
+        pointer: '',
+        keyword: '',
+        profile: ALL_PROFILES,
+        rule: 'unreadable',
+        message: `cannot list ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+        hint: 'Check the folder and its permissions.',
+        severity: 'error',
+      },
+    };
+  }
   const files = entries
     .filter((rel) => rel.endsWith(SCHEMA_FILE_SUFFIX) && !rel.split(/[\\/]/).includes('node_modules'))
     .sort()

@@ -27,7 +27,7 @@
  *   from its published meta-schema (research/schema-vocabularies.md §1.1 note); it is added and
  *   marked `from: 'spec-text'`.
  *
- * @see ../../../shared/research/schema-vocabularies.md §1
+ * @see research/schema-vocabularies.md §1 (project research notes)
  */
 import { createRequire } from 'node:module';
 
