@@ -16,7 +16,7 @@ export async function runBenchmarks(argv: string[]): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
     console.log('usage: npm run bench -- [name...] [options]\n\nbenchmarks:');
     for (const b of benches) console.log(`  ${b.name.padEnd(8)} ${b.description}`);
-    console.log('\noptions (scan): --sizes=1,2,4,8 (MB)  --runs=7 (timed runs per cell)');
+    console.log('\noptions (scan): --sizes=1,2,4,8 (MB)  --runs=15 (timed rounds per cell)  --clock=cpu|wall');
     return 0;
   }
   const names = new Set(benches.map((b) => b.name));

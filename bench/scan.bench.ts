@@ -7,17 +7,20 @@
  * input (time(2n) / time(n): about 2 for a linear scan, about 4 for a quadratic one) and, for the
  * valid document, routecert time / JSON.parse time.
  *
- * Timing: every cell is a median. Routecert and JSON.parse are timed in interleaved rounds (each
- * round times every size once, after a full garbage collection), so a slow spell on a shared
- * machine hits all sizes alike instead of skewing one growth ratio. The baseline gets one to three
- * runs; a size is skipped once the baseline took, or is predicted from its previous doubling to
- * take, more than 20 s.
+ * Timing: every cell is a median, by default of the process's CPU time (`--clock=cpu`; on a shared
+ * machine wall time mostly measures the neighbours; `--clock=wall` for elapsed time, see
+ * {@link Clock}). Routecert and JSON.parse are timed in interleaved rounds (15 by default; each
+ * round times every size once, each call after a full garbage collection, sizes in ascending then
+ * descending order), so a slow spell hits all sizes alike instead of skewing one growth ratio. The
+ * baseline gets one to three runs; a size is skipped once the baseline took, or is predicted from
+ * its previous doubling to take, more than 20 s.
  *
  * Targets (exit code 1 when one is missed): >= 100 MB/s on plain log text on one core; the valid
  * brace-dense document within 2x of JSON.parse; routecert growth <= 2.2 per doubling.
  */
+import { availableParallelism, loadavg } from 'node:os';
 import { scanJson } from '#src/scan/index.ts';
-import { type Benchmark, type Milliseconds, median, timeOnce } from './benchmark.ts';
+import { type Benchmark, type Clock, type Milliseconds, median, timeOnce } from './benchmark.ts';
 import { naiveScan } from './naive-scan.ts';
 import { INPUTS, type InputKind, asDecodedOutput } from './scan.inputs.ts';
 
@@ -45,19 +48,22 @@ export const scanBench: Benchmark = {
 
 async function run(argv: readonly string[]): Promise<number> {
   const sizes = option(argv, 'sizes', '1,2,4,8').split(',').map(Number);
-  const rounds = Number(option(argv, 'runs', '9'));
-  if (sizes.some((s) => !(s > 0)) || !(rounds >= 1)) {
-    console.error('[routecert] --sizes takes positive MB values (e.g. 1,2,4,8) and --runs a count >= 1');
+  const rounds = Number(option(argv, 'runs', '15'));
+  const clock = option(argv, 'clock', 'cpu');
+  if (sizes.some((s) => !(s > 0)) || !(rounds >= 1) || (clock !== 'cpu' && clock !== 'wall')) {
+    console.error('[routecert] --sizes takes positive MB values (e.g. 1,2,4,8), --runs a count >= 1, --clock cpu or wall');
     return 2;
   }
-  console.log(`node ${process.version}, ${process.platform}/${process.arch}; one core, synchronous; ${rounds} rounds per cell\n`);
+  const [load] = loadavg();
+  console.log(`node ${process.version}, ${process.platform}/${process.arch}; one core, synchronous; ${rounds} rounds per cell; ${clock === 'cpu' ? 'CPU time of the process' : 'wall time'}`);
+  console.log(`load average ${load?.toFixed(2)} on ${availableParallelism()} cores${(load ?? 0) >= availableParallelism() - 0.5 ? ': busy machine, figures will be noisy' : ''}\n`);
   for (const input of INPUTS) console.log(`  ${input.name.padEnd(10)} ${input.description}`);
   console.log('');
 
   const rows: Row[] = [];
   printHeader();
   for (const [index, input] of INPUTS.entries()) {
-    for (const row of measureInput(input, 2026 + index, sizes, rounds)) {
+    for (const row of measureInput(input, 2026 + index, sizes, rounds, clock)) {
       rows.push(row);
       printRow(row);
     }
@@ -65,18 +71,21 @@ async function run(argv: readonly string[]): Promise<number> {
   return printTargets(rows);
 }
 
-function measureInput(input: InputKind, seed: number, sizes: readonly number[], rounds: number): Row[] {
+function measureInput(input: InputKind, seed: number, sizes: readonly number[], rounds: number, clock: Clock): Row[] {
   const texts = sizes.map((sizeMb) => asDecodedOutput(input.generate(Math.round(sizeMb * MB), seed)));
   const hits = texts.map((text) => scanJson(text).length);
-  for (const text of texts) scanJson(text); // warm-up
+  for (let w = 0; w < 2; w++) for (const text of texts) scanJson(text); // warm-up: let the JIT settle
 
+  // Rounds alternate ascending and descending sizes, so drift in machine speed evens out.
   const routecert: Milliseconds[][] = sizes.map(() => []);
   const parse: Milliseconds[][] = sizes.map(() => []);
   for (let r = 0; r < rounds; r++) {
-    texts.forEach((text, k) => {
-      (routecert[k] as Milliseconds[]).push(timeOnce(() => scanJson(text)));
-      if (input.validJson) (parse[k] as Milliseconds[]).push(timeOnce(() => JSON.parse(text)));
-    });
+    for (let n = 0; n < texts.length; n++) {
+      const k = r % 2 === 0 ? n : texts.length - 1 - n;
+      const text = texts[k] as string;
+      (routecert[k] as Milliseconds[]).push(timeOnce(() => scanJson(text), clock));
+      if (input.validJson) (parse[k] as Milliseconds[]).push(timeOnce(() => JSON.parse(text), clock));
+    }
   }
 
   const rows: Row[] = [];
@@ -94,8 +103,8 @@ function measureInput(input: InputKind, seed: number, sizes: readonly number[], 
       baselineMs = baselineOff;
     } else {
       let baseHits = 0;
-      const times = [timeOnce(() => (baseHits = naiveScan(text).length))];
-      for (let n = 1; n < 3 && (times[0] as number) < 2_000; n++) times.push(timeOnce(() => naiveScan(text)));
+      const times = [timeOnce(() => (baseHits = naiveScan(text).length), clock)];
+      for (let n = 1; n < 3 && (times[0] as number) < 2_000; n++) times.push(timeOnce(() => naiveScan(text), clock));
       baselineMs = median(times);
       if (baseHits !== hits[k]) hitsCell = `${hits[k]} vs ${baseHits}`;
       const growth = lastBaseline ? (baselineMs / lastBaseline.ms) ** (1 / Math.log2(sizeMb / lastBaseline.sizeMb)) : 2;

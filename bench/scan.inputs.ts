@@ -121,12 +121,12 @@ export const crashDump: InputKind = {
 
 /**
  * (b) A nested tree cut off by a size limit, the raw_decode loop's quadratic case: every level
- * holds a complete ~16 KB payload object and one child that never closes, so every level's `{`
- * starts an attempt that reads to the cut. Depth grows with the size (64 levels per MB).
+ * holds a complete ~9 KB payload object and one child that never closes, so every level's `{`
+ * starts an attempt that reads to the cut. Depth grows with the size (about 115 levels per MB).
  */
 export const truncatedTree: InputKind = {
   name: 'cut-tree',
-  description: 'nested tree cut off at the end: each level a complete ~16 KB payload and an open child',
+  description: 'nested tree cut off at the end: each level a complete ~9 KB payload and an open child',
   validJson: false,
   generate(size, seed) {
     const rnd = seededRandom(seed);

@@ -31,6 +31,16 @@ const VALID: Record<string, unknown> = {
     movement: 'initial',
     final: true,
   },
+  'pov.openai-strict.schema.json': {
+    voice: 'peer',
+    position: 'Choose A',
+    reasoning: 'Because.',
+    evidence: ['src/a.ts:1'],
+    external_check: 'ran',
+    mode: 'independent',
+    movement: 'initial',
+    final: true,
+  },
   'code-review-findings.schema.json': {
     reviewer: 'adversarial-claude',
     findings: [
@@ -80,7 +90,7 @@ describe('bundled schemas: manifest', () => {
     expect(manifest).toBeDefined();
     expect([...(manifest?.schemas.keys() ?? [])].sort()).toEqual(files);
     expect(files).toEqual(
-      ['code-review-findings', 'doc-review-findings', 'event', 'implementation-result', 'pov', 'role-output'].map((n) => `${n}.schema.json`),
+      ['code-review-findings', 'doc-review-findings', 'event', 'implementation-result', 'pov', 'pov.openai-strict', 'role-output'].map((n) => `${n}.schema.json`).sort(),
     );
   });
 
@@ -133,6 +143,7 @@ it('declares the drafts the brief asks for', () => {
     'event.schema.json': 'draft-07',
     'implementation-result.schema.json': '2020-12',
     'pov.schema.json': 'draft-07',
+    'pov.openai-strict.schema.json': 'draft-07',
     'role-output.schema.json': 'draft-07',
   });
   expect(schemas.get('implementation-result.schema.json')?.$id).toBeTypeOf('string');

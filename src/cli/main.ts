@@ -44,8 +44,24 @@ export async function main(argv: string[]): Promise<number> {
     .option('--tag <tag>', 'only cases with this tag; repeatable', collect)
     .option('--reports <dir>', 'parent folder of the run folder', 'reports')
     .option('--no-probes', 'do not probe installed CLIs, replay the corpus only')
+    .option('--no-certify', 'do not certify the bundled reference worker (routecert.config.ts)')
     .option('--probe-timeout <ms>', 'deadline of one probe run in ms', (v) => Number(v), 60_000)
     .option('--quiet', 'print only cases that do not pass, and the summary')
+    .option(
+      '--generic <route=spec>',
+      'decode cases of <route> with the generic decoder, reading the answer where <spec> says (see below); repeatable',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .addHelpText(
+      'after',
+      '\nGeneric route (any other CLI): <spec> is parts joined by ";":\n' +
+        '  pointer=<JSON Pointer>   the answer is at this RFC 6901 pointer in the terminal object\n' +
+        '  key=<name>               the answer is under this key (any spelling: snake, camel, Pascal, kebab)\n' +
+        '  event=<field>=<value>    the terminal object is the last JSONL event whose field reads value\n' +
+        '  text                     also scan the whole stdout as free text\n' +
+        'Example: routecert run --cases my-cases --generic "mycli/json=event=type=result;pointer=/answer"\n' +
+        'A case file whose route is "generic:<spec>" (e.g. "generic:key=structuredOutput") needs no flag.',
+    )
     .action(async (opts) => {
       const { runCommand } = await import('./commands/run.ts');
       exitCode = await runCommand(opts, ['run', ...argv.slice(1)].join(' '));
@@ -75,11 +91,26 @@ export async function main(argv: string[]): Promise<number> {
     .option('--scenario <name>', 'the scenario to run', 'final')
     .option('--schema <file>', 'the schema to send (default: the pov production schema)')
     .option('--startup', 'only check whether the CLI accepts the schema at startup')
+    .option('--startup-table', 'probe every installed schema-flag CLI with the production schemas, keyword canaries and each output format; print the table')
     .option('--probe-timeout <ms>', 'deadline of one probe run in ms', (v) => Number(v), 60_000)
     .option('--json', 'print the probe result as JSON')
     .action(async (opts) => {
       const { probeCommand } = await import('./commands/probe.ts');
       exitCode = await probeCommand(opts);
+    });
+
+  program
+    .command('certify')
+    .description('Certify a worker: fake CLIs on its PATH replay corpus cases; write reports/<run>/certificate.{json,md}')
+    .option('--config <file>', 'the config that defines the worker adapter and routes', 'routecert.config.ts')
+    .option('--route <route>', 'only this route or CLI of the config; repeatable', collect)
+    .option('--check <id>', 'only this check (besides the smoke); repeatable', collect)
+    .option('--reports <dir>', 'parent folder of the run folder', 'reports')
+    .option('--concurrency <n>', 'worker runs at once', (v) => Number(v))
+    .option('--keep', 'keep the temporary run folders (to inspect a run)')
+    .action(async (opts) => {
+      const { certifyCommand } = await import('./commands/certify.ts');
+      exitCode = await certifyCommand(opts);
     });
 
   program

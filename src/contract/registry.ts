@@ -5,6 +5,10 @@
 import { readFile } from 'node:fs/promises';
 import { projectPath } from '#src/paths.ts';
 import { povContract, type PovPolicy } from './pov.ts';
+import { findingsContract } from './findings.ts';
+import { commitsResolve, roleOutputContract } from './roleOutput.ts';
+import { eventContract } from './event.ts';
+import { reviewFooterContract, type ReviewKind } from './reviewFooter.ts';
 import type { Contract } from './types.ts';
 import type { ClipPolicy } from '#src/diagnostics/evidence.ts';
 
@@ -19,7 +23,52 @@ export const CONTRACT_FACTORIES: Readonly<Record<string, ContractFactory>> = {
     if (definition.diagnostics?.clip !== undefined) options.clip = definition.diagnostics.clip;
     return povContract(schema, options);
   },
+  'findings-code': (definition, schema) => findingsContract(schema, { name: 'findings-code', ...findingsOptions(definition) }),
+  'findings-doc': (definition, schema) => findingsContract(schema, { name: 'findings-doc', ...findingsOptions(definition) }),
+  'role-output': (definition, schema, overrides) => {
+    const policy = numbers({ ...definition.policy, ...overrides.policy }, ['maxCorrections', 'hardWindowS']);
+    const commits = (definition.checks as { commits?: unknown } | undefined)?.commits;
+    return roleOutputContract(schema, {
+      policy,
+      checks: Array.isArray(commits) ? [commitsResolve(commits.filter((c): c is string => typeof c === 'string'))] : [],
+      ...clipOf(definition),
+    });
+  },
+  event: (definition, schema, overrides) => {
+    const kinds = Array.isArray(definition.allowedKinds) ? definition.allowedKinds.filter((k): k is string => typeof k === 'string') : [];
+    const { maxRetries } = numbers({ ...definition.policy, ...overrides.policy }, ['maxRetries']);
+    return eventContract(schema, {
+      allowedKinds: kinds,
+      ...(typeof definition.fallbackKind === 'string' ? { fallbackKind: definition.fallbackKind } : {}),
+      ...(maxRetries !== undefined ? { maxRetries } : {}),
+      ...clipOf(definition),
+    });
+  },
+  'review-footer': (definition, _schema, overrides) => footerFromDefinition('review-footer', definition, overrides),
+  'critique-footer': (definition, _schema, overrides) => footerFromDefinition('critique-footer', definition, overrides),
 };
+
+function clipOf(definition: ContractDefinition): { clip?: ClipPolicy } {
+  return definition.diagnostics?.clip !== undefined ? { clip: definition.diagnostics.clip } : {};
+}
+
+/** The numeric members `keys` of a policy object (others are left out). */
+function numbers<K extends string>(policy: Record<string, unknown>, keys: readonly K[]): Partial<Record<K, number>> {
+  const out: Partial<Record<K, number>> = {};
+  for (const k of keys) if (typeof policy[k] === 'number') out[k] = policy[k];
+  return out;
+}
+
+function findingsOptions(definition: ContractDefinition): { defaults?: Record<string, unknown>; clip?: ClipPolicy } {
+  const defaults = definition.defaults;
+  return { ...(typeof defaults === 'object' && defaults !== null ? { defaults: defaults as Record<string, unknown> } : {}), ...clipOf(definition) };
+}
+
+function footerFromDefinition(name: string, definition: ContractDefinition, overrides: { policy?: Partial<PovPolicy> }): Contract {
+  const kind: ReviewKind = definition.kind === 'critique' ? 'critique' : 'verdict';
+  const policy = numbers({ ...definition.policy, ...overrides.policy }, ['maxAttempts', 'hardWindowS']);
+  return reviewFooterContract(kind, { name, policy, ...clipOf(definition) });
+}
 
 /** The contracts routecert ships, by name. */
 export const CONTRACT_NAMES: readonly string[] = Object.keys(CONTRACT_FACTORIES);
@@ -44,7 +93,8 @@ export class UnknownContractError extends Error {
 export interface ContractDefinition {
   name: string;
   description: string;
-  schema: string;
+  /** The production schema's file name in schemas/contracts/, or `null` for a contract on text (review-footer). */
+  schema: string | null;
   anchor: string;
   finality?: string;
   policy?: Partial<PovPolicy> & Record<string, unknown>;
@@ -57,7 +107,8 @@ export interface ContractDefinition {
 export async function readContractDefinition(name: string): Promise<{ definition: ContractDefinition; schema: Record<string, unknown> }> {
   if (!CONTRACT_NAMES.includes(name)) throw new UnknownContractError(name);
   const definition = JSON.parse(await readFile(projectPath('schemas/contracts', `${name}.contract.json`), 'utf8')) as ContractDefinition;
-  const schema = JSON.parse(await readFile(projectPath('schemas/contracts', definition.schema), 'utf8')) as Record<string, unknown>;
+  const schema =
+    definition.schema === null ? {} : (JSON.parse(await readFile(projectPath('schemas/contracts', definition.schema), 'utf8')) as Record<string, unknown>);
   return { definition, schema };
 }
 

@@ -3,6 +3,7 @@
  * Each arm carries its evidence lines and only its own fields (STYLE.md item 4).
  */
 import type { Candidate, Decoded, Envelope } from '#src/envelope/types.ts';
+import type { UsageTotals } from '#src/policy/usage.ts';
 
 /** The verdict names, in the order reports list them. */
 export const VERDICTS = [
@@ -10,6 +11,7 @@ export const VERDICTS = [
   'retry',
   'dropped-nonfinal',
   'dropped-unusable',
+  'invalid_structured_output',
   'startup-rejected',
   'provider-error',
   'timeout',
@@ -24,7 +26,23 @@ interface VerdictBase {
   evidence: string[];
   /** 0-based index of the attempt this verdict was reached on. */
   attempt: number;
+  /**
+   * Token usage summed over every attempt (turn) of the case up to this one, each numeric field of
+   * the provider's usage object deep, keyed by its dotted path (`input_tokens`,
+   * `prompt_tokens_details.cached_tokens`). Set by contracts that keep a usage ledger (role-output,
+   * DESIGN.md "Contracts in the mission" item 3); absent otherwise.
+   */
+  usage?: UsageTotals;
 }
+
+/**
+ * Which tier of a tolerant parser produced a value (DESIGN.md "Contracts in the mission" item 4):
+ * - `strict-json`: the whole reply (or the structured field) is one JSON object;
+ * - `embedded-block`: a JSON object inside prose or a Markdown code fence;
+ * - `raw-fallback`: no JSON object at all; the raw text was wrapped as an event. Flagged: it never
+ *   certifies a route.
+ */
+export type ParseTier = 'strict-json' | 'embedded-block' | 'raw-fallback';
 
 /** A candidate met the contract: `value` is what the consumer publishes. */
 export interface AcceptedVerdict extends VerdictBase {
@@ -33,11 +51,15 @@ export interface AcceptedVerdict extends VerdictBase {
   value: unknown;
   /** Contract score of the chosen candidate (pov: 2). */
   score: number;
+  /** The parser tier the value came from, for contracts with a tolerant parser (event). */
+  tier?: ParseTier;
 }
 
 /**
  * The answer is not usable yet and the policy allows one more attempt on the same route:
- * `reason` names why, `addendum` is the paragraph appended to the prompt.
+ * `reason` names why, `addendum` is the paragraph appended to the prompt. An in-session correction
+ * (role-output) is this arm too: `reason` is `correction: <shape>` and `addendum` is the correction
+ * message sent as the next turn of the same session.
  */
 export interface RetryVerdict extends VerdictBase {
   verdict: 'retry';
@@ -57,6 +79,22 @@ export interface DroppedNonfinalVerdict extends VerdictBase {
 /** The CLI ran and answered, but nothing in its envelope meets the contract. */
 export interface DroppedUnusableVerdict extends VerdictBase {
   verdict: 'dropped-unusable';
+  /** The parser tier reached, for contracts with a tolerant parser (event: `raw-fallback` is flagged here). */
+  tier?: ParseTier;
+}
+
+/**
+ * In-session correction gave up (role-output, DESIGN.md "Contracts in the mission" item 3): every
+ * turn's reply had the wrong shape and the correction budget is spent. The name is the consumer's
+ * error code, spelled as the mission spells it.
+ * - `corrections`: correction messages sent before giving up (at most the budget, 2 by default);
+ * - `shapes`: the shape of each turn's reply, in order (`prose`, `scalar-or-array`, `schema-echo`,
+ *   `missing-required`, `schema-invalid`).
+ */
+export interface InvalidStructuredOutputVerdict extends VerdictBase {
+  verdict: 'invalid_structured_output';
+  corrections: number;
+  shapes: string[];
 }
 
 /** The CLI refused to start (e.g. it rejected the schema) before any model call. */
@@ -90,6 +128,7 @@ export type Verdict =
   | RetryVerdict
   | DroppedNonfinalVerdict
   | DroppedUnusableVerdict
+  | InvalidStructuredOutputVerdict
   | StartupRejectedVerdict
   | ProviderErrorVerdict
   | TimeoutVerdict

@@ -48,7 +48,14 @@ export function dedupeCandidates(candidates: Candidate[]): Candidate[] {
   const seen = new Set<string>();
   const out: Candidate[] = [];
   for (const c of candidates) {
-    const key = canonicalJson(c.value);
+    let key: string;
+    try {
+      key = canonicalJson(c.value);
+    } catch {
+      // Nested too deep for JSON.stringify (a RangeError past about 4,500 levels): keep it as is.
+      out.push(c);
+      continue;
+    }
     if (seen.has(key)) continue;
     seen.add(key);
     out.push(c);

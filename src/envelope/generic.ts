@@ -1,13 +1,25 @@
 /**
  * The generic decoder: any CLI whose answer sits in a structured field (any key spelling), in a
- * string field of its last JSON object (`result`, `text`, `response`), or in free text.
- * Also the decoder of the documented-only routes (xAI grok `--json-schema`, cursor-agent), whose
- * shapes come from vendor docs and public bug reports (shared/research/cli-envelopes.md 9b, 10).
+ * string field of its last JSON object (`result`, `text`, `response`), or in free text; and, for a
+ * CLI routecert does not know, wherever the user says it lives (a JSON Pointer, a key, a JSONL event
+ * filter, free text), written as a one-line spec (see {@link parseGenericSpec}).
+ *
+ * Also the decoder of the documented-only routes (xAI grok `--json-schema`, cursor-agent, Amp), whose
+ * shapes come from vendor docs and public bug reports (shared/research/cli-envelopes.md 9b, 10, 11).
  */
-import { readJsonDocuments } from './jsonl.ts';
+import { readJsonDocuments, type JsonDocument } from './jsonl.ts';
 import { candidatesFromStructured, candidatesFromText, dedupeCandidates } from './candidates.ts';
-import { findKeys, isPlainObject, pointerToken } from './keys.ts';
-import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from './types.ts';
+import { findKeys, foldKey, isPlainObject, pointerToken } from './keys.ts';
+import type { Candidate, Decoded, DecodeOptions, EnvelopeStatus, RouteDecoder } from './types.ts';
+
+/**
+ * A JSONL event filter: the terminal object is the last JSON object of stdout whose `field` (a
+ * dotted path, e.g. `type` or `item.type`) reads `equals` (compared as text).
+ */
+export interface EventFilter {
+  field: string;
+  equals: string;
+}
 
 /**
  * Options of {@link genericDecoder}.
@@ -16,15 +28,124 @@ import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, Route
  * - `errorKeys`: names of a field that carries the CLI's structured-output failure message
  *   (default `structured_output_error`, i.e. grok's `structuredOutputError`);
  * - `textFields`: string fields of the terminal object scanned for JSON (default `result`, `text`, `response`);
- * - `terminalType`: when set, the terminal object is the last one with this `type` (e.g. `result`);
- *   otherwise the last JSON object in stdout.
+ * - `terminalType`: when set, the terminal object is the last one whose `type` is this (or one of
+ *   these), e.g. `result`; otherwise the last JSON object in stdout;
+ * - `assistantEvents`: also read Claude Code-style `{"type":"assistant","message":{"content":[..]}}`
+ *   events in stream order: `tool_use` inputs (origin `tool_use:<name>`) and text blocks (origin
+ *   `assistant-text`) (for Claude Code-compatible streams: Amp, cursor-agent, grok's messages mode);
+ * - `event`: a JSONL event filter that picks the terminal object (wins over `terminalType`);
+ * - `pointer`: RFC 6901 JSON Pointer to the answer inside the terminal object (`""` = the object
+ *   itself); the answer is then read ONLY there (an object, or JSON inside a string);
+ * - `key`: the answer's key in the terminal object, spelling-insensitive, searched breadth-first
+ *   (top level first); the answer is then read ONLY there;
+ * - `freeText`: also scan the whole stdout as free text (origin `stdout`), after everything else.
  */
 export interface GenericDecoderOptions {
   structuredKeys?: readonly string[];
   errorKeys?: readonly string[];
   textFields?: readonly string[];
-  terminalType?: string;
+  terminalType?: string | readonly string[];
+  assistantEvents?: boolean;
+  event?: EventFilter;
+  pointer?: string;
+  key?: string;
+  freeText?: boolean;
   header?: string;
+}
+
+/** Raised for a generic spec that does not parse; `code` is stable, the message shows the grammar. */
+export class GenericSpecError extends Error {
+  readonly code = 'ROUTECERT_BAD_GENERIC_SPEC';
+  constructor(spec: string, why: string) {
+    super(`[routecert] generic spec "${spec}": ${why}. ${GENERIC_SPEC_HELP}`);
+    this.name = 'GenericSpecError';
+  }
+}
+
+/** The spec grammar, as `--help` and errors print it. */
+export const GENERIC_SPEC_HELP =
+  'A generic spec is parts joined by ";": pointer=<JSON Pointer> | key=<name> | event=<field>=<value> | text. ' +
+  'Example: "event=type=result;pointer=/structured_output" (the last JSONL event with type "result", its /structured_output).';
+
+/** The route prefix that carries a spec: `generic:<spec>`. */
+export const GENERIC_ROUTE_PREFIX = 'generic:';
+
+/**
+ * Parse a generic spec: parts joined by `;`, each one of
+ * - `pointer=<JSON Pointer>`: the answer's place in the terminal object (`pointer=/data/answer`);
+ * - `key=<name>`: the answer's key, spelling-insensitive, anywhere in the terminal object (`key=structuredOutput`);
+ * - `event=<field>=<value>`: the terminal object is the last JSONL event whose dotted `field` reads
+ *   `value` (`event=type=result`, `event=item.type=agent_message`);
+ * - `text`: also scan the whole stdout as free text.
+ *
+ * @throws {GenericSpecError} on an unknown part, a repeated part, a pointer that does not start with
+ *   `/`, an empty key, an event part without `<field>=<value>`, or an empty spec.
+ * @example
+ * parseGenericSpec('event=type=result;key=structured_output')
+ * // { event: { field: 'type', equals: 'result' }, key: 'structured_output' }
+ */
+export function parseGenericSpec(spec: string): GenericDecoderOptions {
+  const options: GenericDecoderOptions = {};
+  const parts = spec.split(';').map((p) => p.trim()).filter((p) => p !== '');
+  if (parts.length === 0) throw new GenericSpecError(spec, 'it is empty');
+  const seen = new Set<string>();
+  for (const part of parts) {
+    const eq = part.indexOf('=');
+    const name = eq === -1 ? part : part.slice(0, eq);
+    const value = eq === -1 ? undefined : part.slice(eq + 1);
+    if (seen.has(name)) throw new GenericSpecError(spec, `"${name}" is given twice`);
+    seen.add(name);
+    switch (name) {
+      case 'pointer':
+        if (value === undefined || (value !== '' && !value.startsWith('/'))) throw new GenericSpecError(spec, `pointer "${value ?? ''}" must be "" or start with "/" (RFC 6901)`);
+        options.pointer = value;
+        break;
+      case 'key':
+        if (!value) throw new GenericSpecError(spec, 'key needs a name (key=<name>)');
+        options.key = value;
+        break;
+      case 'event': {
+        const eq2 = value?.indexOf('=') ?? -1;
+        if (value === undefined || eq2 <= 0) throw new GenericSpecError(spec, 'event needs <field>=<value> (event=type=result)');
+        options.event = { field: value.slice(0, eq2), equals: value.slice(eq2 + 1) };
+        break;
+      }
+      case 'text':
+        if (value !== undefined) throw new GenericSpecError(spec, 'text takes no value');
+        options.freeText = true;
+        break;
+      default:
+        throw new GenericSpecError(spec, `unknown part "${name}"`);
+    }
+  }
+  if (options.pointer !== undefined && options.key !== undefined) throw new GenericSpecError(spec, 'give pointer or key, not both');
+  return options;
+}
+
+/**
+ * The decoder of a `generic:<spec>` route (e.g. `generic:event=type=result;pointer=/answer`), or
+ * `undefined` when `route` does not start with {@link GENERIC_ROUTE_PREFIX}.
+ *
+ * @throws {GenericSpecError} when the spec does not parse.
+ */
+export function genericRouteDecoder(route: string): RouteDecoder | undefined {
+  if (!route.startsWith(GENERIC_ROUTE_PREFIX)) return undefined;
+  return genericDecoder(route, { ...parseGenericSpec(route.slice(GENERIC_ROUTE_PREFIX.length)), header: `generic (${route.slice(GENERIC_ROUTE_PREFIX.length)})` });
+}
+
+/**
+ * The decoder of a `--generic <route>=<spec>` option of `routecert run`: cases of `<route>` are
+ * decoded by a generic decoder configured by `<spec>` (the route is everything before the first
+ * `=`), e.g. `mycli/json=event=type=result;pointer=/answer`.
+ *
+ * @throws {GenericSpecError} when there is no `=`, the route is empty, or the spec does not parse.
+ */
+export function genericDecoderFromOption(option: string): RouteDecoder {
+  const eq = option.indexOf('=');
+  if (eq <= 0) throw new GenericSpecError(option, 'write it as <route>=<spec>, e.g. mycli/json=pointer=/answer');
+  const route = option.slice(0, eq);
+  const spec = option.slice(eq + 1);
+  return genericDecoder(route, { ...parseGenericSpec(spec), header: `generic (${route}: ${spec})` });
 }
 
 /**
@@ -32,11 +153,14 @@ export interface GenericDecoderOptions {
  *
  * @example
  * const grok = genericDecoder('grok/json', { header: 'xAI grok --json-schema (documented)' });
+ * const mine = genericDecoder('mycli/json', parseGenericSpec('event=type=done;pointer=/answer'));
  */
 export function genericDecoder(route: string, options: GenericDecoderOptions = {}): RouteDecoder {
   const structuredKeys = options.structuredKeys ?? ['structured_output', 'structured_result'];
   const errorKeys = options.errorKeys ?? ['structured_output_error'];
   const textFields = options.textFields ?? ['result', 'text', 'response'];
+  const terminalTypes = options.terminalType === undefined ? undefined : typeof options.terminalType === 'string' ? [options.terminalType] : options.terminalType;
+  const located = options.pointer !== undefined || options.key !== undefined;
   return {
     route,
     header: options.header ?? `generic (${route})`,
@@ -50,31 +174,48 @@ export function genericDecoder(route: string, options: GenericDecoderOptions = {
       let terminal: { value: Record<string, unknown>; line: number; offset: number } | undefined;
       for (const doc of docs.documents) {
         if (!isPlainObject(doc.value)) continue;
-        if (options.terminalType === undefined || doc.value.type === options.terminalType) {
-          terminal = { value: doc.value, line: doc.line, offset: doc.offset };
-        }
+        const pick = options.event
+          ? String(readPath(doc.value, options.event.field)) === options.event.equals
+          : terminalTypes === undefined || terminalTypes.includes(String(doc.value.type));
+        if (pick) terminal = { value: doc.value, line: doc.line, offset: doc.offset };
       }
       const event = (line: number) => (docs.framing === 'lines' ? { event: line } : {});
       const human: string[] = [];
       const ancillary: string[] = [];
       let status: EnvelopeStatus = { kind: 'ok' };
 
+      if (options.assistantEvents && !located) candidates.push(...assistantEventCandidates(docs.documents, docs.framing === 'lines', anchor));
+
       if (terminal) {
         const t = terminal.value;
-        for (const key of findKeys(t, structuredKeys)) {
-          const found = candidatesFromStructured(t[key], { origin: key, pointer: `/${pointerToken(key)}`, offset: terminal.offset, ...event(terminal.line) });
-          if (found[0] && !structured) structured = found[0];
-          candidates.push(...found);
-        }
-        for (const field of findKeys(t, textFields)) {
-          const value = t[field];
-          if (typeof value === 'string') {
-            candidates.push(...candidatesFromText(value, { origin: field, pointer: `/${pointerToken(field)}`, offset: terminal.offset, ...event(terminal.line) }, anchor));
+        const at = (origin: string, pointer: string) => ({ origin, pointer, offset: terminal.offset, ...event(terminal.line) });
+        if (located) {
+          const found = options.pointer !== undefined ? resolvePointer(t, options.pointer) : findKeyBreadthFirst(t, options.key!);
+          if (found === undefined) {
+            notes.push(`the answer location ${options.pointer !== undefined ? `pointer ${options.pointer || '""'}` : `key ${options.key}`} is not in the terminal object`);
+          } else {
+            const fromLocation = candidatesFromStructured(found.value, at(found.label, found.pointer));
+            if (fromLocation[0]) structured = fromLocation[0];
+            candidates.push(...fromLocation);
+          }
+        } else {
+          // Text first in stream order for assistant events, then the structured field, then text fields.
+          const fromStructured: Candidate[] = [];
+          for (const key of findKeys(t, structuredKeys)) {
+            const found = candidatesFromStructured(t[key], at(key, `/${pointerToken(key)}`));
+            if (found[0] && !structured) structured = found[0];
+            fromStructured.push(...found);
+          }
+          candidates.unshift(...fromStructured);
+          for (const field of findKeys(t, textFields)) {
+            const value = t[field];
+            if (typeof value === 'string') candidates.push(...candidatesFromText(value, at(field, `/${pointerToken(field)}`), anchor));
           }
         }
         for (const field of [t.result, t.message, isPlainObject(t.error) ? t.error.message : t.error]) {
           if (typeof field === 'string' && field.trim() !== '') human.push(field);
         }
+        if (Array.isArray(t.errors)) for (const e of t.errors) if (typeof e === 'string' && e.trim() !== '') human.push(e);
         for (const key of findKeys(t, errorKeys)) {
           const value = t[key];
           if (typeof value === 'string' && value !== '') {
@@ -86,11 +227,16 @@ export function genericDecoder(route: string, options: GenericDecoderOptions = {
         if (httpStatus !== null) {
           ancillary.push(`api_error_status=${httpStatus}`);
           status = { kind: 'provider-error', apiErrorStatus: httpStatus, message: human[0] ?? `HTTP ${httpStatus}` };
-        } else if (t.type === 'error' || t.is_error === true) {
+        } else if (t.type === 'error' || t.is_error === true || (typeof t.subtype === 'string' && t.subtype.startsWith('error'))) {
           status = { kind: 'cli-error', message: human[0] ?? 'error' };
+          if (typeof t.subtype === 'string') status.subtype = t.subtype;
         }
+        if (options.freeText) candidates.push(...candidatesFromText(envelope.stdout, { origin: 'stdout', pointer: '', offset: 0 }, anchor));
       } else {
-        // No JSON document at all: free text, scanned whole.
+        if (docs.documents.length > 0 && (options.event || terminalTypes)) {
+          notes.push(`no terminal object (${options.event ? `${options.event.field}=${options.event.equals}` : `type ${terminalTypes!.join('|')}`}) in stdout`);
+        }
+        // No terminal object: free text, scanned whole.
         candidates.push(...candidatesFromText(envelope.stdout, { origin: 'stdout', pointer: '', offset: 0 }, anchor));
         if (envelope.signal || (envelope.exitCode !== null && envelope.exitCode !== 0)) {
           status = envelope.stderr.trim() !== '' ? { kind: 'crashed', message: envelope.stderr.trim() } : { kind: 'crashed' };
@@ -110,6 +256,76 @@ export function genericDecoder(route: string, options: GenericDecoderOptions = {
       return decoded;
     },
   };
+}
+
+/** Claude Code-style assistant events: tool_use inputs and JSON in text blocks, in stream order. */
+function assistantEventCandidates(documents: JsonDocument[], lines: boolean, anchor: string | undefined): Candidate[] {
+  const out: Candidate[] = [];
+  for (const doc of documents) {
+    if (!isPlainObject(doc.value) || doc.value.type !== 'assistant') continue;
+    const message = doc.value.message;
+    const content = isPlainObject(message) && Array.isArray(message.content) ? message.content : [];
+    const event = lines ? { event: doc.line } : {};
+    content.forEach((block, i) => {
+      if (!isPlainObject(block)) return;
+      const pointer = `/message/content/${i}`;
+      if (block.type === 'tool_use' && isPlainObject(block.input)) {
+        out.push({ value: block.input, origin: `tool_use:${String(block.name)}`, pointer: `${pointer}/input`, offset: doc.offset, nested: 0, ...event });
+      } else if (block.type === 'text' && typeof block.text === 'string') {
+        out.push(...candidatesFromText(block.text, { origin: 'assistant-text', pointer: `${pointer}/text`, offset: doc.offset, ...event }, anchor));
+      }
+    });
+  }
+  return out;
+}
+
+/** The value at a dotted path (`item.type`), or `undefined`. */
+function readPath(value: unknown, path: string): unknown {
+  let here: unknown = value;
+  for (const part of path.split('.')) {
+    if (!isPlainObject(here)) return undefined;
+    here = here[part];
+  }
+  return here;
+}
+
+/** A value found at an answer location: the value, its origin label and its JSON Pointer. */
+interface Located {
+  value: unknown;
+  label: string;
+  pointer: string;
+}
+
+/** Resolve an RFC 6901 pointer in `root`; `undefined` when any token is missing. */
+function resolvePointer(root: unknown, pointer: string): Located | undefined {
+  if (pointer === '') return { value: root, label: 'document', pointer: '' };
+  const tokens = pointer.slice(1).split('/').map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+  let here: unknown = root;
+  for (const token of tokens) {
+    if (Array.isArray(here) && /^(0|[1-9]\d*)$/.test(token) && Number(token) < here.length) here = here[Number(token)];
+    else if (isPlainObject(here) && Object.hasOwn(here, token)) here = here[token];
+    else return undefined;
+  }
+  return { value: here, label: tokens.at(-1)!, pointer };
+}
+
+/** The first key whose folded spelling equals `key`'s, breadth-first (top level first), in objects and arrays. */
+function findKeyBreadthFirst(root: Record<string, unknown>, key: string): Located | undefined {
+  const wanted = foldKey(key);
+  const queue: { value: unknown; pointer: string }[] = [{ value: root, pointer: '' }];
+  for (let i = 0; i < queue.length && i < 10_000; i += 1) {
+    const { value, pointer } = queue[i]!;
+    if (Array.isArray(value)) {
+      value.forEach((v, j) => queue.push({ value: v, pointer: `${pointer}/${j}` }));
+      continue;
+    }
+    if (!isPlainObject(value)) continue;
+    for (const k of Object.keys(value)) {
+      if (foldKey(k) === wanted) return { value: value[k], label: k, pointer: `${pointer}/${pointerToken(k)}` };
+    }
+    for (const k of Object.keys(value)) queue.push({ value: value[k], pointer: `${pointer}/${pointerToken(k)}` });
+  }
+  return undefined;
 }
 
 /** An HTTP error status the envelope reports: `api_error_status`, `statusCode`, `status` (>= 400). */

@@ -1,11 +1,23 @@
 export { claudeDecoder, STRUCTURED_FIELD_NAMES } from './claude.ts';
-export { genericDecoder } from './generic.ts';
+export { codexDecoder, readCodexFailure, CODEX_ROUTE, CODEX_LAST_MESSAGE_FILE } from './codex.ts';
+export {
+  genericDecoder,
+  genericRouteDecoder,
+  genericDecoderFromOption,
+  parseGenericSpec,
+  GenericSpecError,
+  GENERIC_SPEC_HELP,
+  GENERIC_ROUTE_PREFIX,
+} from './generic.ts';
+export { geminiDecoder, geminiErrorStatus } from './gemini.ts';
+export { grokCliDecoder, grokCliErrorStatus, GROK_CLI_ERROR_PREFIX } from './grokCli.ts';
 export { defaultDecoders, withDecoders, decoderFor, UnknownRouteError } from './registry.ts';
 export { foldKey, findKeys, isPlainObject, pointerToken } from './keys.ts';
 export { readJsonDocuments } from './jsonl.ts';
 export { canonicalJson, dedupeCandidates } from './candidates.ts';
 
-export type { GenericDecoderOptions } from './generic.ts';
+export type { GenericDecoderOptions, EventFilter } from './generic.ts';
+export type { GeminiDecoderRoute } from './gemini.ts';
 export type { JsonDocument, JsonDocuments } from './jsonl.ts';
 export type {
   Candidate,

@@ -11,12 +11,21 @@
  *   tool_use inputs are in the log and read as a shaped non-final position (retry: fail closed).
  * - `fenced` / `prose-only`: no tool call even after the enforcement turn; `result` holds the text.
  */
+import { readFileSync } from 'node:fs';
 import type { CaseExpectation } from '#src/record/caseTypes.ts';
 import type { ScenarioName } from '#src/mock/scenarios.ts';
 import { DEFAULT_FINAL_PAYLOAD, DEFAULT_PLACEHOLDER_PAYLOAD, PROSE_ONLY_TEXT } from '#src/mock/scenarios.ts';
+import { projectPath } from '#src/paths.ts';
+import { CODEX_POV_PLAN } from '#src/harness/plans/codex.ts';
+import { GEMINI_POV_PLAN } from '#src/harness/plans/gemini.ts';
+import { GROK_CLI_POV_PLAN } from '#src/harness/plans/grokCli.ts';
 
-/** A schema variant a probe sends: the production schema, or it with a `_meta` member at its root. */
-export type SchemaVariant = 'production' | 'meta-root';
+/**
+ * A schema variant a probe sends: the production schema, it with a `_meta` member at its root, or
+ * `openai-strict`: `schemas/contracts/pov.openai-strict.schema.json`, the pov schema in OpenAI's
+ * strict subset (for Codex, whose `--output-schema` goes to the provider with `strict: true`).
+ */
+export type SchemaVariant = 'production' | 'meta-root' | 'openai-strict';
 
 /**
  * One planned probe case.
@@ -143,9 +152,10 @@ export const CLAUDE_POV_PLAN: readonly PlannedProbe[] = [
   },
 ];
 
-/** The schema a variant sends, built from the production schema. */
+/** The schema a variant sends, built from the production schema (`openai-strict` is read from its file). */
 export function schemaFor(variant: SchemaVariant, production: Record<string, unknown>): Record<string, unknown> {
   if (variant === 'meta-root') return { ...production, _meta: { owner: 'routecert', note: 'custom member' } };
+  if (variant === 'openai-strict') return JSON.parse(readFileSync(projectPath('schemas/contracts/pov.openai-strict.schema.json'), 'utf8')) as Record<string, unknown>;
   return production;
 }
 
@@ -155,6 +165,9 @@ export function schemaFor(variant: SchemaVariant, production: Record<string, unk
  */
 export const PROBE_PLANS: Readonly<Record<string, readonly PlannedProbe[]>> = {
   claude: CLAUDE_POV_PLAN,
+  codex: CODEX_POV_PLAN,
+  gemini: GEMINI_POV_PLAN,
+  'grok-cli': GROK_CLI_POV_PLAN,
 };
 
 /** The plan of `cli`, or `[]`. */

@@ -17,6 +17,7 @@ import { DEFAULT_PROBE_PROMPT, runProbe } from '#src/probe/run.ts';
 import type { CaseAttempt } from '#src/record/caseTypes.ts';
 import type { CaseResult, CliStatus, RunFault } from '#src/report/types.ts';
 import { compareVerdict } from './compare.ts';
+import { driftForProbe } from './drift.ts';
 import type { LiveSource } from './run.ts';
 import type { CaseFilter } from './runCorpus.ts';
 import { planFor, schemaFor, type PlannedProbe } from './probePlan.ts';
@@ -134,6 +135,9 @@ export function probeLiveSource(options: { timeoutMs: number; concurrency?: numb
         async ({ cli, executed }) => {
           const result = liveResult(cli, executed, contract);
           if (executed.fault) faults.push({ kind: 'probe', message: `${result.id}: ${executed.fault}` });
+          // Envelope drift against the recorded case of the same route and slug: information, never a failure.
+          const drift = executed.fault ? [] : await driftForProbe(projectPath('fixtures/cases'), { route: executed.route, slug: executed.planned.slug, version: cli.version, attempts: executed.attempts });
+          if (drift.length > 0) result.drift = drift;
           await emit(result);
         },
       );

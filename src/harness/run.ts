@@ -22,10 +22,13 @@ const TOOL_VERSION = (require('../../package.json') as { version: string }).vers
 /**
  * A source of extra results produced while the run goes on, e.g. hermetic probes of installed CLIs.
  * It reports each result through `emit` and returns the faults and the CLI lines for the header.
+ * `sections()`, when present, is called after every source has run and returns the optional report
+ * sections it fills (e.g. `startupProbes`, src/harness/startupProbes.ts).
  */
 export interface LiveSource {
   clis(): Promise<CliStatus[]>;
   run(emit: (result: CaseResult) => Promise<void>, filter: CaseFilter): Promise<RunFault[]>;
+  sections?(): Partial<Pick<RunReport, 'startupProbes'>>;
 }
 
 /** Options of {@link runConformance}. */
@@ -88,12 +91,14 @@ export async function runConformance(options: RunOptions): Promise<{ report: Run
 
   const summary = summarise(cases, faults);
   const exitCode = exitCodeFor(cases, faults);
+  const sections = Object.assign({}, ...(options.live ?? []).map((live) => live.sections?.() ?? {})) as Partial<Pick<RunReport, 'startupProbes'>>;
   const report: RunReport = {
     reportVersion: REPORT_VERSION,
     header,
     cases,
     faults,
     summary,
+    ...sections,
     footer: { finishedAt: new Date().toISOString(), durationMs: Math.round(performance.now() - started), exitCode },
   };
   for (const r of reporters) await r.onRunEnd?.(report);

@@ -15,6 +15,13 @@ export const CLAUDE_ROUTES = ['claude-code/json', 'claude-code/stream-json'] as 
 /** One of {@link CLAUDE_ROUTES}. */
 export type ClaudeRoute = (typeof CLAUDE_ROUTES)[number];
 
+/**
+ * `-p --output-format text`: the answer as plain text, no envelope. Not one of {@link CLAUDE_ROUTES}
+ * (no decoder reads it); startup probes use it to show that the output format does not change how
+ * `--json-schema` is validated (Claude Code 2.1.332 refuses `_meta` under text, json and stream-json alike).
+ */
+export const CLAUDE_TEXT_ROUTE = 'claude-code/text';
+
 /** The model every probe pins (argv `--model` and env `ANTHROPIC_MODEL`), so fixtures never drift with the CLI's default. */
 export const CLAUDE_PINNED_MODEL = 'claude-sonnet-4-5';
 
@@ -50,7 +57,7 @@ export const FORBIDDEN_FLAGS: readonly string[] = [
  * - `maxTurns`: @default {@link CLAUDE_DEFAULT_MAX_TURNS}.
  */
 export interface ClaudeArgvOptions {
-  route: ClaudeRoute;
+  route: ClaudeRoute | typeof CLAUDE_TEXT_ROUTE;
   schema: object | null;
   model?: string;
   maxTurns?: number;
@@ -74,7 +81,7 @@ export interface ClaudeArgv {
 
 /**
  * Build the argv of one route:
- * `-p --output-format json|stream-json [--verbose] --json-schema <schema> --model <m>
+ * `-p --output-format json|stream-json|text [--verbose] --json-schema <schema> --model <m>
  * --max-turns <n> --no-session-persistence --permission-mode dontAsk`.
  *
  * - `stream-json` under `-p` requires `--verbose` (else `Error: When using --print,
@@ -90,7 +97,7 @@ export interface ClaudeArgv {
  * // ['-p', '--output-format', 'json', '--json-schema', '<schema>', '--model', 'claude-sonnet-4-5', '--max-turns', '5', ...]
  */
 export function claudeArgv(options: ClaudeArgvOptions): ClaudeArgv {
-  const format = options.route === 'claude-code/stream-json' ? 'stream-json' : 'json';
+  const format = options.route === 'claude-code/stream-json' ? 'stream-json' : options.route === CLAUDE_TEXT_ROUTE ? 'text' : 'json';
   const head = ['-p', '--output-format', format, ...(format === 'stream-json' ? ['--verbose'] : [])];
   const tail = [
     '--model',
@@ -178,7 +185,9 @@ export const claudeDriver: ProbeDriver = {
   schemaFlag: true,
   handlers: (scenario, payloads) => anthropicHandlers({ scenario, payloads }),
   async prepare(input) {
-    if (!isClaudeRoute(input.route)) throw new Error(`[routecert] claude has no route ${input.route}; routes: ${CLAUDE_ROUTES.join(', ')}`);
+    if (!isClaudeRoute(input.route) && input.route !== CLAUDE_TEXT_ROUTE) {
+      throw new Error(`[routecert] claude has no route ${input.route}; routes: ${[...CLAUDE_ROUTES, CLAUDE_TEXT_ROUTE].join(', ')}`);
+    }
     const configDir = join(input.workspace.home, '.claude');
     await mkdir(configDir, { recursive: true });
     const model = input.model ?? CLAUDE_PINNED_MODEL;

@@ -3,10 +3,13 @@
  * probes use them. Add a CLI by adding its driver here.
  */
 import { claudeDriver } from './claude.ts';
+import { codexDriver } from './codex.ts';
 import type { ProbeDriver } from './driver.ts';
+import { geminiDriver } from './gemini.ts';
+import { grokCliDriver } from './grokCli.ts';
 
 /** Every probe driver routecert ships. */
-export const PROBE_DRIVERS: readonly ProbeDriver[] = [claudeDriver];
+export const PROBE_DRIVERS: readonly ProbeDriver[] = [claudeDriver, codexDriver, geminiDriver, grokCliDriver];
 
 /** The driver of `cli` (its routecert name, e.g. `claude`), or `undefined`. */
 export function driverFor(cli: string): ProbeDriver | undefined {

@@ -11,10 +11,30 @@ export {
   CLAUDE_TEST_API_KEY,
   SCHEMA_PLACEHOLDER,
   FORBIDDEN_FLAGS,
+  CLAUDE_TEXT_ROUTE,
   claudeArgv,
   claudeEnv,
   isClaudeRoute,
 } from '#src/probe/claude.ts';
+// Codex route
+export {
+  CODEX_ROUTES,
+  CODEX_PINNED_MODEL,
+  CODEX_MOCK_PROVIDER,
+  CODEX_MOCK_KEY_ENV,
+  CODEX_TEST_API_KEY,
+  CODEX_SCHEMA_PLACEHOLDER,
+  CODEX_LAST_MESSAGE_PLACEHOLDER,
+  CODEX_FORBIDDEN_FLAGS,
+  DEAD_PROXY,
+  LAST_MESSAGE_ROLE,
+  codexArgv,
+  codexConfigToml,
+  codexDriver,
+  codexEnv,
+  codexRejectionLine,
+  isCodexRoute,
+} from '#src/probe/codex.ts';
 // Runner
 export {
   DEFAULT_PROBE_TIMEOUT_MS,
@@ -28,6 +48,8 @@ export {
 export type { CliName, DiscoveredCli, DiscoverOptions } from '#src/probe/discover.ts';
 // Claude Code routes
 export type { ClaudeRoute, ClaudeArgv, ClaudeArgvOptions, ClaudeEnvOptions } from '#src/probe/claude.ts';
+// Codex route
+export type { CodexRoute, CodexArgvOptions } from '#src/probe/codex.ts';
 // Runner
 export type { ProbeOptions, ProbeResult, StartupProbeResult } from '#src/probe/run.ts';
 // Drivers
@@ -36,3 +58,58 @@ export { claudeDriver, claudeRejectionLine } from '#src/probe/claude.ts';
 export { KNOWN_CLIS } from '#src/probe/known.ts';
 export type { ProbeDriver, PrepareInput, PreparedRun, ProbeWorkspace } from '#src/probe/driver.ts';
 export type { KnownCli } from '#src/probe/known.ts';
+// Startup table: canaries, classification, the table
+export { CANARY_BASELINE, CANARY_GROUPS, CANARY_PAYLOAD, canaryById, canarySchemas } from '#src/probe/canaries.ts';
+export {
+  LINT_PROFILE_BY_CLI,
+  PROVIDER_SCHEMA_REFUSALS,
+  STARTUP_MESSAGE_LIMIT_CHARS,
+  STARTUP_ONLY_ROUTES,
+  classifyStartup,
+  lintExpectation,
+  providerRefusal,
+  routeFormat,
+  runStartupTable,
+  startupRoutes,
+  summariseStartup,
+} from '#src/probe/startup.ts';
+export type { Canary, CanaryGroup } from '#src/probe/canaries.ts';
+export type {
+  StartupCell,
+  StartupColumn,
+  StartupExpectation,
+  StartupObservation,
+  StartupOutcome,
+  StartupRow,
+  StartupRowKind,
+  StartupStage,
+  StartupSubject,
+  StartupSummary,
+  StartupTable,
+  StartupTableOptions,
+  StartupTarget,
+} from '#src/probe/startup.ts';
+// Schema in the prompt (CLIs without a schema flag)
+export { SCHEMA_PROMPT_LEAD, promptWithSchema } from '#src/probe/schemaPrompt.ts';
+// Gemini CLI routes
+export {
+  GEMINI_ROUTES,
+  GEMINI_PINNED_MODEL,
+  GEMINI_TEST_API_KEY,
+  GEMINI_HERMETIC_SETTINGS,
+  geminiArgv,
+  geminiEnv,
+  geminiDriver,
+  isGeminiRoute,
+} from '#src/probe/gemini.ts';
+export type { GeminiRoute } from '#src/probe/gemini.ts';
+// grok-cli route
+export {
+  GROK_CLI_ROUTES,
+  GROK_CLI_PINNED_MODEL,
+  GROK_CLI_TEST_API_KEY,
+  PROMPT_PLACEHOLDER,
+  grokCliArgv,
+  grokCliEnv,
+  grokCliDriver,
+} from '#src/probe/grokCli.ts';

@@ -17,13 +17,14 @@ export interface KnownCli {
 /** Every CLI routecert knows, in the order `routecert probe --list` prints them. */
 export const KNOWN_CLIS: readonly KnownCli[] = [
   { name: 'claude', bin: 'claude', npmPackage: '@anthropic-ai/claude-code', routes: ['claude-code/json', 'claude-code/stream-json'], hermetic: 'yes', note: 'Anthropic Messages mock (SSE), ANTHROPIC_BASE_URL' },
-  { name: 'codex', bin: 'codex', npmPackage: '@openai/codex', routes: ['codex/jsonl'], hermetic: 'planned', note: 'OpenAI Responses mock; issue #3' },
+  { name: 'codex', bin: 'codex', npmPackage: '@openai/codex', routes: ['codex/jsonl'], hermetic: 'yes', note: 'OpenAI Responses mock (SSE, strict text.format enforced), custom model_provider in CODEX_HOME/config.toml' },
   { name: 'qwen', bin: 'qwen', npmPackage: '@qwen-code/qwen-code', routes: ['qwen-code/json', 'qwen-code/stream-json'], hermetic: 'planned', note: 'Chat Completions mock; issue #3' },
-  { name: 'gemini', bin: 'gemini', npmPackage: '@google/gemini-cli', routes: ['gemini-cli/json', 'gemini-cli/stream-json'], hermetic: 'planned', note: 'generateContent mock; issue #3' },
+  { name: 'gemini', bin: 'gemini', npmPackage: '@google/gemini-cli', routes: ['gemini-cli/json', 'gemini-cli/stream-json'], hermetic: 'yes', note: 'Gemini API mock (streamGenerateContent SSE), GOOGLE_GEMINI_BASE_URL + API-key settings; no schema flag (schema in the prompt)' },
   { name: 'opencode', bin: 'opencode', npmPackage: 'opencode-ai', routes: ['opencode/jsonl'], hermetic: 'planned', note: 'openai-compatible mock; issue #3' },
   { name: 'copilot', bin: 'copilot', npmPackage: '@github/copilot', routes: ['copilot/json'], hermetic: 'planned', note: 'BYOK chat completions mock; issue #3' },
   { name: 'pi', bin: 'pi', npmPackage: '@mariozechner/pi-coding-agent', routes: ['pi/json'], hermetic: 'planned', note: 'models.json baseUrl; issue #3' },
-  { name: 'grok-cli', bin: 'grok', npmPackage: '@vibe-kit/grok-cli', routes: ['grok-cli/jsonl'], hermetic: 'planned', note: 'non-streaming chat completions mock; issue #3' },
-  { name: 'grok (xAI)', bin: 'grok', npmPackage: null, routes: ['grok/json'], hermetic: 'no', note: 'installed by its own script (x.ai); documented cases only' },
+  { name: 'grok-cli', bin: 'grok', npmPackage: '@vibe-kit/grok-cli', routes: ['grok-cli/jsonl'], hermetic: 'yes', note: 'non-streaming Chat Completions mock, GROK_BASE_URL; no schema flag (schema in the prompt); `grok --version` says 1.0.1 for 0.0.34' },
+  { name: 'grok (xAI)', bin: 'grok', npmPackage: null, routes: ['grok/json', 'grok/streaming-json', 'grok/streaming-messages-json'], hermetic: 'no', note: 'installed by its own script (x.ai); documented cases only' },
   { name: 'cursor-agent', bin: 'cursor-agent', npmPackage: null, routes: ['cursor-agent/json', 'cursor-agent/stream-json'], hermetic: 'no', note: 'proprietary backend; documented cases only' },
+  { name: 'amp', bin: 'amp', npmPackage: '@sourcegraph/amp', routes: ['amp/stream-json'], hermetic: 'no', note: 'Amp service brokers model calls (AMP_URL); documented cases only' },
 ];

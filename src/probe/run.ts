@@ -127,7 +127,7 @@ function messageOf(error: unknown): string {
 }
 
 /**
- * Run the real CLI once, hermetically, against the Anthropic mock playing `options.scenario`.
+ * Run the real CLI once, hermetically, against its provider mock playing `options.scenario`.
  *
  * Recipe (the same for every CLI; the driver supplies handlers, config, argv and env):
  * 1. start the loopback mock (127.0.0.1, ephemeral port) with `driver.handlers(scenario)`;

@@ -7,6 +7,7 @@ import { access, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DiscoveredCli } from '#src/probe/discover.ts';
 import { CLAUDE_TEST_API_KEY } from '#src/probe/claude.ts';
+import { PROJECT_ROOT } from '#src/paths.ts';
 import type { PlannedProbe } from '#src/harness/probePlan.ts';
 import type { ExecutedProbe } from '#src/harness/probeSource.ts';
 import { caseId } from './caseId.ts';
@@ -21,7 +22,10 @@ export function recordedCasePath(outDir: string, route: string, slug: string): s
 /** Build the case file for an executed probe (redacted; id computed). */
 export function caseFromProbe(cli: DiscoveredCli, executed: ExecutedProbe, date = new Date()): CaseFile {
   const { route, planned } = executed;
-  const attempts = redactValue(executed.attempts, { secrets: [CLAUDE_TEST_API_KEY] }).map((a) => ({ ...a, elapsedMs: Math.round(a.elapsedMs) }));
+  // The project root is redacted too: a CLI's stack trace names its own files under probes/node_modules
+  // (Gemini CLI 0.61.0 prints one on every API error).
+  const paths = [{ path: PROJECT_ROOT.replace(/[\\/]+$/, ''), placeholder: '<project>' }];
+  const attempts = redactValue(executed.attempts, { secrets: [CLAUDE_TEST_API_KEY], paths }).map((a) => ({ ...a, elapsedMs: Math.round(a.elapsedMs) }));
   const expect = planned.expect(route);
   const body = { attempts, contract: 'pov', expect };
   return {
@@ -30,7 +34,7 @@ export function caseFromProbe(cli: DiscoveredCli, executed: ExecutedProbe, date 
     route,
     scenario: planned.scenarios.join('+'),
     cli: { name: cli.name, version: cli.version ?? 'unknown' },
-    provenance: { source: 'recorded', ref: 'routecert record: real CLI against the scripted Anthropic mock on 127.0.0.1', date: date.toISOString().slice(0, 10) },
+    provenance: { source: 'recorded', ref: 'routecert record: real CLI against the scripted provider mock on 127.0.0.1', date: date.toISOString().slice(0, 10) },
     contract: 'pov',
     attempts,
     expect,

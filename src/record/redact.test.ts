@@ -69,3 +69,9 @@ describe('redact: paths inside temp folders', () => {
     expect(redact('projects/-tmp-routecert-probe-AbC123-work')).toBe('projects/-tmp-routecert-probe-<id>-work');
   });
 });
+
+describe('redact: loopback ports', () => {
+  it('replaces the mock port, which changes with every recording', () => {
+    expect(redact('check your inference gateway (127.0.0.1:35377).')).toBe('check your inference gateway (127.0.0.1:<port>).');
+  });
+});

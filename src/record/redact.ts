@@ -30,6 +30,8 @@ const PATTERNS: { name: string; re: RegExp; placeholder: string }[] = [
   { name: 'timestamp', re: /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?/g, placeholder: '<timestamp>' },
   { name: 'home', re: /(?<![>\w])(?:\/home\/[A-Za-z0-9._-]+|\/Users\/[A-Za-z0-9._-]+|\/root)(?=[/\s"'\\]|$)/g, placeholder: '<home>' },
   { name: 'tmp', re: /\/(?:tmp|var\/folders\/[A-Za-z0-9_]+\/[A-Za-z0-9_]+\/T)\/[A-Za-z0-9._-]+/g, placeholder: '<tmp>' },
+  // The mock's ephemeral port changes with every recording.
+  { name: 'loopback-port', re: /\b(127\.0\.0\.1|localhost):\d{2,5}\b/g, placeholder: '$1:<port>' },
   // A temp folder's random suffix where a CLI folds the path into a name (`-tmp-routecert-probe-AbC123`).
   { name: 'tmp-slug', re: /\b(routecert-[a-z]+-)[A-Za-z0-9]{6}\b/g, placeholder: '$1<id>' },
 ];

@@ -3,6 +3,7 @@ export { jsonReporter, readReport, InvalidReportError } from './json.ts';
 export { junitReporter, junitXml } from './junit.ts';
 export { markdownReporter, markdownSummary } from './markdown.ts';
 export { consoleReporter, caseLine } from './console.ts';
+export { columnTitle, startupSummaryLine, startupTableMarkdown, startupTableText } from './startupTable.ts';
 
 export type { CaseOutcome, CaseResult, CliStatus, RunFault, RunReport, RunSummary } from './types.ts';
 export type { Reporter } from './reporter.ts';

@@ -1,11 +1,12 @@
 /**
- * `summary.md`: the run for people: counts, the route x verdict matrix, and every case that did not
+ * `summary.md`: the run for people: counts, the route x verdict matrix (one row per route and contract), and every case that did not
  * pass with its evidence and replay command. Also appended to `$GITHUB_STEP_SUMMARY` when set.
  */
 import { appendFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { VERDICTS } from '#src/contract/types.ts';
 import type { Reporter } from './reporter.ts';
+import { startupTableMarkdown } from './startupTable.ts';
 import type { RunReport } from './types.ts';
 
 /** Escape a table cell: pipes and newlines. */
@@ -21,19 +22,21 @@ export function markdownSummary(report: RunReport): string {
   lines.push(`${s.total} cases: **${s.pass} passed**, ${s.fail} failed, ${s.error} errored, ${s.skip} skipped; ${s.faults} run faults. Exit code ${report.footer.exitCode}.`, '');
   for (const cli of report.header.clis) lines.push(`- ${cli.name}: ${cli.installed ? `installed, ${cli.version ?? 'version unknown'}` : 'not installed'}. ${cli.note}`);
   if (report.header.clis.length > 0) lines.push('');
-  const routes = [...new Set(report.cases.map((c) => c.route))].sort();
+  // One row per route and contract: a route judged by several contracts gets one row for each.
+  const rows = [...new Set(report.cases.map((c) => `${c.route}\u0000${c.contract}`))].sort().map((k) => k.split('\u0000') as [string, string]);
   const used = VERDICTS.filter((v) => report.cases.some((c) => c.verdict?.verdict === v));
-  if (routes.length > 0) {
+  if (rows.length > 0) {
     lines.push('## Route x verdict', '');
-    lines.push(`| route | ${used.join(' | ')} | pass / total |`);
-    lines.push(`|---|${used.map(() => '---:').join('|')}|---:|`);
-    for (const route of routes) {
-      const cases = report.cases.filter((c) => c.route === route);
+    lines.push(`| route | contract | ${used.join(' | ')} | pass / total |`);
+    lines.push(`|---|---|${used.map(() => '---:').join('|')}|---:|`);
+    for (const [route, contract] of rows) {
+      const cases = report.cases.filter((c) => c.route === route && c.contract === contract);
       const counts = used.map((v) => String(cases.filter((c) => c.verdict?.verdict === v).length));
-      lines.push(`| ${cell(route)} | ${counts.join(' | ')} | ${cases.filter((c) => c.outcome === 'pass').length} / ${cases.length} |`);
+      lines.push(`| ${cell(route)} | ${cell(contract)} | ${counts.join(' | ')} | ${cases.filter((c) => c.outcome === 'pass').length} / ${cases.length} |`);
     }
     lines.push('');
   }
+  if (report.startupProbes) lines.push(startupTableMarkdown(report.startupProbes));
   const bad = report.cases.filter((c) => c.outcome === 'fail' || c.outcome === 'error');
   if (bad.length > 0) {
     lines.push('## Not passing', '');
@@ -45,6 +48,11 @@ export function markdownSummary(report: RunReport): string {
       for (const e of c.verdict?.evidence ?? []) lines.push(`- evidence: \`${cell(e)}\``);
       lines.push(`- replay: \`${c.replay}\``, '');
     }
+  }
+  const drift = report.cases.flatMap((c) => (c.drift ?? []).map((d) => `- ${cell(d)} (\`${c.id}\`)`));
+  if (drift.length > 0) {
+    // Envelope drift of live probes (src/harness/drift.ts): the CLI changed shape since recording; not a failure.
+    lines.push('## Envelope drift', '', ...drift, '');
   }
   if (report.faults.length > 0) {
     lines.push('## Run faults', '');

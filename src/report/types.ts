@@ -4,6 +4,7 @@
  */
 import type { Verdict } from '#src/contract/types.ts';
 import type { AttemptJudgement } from '#src/contract/judgeCase.ts';
+import type { StartupTable } from '#src/probe/startup.ts';
 
 /** The version of report.json's shape; bumped on any incompatible change. */
 export const REPORT_VERSION = 1;
@@ -38,6 +39,11 @@ export interface CaseResult {
   caught: 'routecert' | 'probe' | null;
   replay: string;
   durationMs: number;
+  /**
+   * Live probes only: how the probed envelope's shape differs from the recorded case of the same
+   * route and slug, when the CLI version differs (src/harness/drift.ts). Information, never a failure.
+   */
+  drift?: string[];
 }
 
 /** A problem outside any one case (a case file that does not load, a probe that could not start). */
@@ -84,5 +90,10 @@ export interface RunReport {
   cases: CaseResult[];
   faults: RunFault[];
   summary: RunSummary;
+  /**
+   * Optional: the startup table (schema x CLI version -> accepted / rejected with the CLI's message),
+   * when the run probed installed schema-flag CLIs (src/harness/startupProbes.ts).
+   */
+  startupProbes?: StartupTable;
   footer: { finishedAt: string; durationMs: number; exitCode: number };
 }

@@ -26,7 +26,11 @@ interface Frame {
  * order JavaScript enumerates the parsed object's own keys (document order, except that
  * integer-like keys such as `"1"` come first, ascending) and array order; the objects found in a
  * string come where the string sits. With duplicate keys only the last value is seen
- * (`JSON.parse` keeps it). The walk uses an explicit stack, so deep nesting cannot overflow.
+ * (`JSON.parse` keeps it). Not found: JSON that {@link scanJson} does not report (see its known
+ * difference), and objects in strings deeper than `maxStringDepth` layers.
+ *
+ * Cost: linear in `text.length` per string layer (each layer re-scans only the strings of the
+ * layer above that contain `{`). The walk uses an explicit stack, so deep nesting cannot overflow.
  *
  * @param text - any string; offsets in the result are UTF-16 code units into it.
  * @param options - {@link FindOptions}: `anchor` keeps only objects with that own key and skips

@@ -233,6 +233,15 @@ describe('scanJson: options', () => {
     expect(scanJson('{"a":1}', { kinds: [] })).toEqual([]);
   });
 
+  test.prop([tokenSoup, fc.nat({ max: 5 }), fc.nat({ max: 12 })])(
+    'maxHits keeps a prefix of the full scan and minLength filters it, without changing the rest',
+    (text, maxHits, minLength) => {
+      const all = scanJson(text);
+      expect(scanJson(text, { maxHits })).toEqual(all.slice(0, maxHits));
+      expect(scanJson(text, { minLength })).toEqual(all.filter((h) => h.end - h.start >= minLength));
+    },
+  );
+
   it('drops hits shorter than minLength without reporting their insides', () => {
     expect(scanJson('{} [] {"a":1} [[]]', { minLength: 3 }).map((h) => h.value)).toEqual([{ a: 1 }, [[]]]);
   });

@@ -26,7 +26,10 @@ CLASS[0x5d] = 6;
 const ARRAY_FIRST = new Uint8Array(128);
 for (const ch of '"{[]-0123456789tfn') ARRAY_FIRST[ch.charCodeAt(0)] = 1;
 
-/** Opener kinds on the stack: 0 = `{`, 1 = `[`. Grown by doubling, shared between calls. */
+/**
+ * Opener kinds on the stack: 0 = `{`, 1 = `[`. Shared between calls (the pass is synchronous) and
+ * grown by doubling, so it keeps the size of the deepest nesting seen: one byte per level.
+ */
 let stack = new Uint8Array(1024);
 
 /**

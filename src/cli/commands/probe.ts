@@ -1,6 +1,7 @@
 /**
  * `routecert probe`: `--list` prints the known CLIs (installed or not, version, hermetic support,
- * routes); otherwise one hermetic probe of a CLI, judged by the pov contract.
+ * routes); `--startup-table` prints the startup table of every installed schema-flag CLI; otherwise
+ * one hermetic probe of a CLI, judged by the pov contract.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -23,6 +24,7 @@ export interface ProbeCommandOptions {
   scenario: string;
   schema?: string;
   startup?: boolean;
+  startupTable?: boolean;
   probeTimeout: number;
   json?: boolean;
 }
@@ -30,6 +32,7 @@ export interface ProbeCommandOptions {
 /** Probe or list; returns the exit code. */
 export async function probeCommand(opts: ProbeCommandOptions): Promise<number> {
   if (opts.list) return listClis(opts.json ?? false);
+  if (opts.startupTable) return startupTableCommand(opts);
   const driver = driverFor(opts.cli);
   if (!driver) {
     process.stderr.write(`[routecert] hermetic probes exist for: ${PROBE_DRIVERS.map((d) => d.cli).join(', ')}. "${opts.cli}" has none yet (see \`routecert probe --list\`).\n`);
@@ -80,6 +83,21 @@ export async function probeCommand(opts: ProbeCommandOptions): Promise<number> {
     for (const u of r.unexpected) process.stdout.write(`${pc.red('unexpected request')}: ${u.method} ${u.path}\n`);
   }
   return r.unexpected.length > 0 ? 3 : 0;
+}
+
+/**
+ * `--startup-table`: build the startup table (src/harness/startupProbes.ts) and print it (text, or
+ * the table as JSON with `--json`). Exit 3 when a probe could not be carried out or no schema-flag
+ * CLI is installed, 1 when a cell disagrees with the lint profile or a production schema is rejected
+ * by a CLI that profiles.json sends it to, else 0.
+ */
+async function startupTableCommand(opts: ProbeCommandOptions): Promise<number> {
+  const { buildStartupTable } = await import('#src/harness/startupProbes.ts');
+  const { startupTableText } = await import('#src/report/startupTable.ts');
+  const table = await buildStartupTable({ timeoutMs: opts.probeTimeout });
+  process.stdout.write(opts.json ? `${JSON.stringify(table, null, 2)}\n` : startupTableText(table));
+  if (table.summary.faults > 0 || !table.columns.some((c) => c.installed)) return 3;
+  return table.summary.disagreements > 0 || table.summary.listedRejected > 0 ? 1 : 0;
 }
 
 async function listClis(json: boolean): Promise<number> {

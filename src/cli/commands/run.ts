@@ -10,6 +10,10 @@ import { junitReporter } from '#src/report/junit.ts';
 import { markdownReporter } from '#src/report/markdown.ts';
 import { projectPath } from '#src/paths.ts';
 import { probeLiveSource } from '#src/harness/probeSource.ts';
+import { startupProbeSource } from '#src/harness/startupProbes.ts';
+import { genericDecoderFromOption } from '#src/envelope/generic.ts';
+import { withDecoders } from '#src/envelope/registry.ts';
+import type { RouteDecoder } from '#src/envelope/types.ts';
 
 /** Options of `routecert run` as commander parses them. */
 export interface RunCommandOptions {
@@ -22,6 +26,8 @@ export interface RunCommandOptions {
   probes: boolean;
   probeTimeout: number;
   quiet?: boolean;
+  /** `--generic <route>=<spec>`: routes decoded by a generic decoder configured by a spec (src/envelope/generic.ts). */
+  generic?: string[];
 }
 
 /** A run folder name: UTC time, sortable, e.g. `20261130-041500`. */
@@ -32,9 +38,16 @@ export function runFolderName(date = new Date()): string {
 /** Run and report; returns the exit code. */
 export async function runCommand(opts: RunCommandOptions, commandLine: string): Promise<number> {
   const casesDir = opts.cases === 'fixtures/cases' ? projectPath('fixtures/cases') : path.resolve(opts.cases);
+  let decoders: RouteDecoder[] | undefined;
+  try {
+    decoders = opts.generic?.length ? withDecoders(opts.generic.map(genericDecoderFromOption)) : undefined;
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n`);
+    return 2;
+  }
   const dir = path.resolve(opts.reports, runFolderName());
   await mkdir(dir, { recursive: true });
-  const live: LiveSource[] = opts.probes ? [probeLiveSource({ timeoutMs: opts.probeTimeout })] : [];
+  const live: LiveSource[] = opts.probes ? [probeLiveSource({ timeoutMs: opts.probeTimeout }), startupProbeSource({ timeoutMs: opts.probeTimeout })] : [];
   const { exitCode } = await runConformance({
     casesDir,
     filter: {
@@ -50,6 +63,7 @@ export async function runCommand(opts: RunCommandOptions, commandLine: string): 
       markdownReporter({ dir, githubStepSummary: process.env.GITHUB_STEP_SUMMARY }),
     ],
     live,
+    ...(decoders ? { decoders } : {}),
     command: `routecert ${commandLine}`,
   });
   process.stdout.write(`reports: ${path.relative(process.cwd(), dir) || dir}/{report.json,junit.xml,summary.md}\n`);

@@ -1,0 +1,105 @@
+/**
+ * The ground truth of a plan: which answers the route reads, and the verdict the pov contract must
+ * reach on them. Computed from how the plan was built (where each answer was put and what finality it
+ * was built with), never by running a decoder or a contract.
+ *
+ * Rules (DESIGN.md "Contracts in the mission" item 1; src/contract/pov.ts):
+ * 1. a timed-out run is `timeout`; a CLI that refused its schema at startup is `startup-rejected`;
+ * 2. any read final answer makes the verdict `accepted` with that answer (a plan holds at most one
+ *    distinct final answer, possibly in several places);
+ * 3. else any read shaped answer (placeholder, missing or non-boolean `final`) is non-final: `retry`
+ *    while at least 60 s of the 600 s window remain, else `dropped-nonfinal`;
+ * 4. else the run's own failure: `provider-error` for an API error the envelope reports, `crashed`
+ *    for a signal or a non-zero exit without an envelope, otherwise `dropped-unusable`.
+ *
+ * Which places a route reads (shared/research/cli-envelopes.md): Claude Code reads the structured field
+ * and `result` of its result line, and in stream-json also assistant text blocks and tool calls;
+ * grok reads `text` and `structuredOutput`; cursor-agent reads only its result line; the generic route
+ * reads free text.
+ */
+import { DEFAULT_POV_POLICY } from '#src/contract/pov.ts';
+import type { EnvelopePlan, Expected, PovAnswer, TextPlan } from '../types.ts';
+
+function textAnswers(text: TextPlan): PovAnswer[] {
+  return text.pieces.flatMap(({ piece }) => (piece.kind === 'answer' ? [piece.answer] : []));
+}
+
+/** The answers the plan's route reads, in no particular order. */
+export function answersRead(plan: EnvelopePlan): PovAnswer[] {
+  switch (plan.family) {
+    case 'claude-code/json':
+      if (plan.body !== 'result') return [];
+      return [...(plan.structured ? [plan.structured.answer] : []), ...(plan.failure ? [] : textAnswers(plan.result))];
+    case 'claude-code/stream-json': {
+      if (plan.body !== 'events') return [];
+      const events = plan.events.flatMap((e) => (e.kind === 'assistant-text' ? textAnswers(e.text) : e.kind === 'tool-use' ? [e.answer] : []));
+      if (plan.resultLine !== 'present') return events;
+      return [...events, ...(plan.structured ? [plan.structured.answer] : []), ...(plan.failure ? [] : textAnswers(plan.result))];
+    }
+    case 'grok/json':
+      if (plan.body !== 'object' || plan.failure?.kind === 'provider-error') return [];
+      return [...(plan.structured ? [plan.structured.answer] : []), ...textAnswers(plan.text)];
+    case 'cursor-agent/stream-json':
+      if (plan.body !== 'events') return [];
+      return [...(plan.structured ? [plan.structured.answer] : []), ...(plan.failure ? [] : textAnswers(plan.result))];
+    case 'generic':
+      return textAnswers(plan.text);
+  }
+}
+
+/** Every answer the plan holds, read or not (e.g. in a cut result line). */
+export function answersHeld(plan: EnvelopePlan): PovAnswer[] {
+  switch (plan.family) {
+    case 'claude-code/json':
+      return [...(plan.structured ? [plan.structured.answer] : []), ...textAnswers(plan.result)];
+    case 'claude-code/stream-json':
+      return [
+        ...plan.events.flatMap((e) => (e.kind === 'assistant-text' ? textAnswers(e.text) : e.kind === 'tool-use' ? [e.answer] : [])),
+        ...(plan.structured ? [plan.structured.answer] : []),
+        ...textAnswers(plan.result),
+      ];
+    case 'grok/json':
+      return [...(plan.structured ? [plan.structured.answer] : []), ...textAnswers(plan.text)];
+    case 'cursor-agent/stream-json':
+      return [...(plan.structured ? [plan.structured.answer] : []), ...textAnswers(plan.result)];
+    case 'generic':
+      return textAnswers(plan.text);
+  }
+}
+
+/** Does the route find a terminal envelope object in stdout (a result line, grok's object)? */
+function hasTerminal(plan: EnvelopePlan): boolean {
+  switch (plan.family) {
+    case 'claude-code/json':
+      return plan.body === 'result';
+    case 'claude-code/stream-json':
+      return plan.body === 'events' && plan.resultLine === 'present';
+    case 'grok/json':
+      return plan.body === 'object';
+    case 'cursor-agent/stream-json':
+      return plan.body === 'events';
+    case 'generic':
+      return false;
+  }
+}
+
+/** The verdict (and accepted value) the plan implies; see the rules at the top of this file. */
+export function expectedOf(plan: EnvelopePlan): Expected {
+  const p = plan.process;
+  if (p.timedOut) return { verdict: 'timeout' };
+  if ((plan.family === 'claude-code/json' || plan.family === 'claude-code/stream-json') && plan.body === 'startup-rejected') {
+    return { verdict: 'startup-rejected' };
+  }
+  const read = answersRead(plan);
+  const final = read.find((a) => a.finality === 'final');
+  if (final) return { verdict: 'accepted', value: final.value };
+  if (read.some((a) => a.finality !== 'unshaped')) {
+    const remainingMs = DEFAULT_POV_POLICY.hardWindowS * 1000 - p.elapsedMs;
+    return { verdict: remainingMs >= DEFAULT_POV_POLICY.retryMinS * 1000 ? 'retry' : 'dropped-nonfinal' };
+  }
+  const terminal = hasTerminal(plan);
+  const failure = 'failure' in plan ? plan.failure : null;
+  if (terminal && failure?.kind === 'provider-error') return { verdict: 'provider-error' };
+  if (!terminal && (p.signal !== null || (p.exitCode !== null && p.exitCode !== 0))) return { verdict: 'crashed' };
+  return { verdict: 'dropped-unusable' };
+}

@@ -1,0 +1,78 @@
+/**
+ * `routecert certify --config routecert.config.ts [--route R]`: certify the config's worker on each
+ * route, print progress, write reports/<run>/certificate.{json,md}.
+ *
+ * Exit codes: 0 every check passed; 1 a check failed; 2 configuration error; 3 a smoke failed (the
+ * adapter is broken) or a route could not run.
+ */
+import path from 'node:path';
+import pc from 'picocolors';
+import { certify, type CertifyProgress } from '#src/harness/certify/certify.ts';
+import { writeCertificate } from '#src/harness/certify/certificate.ts';
+import { CertifyConfigError, loadConfig } from '#src/harness/certify/config.ts';
+import { runFolderName } from './run.ts';
+
+/** Options of `routecert certify` as commander parses them. */
+export interface CertifyCommandOptions {
+  config: string;
+  route?: string[];
+  check?: string[];
+  reports: string;
+  concurrency?: number;
+  keep?: boolean;
+}
+
+const MARK = { pass: pc.green('PASS'), fail: pc.red('FAIL'), skipped: pc.yellow('SKIP') } as const;
+
+function progress(write: (s: string) => void) {
+  return (e: CertifyProgress) => {
+    if (e.kind === 'route-start') write(`${pc.bold(e.route)} (fake \`${e.cli}\` replaying the corpus)\n`);
+    else if (e.kind === 'check') {
+      const r = e.result;
+      const detail = r.status === 'skipped' ? pc.dim(r.reason ?? '') : r.status === 'fail' ? '' : pc.dim(r.evidence[0] ?? '');
+      write(`  ${MARK[r.status]} ${e.stage === 'smoke' ? 'smoke ' : ''}${r.id.padEnd(22)} ${detail}\n`);
+      if (r.status === 'fail') for (const line of r.evidence) write(`         ${line}\n`);
+    } else {
+      const c = e.certificate;
+      const status = c.status === 'certified' ? pc.green(c.status) : c.status === 'not-certified' ? pc.red(c.status) : pc.magenta(c.status);
+      write(`  => ${status}: ${c.summary.pass} passed, ${c.summary.fail} failed, ${c.summary.skipped} skipped (CLI ${c.cli.name} ${c.cli.version})\n`);
+      if (c.status === 'adapter-broken') write(`     the smoke failed: the adapter (command, paths, route names, environment) is broken; no check ran\n`);
+    }
+  };
+}
+
+/** Certify and write the certificate; returns the exit code. */
+export async function certifyCommand(opts: CertifyCommandOptions): Promise<number> {
+  const write = (s: string) => process.stdout.write(s);
+  let loaded;
+  try {
+    loaded = await loadConfig(opts.config);
+  } catch (error) {
+    if (error instanceof CertifyConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+  write(`certifying ${pc.bold(loaded.config.worker.name)}: ${loaded.config.worker.command?.join(' ') ?? '(in-process)'}\n`);
+  let outcome;
+  try {
+    outcome = await certify(loaded, {
+      ...(opts.route ? { routes: opts.route } : {}),
+      ...(opts.check ? { checks: opts.check } : {}),
+      ...(opts.concurrency ? { concurrency: opts.concurrency } : {}),
+      ...(opts.keep ? { keep: true } : {}),
+      onProgress: progress(write),
+    });
+  } catch (error) {
+    if (error instanceof CertifyConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+  const dir = path.resolve(opts.reports, runFolderName());
+  const files = await writeCertificate(dir, outcome.certificate);
+  write(`certificate: ${path.relative(process.cwd(), files.json) || files.json}, ${path.relative(process.cwd(), files.markdown) || files.markdown}\n`);
+  return outcome.exitCode;
+}

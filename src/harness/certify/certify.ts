@@ -1,0 +1,309 @@
+/**
+ * Certification: for each route of a config, smoke the adapter with two trivially decidable cases,
+ * then run every check with fake CLIs replaying corpus cases, and build the certificate. Two doors
+ * to one engine (STYLE.md item 5): {@link certify} returns the certificate and never throws on
+ * non-conformance; {@link assertCertified} throws a formatted error for use in suites.
+ *
+ * Design after bowtie's smoke and miniatures (STYLE.md section 4, items 11-13) and the
+ * compound-engineering-plugin route tests (research/ce-plugin.md section 3.1).
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { availableParallelism, tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { loadContract } from '#src/contract/registry.ts';
+import type { Contract } from '#src/contract/types.ts';
+import { decoderFor } from '#src/envelope/registry.ts';
+import { isPlainObject } from '#src/envelope/keys.ts';
+import { projectPath } from '#src/paths.ts';
+import { loadCorpus, type LoadedCase } from '#src/record/corpus.ts';
+import { caseLabel } from './cases.ts';
+import type { Certificate, CheckResult, RouteCertificate } from './certificate.ts';
+import { CHECKS, DEFAULT_RUN_WINDOWS, OUTER_GRACE_MS, smokeCases, type CheckDefinition, type CheckEnv, type PlannedRun } from './checks.ts';
+import { CertifyConfigError, configProblems, type CertifyConfig, type LoadedConfig } from './config.ts';
+import { executeRun, type RunContext, type RunObservation, type RunWindows } from './execute.ts';
+import { certifyRoute, UnknownCertifyRouteError, type CertifyRoute } from './routes.ts';
+
+const require = createRequire(import.meta.url);
+const TOOL_VERSION = (require('../../../package.json') as { version: string }).version;
+
+/** The prompt handed to the worker unless the config sets one. */
+export const DEFAULT_CERTIFY_PROMPT = 'Give your point of view on the question: should we choose option A or option B? Return ONE JSON object that matches the schema.';
+
+/** The sentence of the final-answer paragraph the retry prompt must carry, unless the config sets one. */
+export const DEFAULT_FINAL_ANSWER_MARKER = 'This response is the final one';
+
+/** What {@link certify} reports while it runs. */
+export type CertifyProgress =
+  | { kind: 'route-start'; route: string; cli: string }
+  | { kind: 'check'; route: string; stage: 'smoke' | 'check' | 'records'; result: CheckResult }
+  | { kind: 'route-end'; route: string; certificate: RouteCertificate };
+
+/**
+ * Options of {@link certify}.
+ * - `routes`: only these of the config's routes (a route or its CLI prefix);
+ * - `checks`: only these check ids besides the smoke (for quick runs);
+ * - `concurrency`: worker runs at once; @default the config's, else max(4, cores);
+ * - `onProgress`: called as smoke and checks finish;
+ * - `parallelRoutes`: certify the routes at the same time (their runs share `concurrency`);
+ *   progress events of different routes then interleave; @default false;
+ * - `keep`: keep the temporary folders (to inspect a run).
+ */
+export interface CertifyOptions {
+  routes?: string[];
+  checks?: string[];
+  concurrency?: number;
+  onProgress?: (event: CertifyProgress) => void;
+  parallelRoutes?: boolean;
+  keep?: boolean;
+}
+
+/** A certificate and the exit code it maps to: 0 certified, 1 a check failed, 3 a smoke failed or a route could not run. */
+export interface CertifyOutcome {
+  certificate: Certificate;
+  exitCode: 0 | 1 | 3;
+}
+
+/** A limiter: at most `limit` of the functions it is given run at once, in the order given. */
+function limiter(limit: number): <R>(work: () => Promise<R>) => Promise<R> {
+  let active = 0;
+  const queue: (() => void)[] = [];
+  return async <R>(work: () => Promise<R>): Promise<R> => {
+    if (active >= limit) await new Promise<void>((resolve) => queue.push(resolve));
+    active += 1;
+    try {
+      return await work();
+    } finally {
+      active -= 1;
+      queue.shift()?.();
+    }
+  };
+}
+
+function asLoaded(config: CertifyConfig | LoadedConfig): LoadedConfig {
+  return 'config' in config && 'dir' in config ? config : { config: config as CertifyConfig, file: null, dir: process.cwd() };
+}
+
+/** The position of the non-final answer in an attempt, as routecert's pov contract reads it (no time left, so no retry). */
+function positionReader(contract: Contract): CheckEnv['nonfinalPosition'] {
+  return (c: LoadedCase, index: number) => {
+    const envelope = { ...c.case.attempts[index]!, elapsedMs: 0 };
+    const decoded = decoderFor(c.case.route).decode(envelope, { anchor: contract.anchor });
+    const v = contract.judge(envelope, decoded, { attempt: 1, elapsedMs: Number.MAX_SAFE_INTEGER });
+    return v.verdict === 'dropped-nonfinal' && isPlainObject(v.value) && typeof v.value[contract.anchor] === 'string' ? (v.value[contract.anchor] as string) : null;
+  };
+}
+
+function skipped(def: CheckDefinition, reason: string): CheckResult {
+  return { id: def.id, title: def.title, status: 'skipped', reason, evidence: [], cases: [], covers: [...def.covers], expectedVerdict: def.expectedVerdict, durationMs: 0 };
+}
+
+/**
+ * Certify the worker of `config` on each of its routes.
+ *
+ * Never throws for what the worker does: a failing check is a `fail` in the certificate, a broken
+ * adapter is `adapter-broken` (exit code 3).
+ *
+ * @throws {CertifyConfigError} for an unusable config, an unknown route, or a schema file that does not load.
+ * @example
+ * const { certificate, exitCode } = await certify(await loadConfig('routecert.config.ts'));
+ * certificate.routes[0].checks.find((c) => c.id === 'retry-once')?.status // 'pass'
+ */
+export async function certify(config: CertifyConfig | LoadedConfig, options: CertifyOptions = {}): Promise<CertifyOutcome> {
+  const loaded = asLoaded(config);
+  const problems = configProblems(loaded.config);
+  if (problems.length > 0) throw new CertifyConfigError(`the config is not usable:\n  - ${problems.join('\n  - ')}`);
+  const cfg = loaded.config;
+  const started = performance.now();
+  const startedAt = new Date().toISOString();
+
+  const routes = cfg.routes.filter((r) => !options.routes?.length || options.routes.some((x) => r === x || r.startsWith(`${x}/`)));
+  if (routes.length === 0) throw new CertifyConfigError(`no route of the config matches ${options.routes?.join(', ')}. The config's routes: ${cfg.routes.join(', ')}.`);
+  const certifyRoutes: CertifyRoute[] = [];
+  for (const r of routes) {
+    try {
+      certifyRoutes.push(certifyRoute(r));
+    } catch (error) {
+      if (error instanceof UnknownCertifyRouteError) throw new CertifyConfigError(error.message.replace(/^\[routecert\] /, ''));
+      throw error;
+    }
+  }
+  const casesDir = cfg.cases ? path.resolve(loaded.dir, cfg.cases) : projectPath('fixtures/cases');
+  const schemaFile = cfg.schema ? path.resolve(loaded.dir, cfg.schema) : projectPath('schemas/contracts/pov.schema.json');
+  let schemaText: string;
+  let schema: Record<string, unknown>;
+  try {
+    schemaText = await readFile(schemaFile, 'utf8');
+    schema = JSON.parse(schemaText) as Record<string, unknown>;
+  } catch (error) {
+    throw new CertifyConfigError(`the schema file ${schemaFile} does not load: ${(error as Error).message}`);
+  }
+  const corpus = await loadCorpus(casesDir);
+  const contract = await loadContract('pov');
+  const prompt = cfg.prompt ?? DEFAULT_CERTIFY_PROMPT;
+  const limit = options.concurrency ?? cfg.concurrency ?? Math.max(4, availableParallelism());
+  const only = options.checks;
+  const root = await mkdtemp(path.join(tmpdir(), 'routecert-certify-'));
+  const ctx: RunContext = { loaded, root, schemaText, prompt, ...(options.keep ? { keep: true } : {}) };
+
+  const slot = limiter(limit);
+  const pov = corpus.cases.filter((c) => c.case.contract === 'pov');
+
+  const certifyOne = async (route: CertifyRoute): Promise<RouteCertificate> => {
+    options.onProgress?.({ kind: 'route-start', route: route.route, cli: route.cli });
+    const smoke = smokeCases(pov, route.route);
+    const env: CheckEnv = {
+      route,
+      cases: pov,
+      schema,
+      prompt,
+      marker: cfg.finalAnswerMarker ?? DEFAULT_FINAL_ANSWER_MARKER,
+      adapterHasIdle: cfg.worker.windowEnv.idleWindowS !== undefined,
+      nonfinalPosition: positionReader(contract),
+      smoke,
+    };
+    const versionCase = smoke.final ?? pov.find((c) => c.case.route === route.route);
+    const cli = { name: versionCase?.case.cli.name ?? route.cli, version: versionCase?.case.cli.version ?? 'unknown' };
+
+    const runChecks = async (defs: readonly CheckDefinition[], earlier: readonly RunObservation[]): Promise<{ results: CheckResult[]; observed: RunObservation[] }> => {
+      const planned = defs.map((def) => ({ def, plan: def.plan(env) }));
+      const tasks: { index: number; run: PlannedRun }[] = [];
+      planned.forEach(({ plan }, index) => {
+        if ('runs' in plan) for (const run of plan.runs) tasks.push({ index, run });
+      });
+      // Runs that sleep through a window go first, so they overlap the quick ones.
+      const order = [...tasks].sort((a, b) => Number(isSlow(b.run)) - Number(isSlow(a.run)));
+      const observations = await Promise.all(order.map((t) => slot(async () => ({ t, o: await execute(route, cli.version, t.run, ctx) }))));
+      const observed = observations.map((x) => x.o);
+      const results = planned.map(({ def, plan }, index) => {
+        if ('skip' in plan) return skipped(def, plan.skip);
+        const mine = observations.filter((x) => x.t.index === index).map((x) => ({ planned: x.t.run, observed: x.o }));
+        const t0 = performance.now();
+        const judged = def.judge(mine, env, [...earlier, ...observed]);
+        const result: CheckResult = {
+          id: def.id,
+          title: def.title,
+          status: judged.pass ? 'pass' : 'fail',
+          evidence: judged.evidence,
+          cases: [...new Set(mine.flatMap((m) => m.planned.cases.map(caseLabel)))],
+          covers: [...def.covers],
+          expectedVerdict: def.expectedVerdict,
+          durationMs: Math.round(mine.reduce((s, m) => Math.max(s, m.observed.elapsedMs), 0) + performance.now() - t0),
+        };
+        options.onProgress?.({ kind: 'check', route: route.route, stage: def.stage, result });
+        return result;
+      });
+      return { results, observed };
+    };
+
+    const smokeDefs = CHECKS.filter((d) => d.stage === 'smoke');
+    let status: RouteCertificate['status'];
+    let smokeResults: CheckResult[];
+    let checkResults: CheckResult[];
+    const rest = CHECKS.filter((d) => d.stage !== 'smoke' && (!only?.length || only.includes(d.id)));
+    if (!smoke.final || !smoke.prose) {
+      status = 'could-not-run';
+      const reason = `the corpus has no ${!smoke.final ? 'well-formed final' : 'prose-only'} case for ${route.route}, so the adapter cannot be smoked`;
+      smokeResults = smokeDefs.map((d) => skipped(d, reason));
+      checkResults = rest.map((d) => skipped(d, reason));
+    } else {
+      const s = await runChecks(smokeDefs, []);
+      smokeResults = s.results;
+      if (smokeResults.some((r) => r.status !== 'pass')) {
+        status = 'adapter-broken';
+        checkResults = rest.map((d) => skipped(d, 'the smoke failed: the adapter is broken, so the worker was not checked'));
+      } else {
+        const main = await runChecks(rest.filter((d) => d.stage === 'check'), []);
+        const records = await runChecks(rest.filter((d) => d.stage === 'records'), [...s.observed, ...main.observed]);
+        const byId = new Map([...main.results, ...records.results].map((r) => [r.id, r]));
+        checkResults = rest.map((d) => byId.get(d.id)!);
+        status = checkResults.some((r) => r.status === 'fail') ? 'not-certified' : 'certified';
+      }
+    }
+    const certificate: RouteCertificate = {
+      route: route.route,
+      cli,
+      contract: 'pov',
+      status,
+      smoke: smokeResults,
+      checks: checkResults,
+      summary: {
+        pass: checkResults.filter((r) => r.status === 'pass').length,
+        fail: checkResults.filter((r) => r.status === 'fail').length,
+        skipped: checkResults.filter((r) => r.status === 'skipped').length,
+      },
+    };
+    options.onProgress?.({ kind: 'route-end', route: route.route, certificate });
+    return certificate;
+  };
+
+  const routeCertificates: RouteCertificate[] = [];
+  try {
+    if (options.parallelRoutes) routeCertificates.push(...(await Promise.all(certifyRoutes.map(certifyOne))));
+    else for (const route of certifyRoutes) routeCertificates.push(await certifyOne(route));
+  } finally {
+    if (!options.keep) await rm(root, { recursive: true, force: true }).catch(() => undefined);
+  }
+
+  const exitCode: 0 | 1 | 3 = routeCertificates.some((r) => r.status === 'adapter-broken' || r.status === 'could-not-run')
+    ? 3
+    : routeCertificates.some((r) => r.status === 'not-certified')
+      ? 1
+      : 0;
+  const certificate: Certificate = {
+    certificateVersion: 1,
+    header: {
+      tool: 'routecert',
+      toolVersion: TOOL_VERSION,
+      startedAt,
+      node: process.version,
+      platform: `${process.platform}-${process.arch}`,
+      worker: { name: cfg.worker.name, command: cfg.worker.command ? [...cfg.worker.command] : ['<in-process>'] },
+      config: loaded.file ? path.relative(process.cwd(), loaded.file) || loaded.file : null,
+      contract: 'pov',
+      corpus: path.relative(process.cwd(), casesDir) || casesDir,
+    },
+    routes: routeCertificates,
+    footer: { finishedAt: new Date().toISOString(), durationMs: Math.round(performance.now() - started), exitCode },
+  };
+  return { certificate, exitCode };
+}
+
+function isSlow(run: PlannedRun): boolean {
+  return run.attempts.some((a) => a.hang !== undefined || (a.delayMs ?? 0) > 0 || (a.chunks?.length ?? 0) > 0);
+}
+
+function execute(route: CertifyRoute, cliVersion: string, run: PlannedRun, ctx: RunContext): Promise<RunObservation> {
+  const windows: RunWindows = { ...DEFAULT_RUN_WINDOWS, ...run.windows };
+  return executeRun(
+    { label: run.label, route, attempts: run.attempts, cliVersion, windows, outerDeadlineMs: run.outerDeadlineMs ?? windows.hardWindowS * 1000 + OUTER_GRACE_MS },
+    ctx,
+  );
+}
+
+/** Raised by {@link assertCertified}; the message lists every failing check with its evidence. */
+export class NotCertifiedError extends Error {
+  readonly code = 'ROUTECERT_NOT_CERTIFIED';
+  constructor(readonly certificate: Certificate) {
+    const lines: string[] = [];
+    for (const r of certificate.routes) {
+      if (r.status === 'certified') continue;
+      lines.push(`${r.route}: ${r.status}`);
+      for (const k of [...r.smoke, ...r.checks]) if (k.status === 'fail') lines.push(`  FAIL ${k.id}: ${k.evidence.join(' | ')}`);
+    }
+    super(`[routecert] ${certificate.header.worker.name} is not certified:\n${lines.join('\n')}`);
+    this.name = 'NotCertifiedError';
+  }
+}
+
+/**
+ * {@link certify}, throwing when any route is not certified.
+ *
+ * @throws {NotCertifiedError} listing the failing checks; {@link CertifyConfigError} as certify.
+ */
+export async function assertCertified(config: CertifyConfig | LoadedConfig, options: CertifyOptions = {}): Promise<Certificate> {
+  const { certificate, exitCode } = await certify(config, options);
+  if (exitCode !== 0) throw new NotCertifiedError(certificate);
+  return certificate;
+}

@@ -1,0 +1,556 @@
+/**
+ * The checks of a certificate, as data: each names what it covers, plans the runs it needs (corpus
+ * cases chosen by tag and slug, replayed by the fake CLI) and judges what the worker did in them.
+ * A check that has no case to replay for a route, or does not apply to it, is skipped with a reason.
+ *
+ * Sources of the rules: DESIGN.md "Contracts in the mission" (pov), research/ce-plugin.md sections
+ * 1.2 (never-flags, schema as one argv token), 1.7 (timeouts, idle, process-group reaping,
+ * timed-out output discarded), 1.8 (one retry with the final-answer paragraph, retry-min window),
+ * 1.9 (skip evidence, short stderr verbatim, long evidence bounded) and 3.3-3.5 (the tests that pin them).
+ */
+import { canonicalJson } from '#src/envelope/candidates.ts';
+import type { VerdictName } from '#src/contract/types.ts';
+import { EVIDENCE_LIMIT_CHARS } from '#src/diagnostics/evidence.ts';
+import { isPlainObject } from '#src/envelope/keys.ts';
+import type { LoadedCase } from '#src/record/corpus.ts';
+import { promptOf, type ShimAttempt, type ShimCallRecord } from '#src/harness/shim/plan.ts';
+import { caseLabel, chunked, findCase, findCases, longStderr, replayOf } from './cases.ts';
+import type { RunObservation, RunWindows } from './execute.ts';
+import type { CertifyRoute } from './routes.ts';
+
+/** Windows of a run unless its check sets others (whole seconds, so shell workers can do arithmetic on them). */
+export const DEFAULT_RUN_WINDOWS: RunWindows = { hardWindowS: 10, idleWindowS: 2, retryMinS: 1 };
+
+/** Time routecert gives a worker beyond its hard window (or idle window, for the idle check) before killing it (ms). */
+export const OUTER_GRACE_MS = 8000;
+
+/** Flags that lift a CLI's permission checks; never allowed in a peer's argv (research/ce-plugin.md 1.2). */
+export const FORBIDDEN_FLAGS: readonly string[] = ['--dangerously-skip-permissions', '--yolo', '--force', '-f', '--always-approve'];
+
+/** A string never allowed inside any argv token (Claude Code's permission mode that skips every check). */
+export const FORBIDDEN_SUBSTRINGS: readonly string[] = ['bypassPermissions'];
+
+/** What every check can read: the route, the corpus, the schema and prompt sent, and routecert's own judgement. */
+export interface CheckEnv {
+  route: CertifyRoute;
+  cases: readonly LoadedCase[];
+  schema: Record<string, unknown>;
+  prompt: string;
+  marker: string;
+  /** The adapter declares an idle-window variable (the worker claims idle detection). */
+  adapterHasIdle: boolean;
+  /** The position of the non-final answer in attempt `index` of `c`, as routecert's pov contract reads it. */
+  nonfinalPosition(c: LoadedCase, index: number): string | null;
+  /** The smoke cases of this route (a well-formed final; a prose-only answer), when the corpus has them. */
+  smoke: { final?: LoadedCase; prose?: LoadedCase };
+}
+
+/** One run a check needs. `data` is for the check's own judge. */
+export interface PlannedRun {
+  label: string;
+  attempts: ShimAttempt[];
+  cases: LoadedCase[];
+  windows?: Partial<RunWindows>;
+  /** ms after spawn at which routecert kills the worker; @default hard window + {@link OUTER_GRACE_MS}. */
+  outerDeadlineMs?: number;
+  data?: Record<string, unknown>;
+}
+
+/** The plan of a check: its runs, or why it is skipped. */
+export type CheckPlan = { runs: PlannedRun[] } | { skip: string };
+
+/** A check's judgement: pass or fail, with the evidence either way. */
+export interface CheckJudgement {
+  pass: boolean;
+  evidence: string[];
+}
+
+/**
+ * A named check.
+ * - `stage`: `smoke` runs first (a failure means the adapter is broken); `check` runs next;
+ *   `records` plans no run and judges the fake CLI records of every other run.
+ * - `covers`: the behaviours it pins (`finality`, `deadline`, ...), so a miniature worker's expected
+ *   failures can be named by behaviour.
+ * - `expectedVerdict`: the pov verdict the worker should reach, for reports; `null` for argv checks.
+ */
+export interface CheckDefinition {
+  id: string;
+  title: string;
+  stage: 'smoke' | 'check' | 'records';
+  covers: readonly string[];
+  expectedVerdict: VerdictName | null;
+  plan(env: CheckEnv): CheckPlan;
+  judge(runs: { planned: PlannedRun; observed: RunObservation }[], env: CheckEnv, all: readonly RunObservation[]): CheckJudgement;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shared judgements
+
+const flat = (text: string) => text.replace(/\r\n|\r|\n/g, ' ');
+
+/** The log contains `text`, as is or with its newlines flattened to spaces. */
+function logHas(o: RunObservation, text: string): boolean {
+  return o.log.includes(text) || flat(o.log).includes(flat(text));
+}
+
+/** Problems every run must be free of: could not start, had to be killed, left processes behind. */
+function runProblems(o: RunObservation): string[] {
+  const problems: string[] = [];
+  if (o.fault) problems.push(`${o.label}: ${o.fault}`);
+  if (o.killedAtOuterDeadline) {
+    problems.push(`${o.label}: the worker was still running at routecert's outer deadline (${Math.round(o.outerDeadlineMs / 1000)} s after it started); routecert killed its process group`);
+  }
+  if (o.leftovers.length > 0) problems.push(`${o.label}: still running after the worker ended: ${o.leftovers.map((l) => l.what).join(', ')}`);
+  return problems;
+}
+
+function callsTo(o: RunObservation, cli: string): ShimCallRecord[] {
+  return o.calls.filter((c) => c.cli === cli);
+}
+
+function noArtifact(o: RunObservation, why: string): string[] {
+  return o.artifact.exists ? [`${o.label}: published ${o.artifact.path.split(/[\\/]/).slice(-2).join('/')} although ${why}: ${clip(o.artifact.text ?? '')}`] : [];
+}
+
+function artifactEquals(o: RunObservation, expected: unknown): string[] {
+  if (!o.artifact.exists) return [`${o.label}: no artifact at the adapter's artifact path (${o.artifact.path.split(/[\\/]/).slice(-2).join('/')})`];
+  if (o.artifact.parseError) return [`${o.label}: the artifact is not JSON (${o.artifact.parseError}): ${clip(o.artifact.text ?? '')}`];
+  if (canonicalJson(o.artifact.value) !== canonicalJson(expected)) {
+    return [`${o.label}: the artifact differs from the expected value: expected ${clip(canonicalJson(expected))}, got ${clip(canonicalJson(o.artifact.value))}`];
+  }
+  return [];
+}
+
+function clip(text: string, max = 160): string {
+  const f = flat(text);
+  return f.length <= max ? f : `${f.slice(0, max - 3)}...`;
+}
+
+function verdict(problems: string[], passEvidence: string[]): CheckJudgement {
+  return problems.length > 0 ? { pass: false, evidence: problems } : { pass: true, evidence: passEvidence };
+}
+
+function windowsNote(o: RunObservation): string {
+  return `hard ${o.windows.hardWindowS} s, idle ${o.windows.idleWindowS} s, retry-min ${o.windows.retryMinS} s`;
+}
+
+function skipLine(position: string): string {
+  return `peer skip evidence: non-final position: ${flat(position).slice(0, 200)}`;
+}
+
+function valueOf(c: LoadedCase): unknown {
+  return c.case.expect.value;
+}
+
+/** The first attempt of a case whose answer is non-final (the contract retries it). */
+function nonfinalCase(env: CheckEnv): LoadedCase | undefined {
+  return (
+    findCase(env.cases, env.route.route, { verdict: 'retry', attempts: 1, tags: ['nonfinal'] }) ??
+    findCase(env.cases, env.route.route, { verdict: 'retry', attempts: 1 })
+  );
+}
+
+const noCase = (what: string, route: string) => ({ skip: `the corpus has no ${what} for ${route}` });
+
+// ---------------------------------------------------------------------------------------------
+// The checks
+
+const smokeFinal: CheckDefinition = {
+  id: 'smoke-final',
+  title: 'smoke: a well-formed final answer is published as is',
+  stage: 'smoke',
+  covers: ['smoke'],
+  expectedVerdict: 'accepted',
+  plan: (env) => (env.smoke.final ? { runs: [{ label: `case ${caseLabel(env.smoke.final)}`, attempts: [replayOf(env.smoke.final, 0)], cases: [env.smoke.final] }] } : noCase('well-formed final case', env.route.route)),
+  judge: ([run], env) => {
+    const o = run!.observed;
+    const problems = runProblems(o);
+    if (callsTo(o, env.route.cli).length === 0) {
+      problems.push(`${o.label}: the worker never called \`${env.route.cli}\` (check the adapter's command, its route names, and that the worker finds the CLI on PATH)${o.calls.length > 0 ? `; it called ${[...new Set(o.calls.map((c) => c.cli))].join(', ')}` : ''}`);
+    }
+    problems.push(...artifactEquals(o, valueOf(run!.planned.cases[0]!)));
+    return verdict(problems, [`${o.label}: published the final answer unchanged`]);
+  },
+};
+
+const smokeProse: CheckDefinition = {
+  id: 'smoke-prose-only',
+  title: 'smoke: a prose-only answer publishes nothing',
+  stage: 'smoke',
+  covers: ['smoke'],
+  expectedVerdict: 'dropped-unusable',
+  plan: (env) => (env.smoke.prose ? { runs: [{ label: `case ${caseLabel(env.smoke.prose)}`, attempts: [replayOf(env.smoke.prose, 0)], cases: [env.smoke.prose] }] } : noCase('prose-only case', env.route.route)),
+  judge: ([run], env) => {
+    const o = run!.observed;
+    const problems = runProblems(o);
+    if (callsTo(o, env.route.cli).length === 0) problems.push(`${o.label}: the worker never called \`${env.route.cli}\``);
+    problems.push(...noArtifact(o, 'the answer was prose only'));
+    return verdict(problems, [`${o.label}: nothing published`]);
+  },
+};
+
+const acceptedArtifact: CheckDefinition = {
+  id: 'accepted-artifact',
+  title: 'an accepted answer is published and equals the expected value',
+  stage: 'check',
+  covers: ['selection'],
+  expectedVerdict: 'accepted',
+  plan: (env) => {
+    const cases = findCases(env.cases, env.route.route, { verdict: 'accepted', attempts: 1, where: (c) => c.case.expect.value !== undefined });
+    if (cases.length === 0) return noCase('single-attempt accepted case', env.route.route);
+    return { runs: cases.map((c) => ({ label: `case ${caseLabel(c)}`, attempts: [replayOf(c, 0)], cases: [c] })) };
+  },
+  judge: (runs) => {
+    const problems = runs.flatMap(({ planned, observed }) => [...runProblems(observed), ...artifactEquals(observed, valueOf(planned.cases[0]!))]);
+    return verdict(problems, runs.map(({ observed, planned }) => `${observed.label}: published the value the case expects (from ${planned.cases[0]!.case.expect.origin ?? '?'})`));
+  },
+};
+
+const chunkedOutput: CheckDefinition = {
+  id: 'chunked-output',
+  title: 'output that arrives in chunks (cut mid-line) is read whole',
+  stage: 'check',
+  covers: ['buffering'],
+  expectedVerdict: 'accepted',
+  plan: (env) => {
+    const c = env.smoke.final;
+    if (!c) return noCase('well-formed final case', env.route.route);
+    return { runs: [{ label: `case ${caseLabel(c)} in 4 chunks 300 ms apart`, attempts: [chunked(replayOf(c, 0), 4, 300)], cases: [c] }] };
+  },
+  judge: ([run]) => {
+    const o = run!.observed;
+    return verdict([...runProblems(o), ...artifactEquals(o, valueOf(run!.planned.cases[0]!))], [`${o.label}: published the final answer`]);
+  },
+};
+
+/** argv with the prompt file's path masked (it may differ between attempts). */
+function argvShape(call: ShimCallRecord): string[] {
+  const out = [...call.argv];
+  for (let i = 0; i < out.length; i += 1) if (out[i] === '--prompt-file' && i + 1 < out.length) out[i + 1] = '<prompt-file>';
+  return out;
+}
+
+const retryOnce: CheckDefinition = {
+  id: 'retry-once',
+  title: 'a non-final answer gets exactly one retry on the same route and flags, with the final-answer paragraph',
+  stage: 'check',
+  covers: ['finality', 'retry'],
+  expectedVerdict: 'accepted',
+  plan: (env) => {
+    const whole = findCase(env.cases, env.route.route, { verdict: 'accepted', attempts: 2, tags: ['retry'] });
+    if (whole) return { runs: [{ label: `case ${caseLabel(whole)}`, attempts: [replayOf(whole, 0), replayOf(whole, 1)], cases: [whole], data: { value: valueOf(whole) } }] };
+    const first = nonfinalCase(env);
+    const final = env.smoke.final;
+    if (!first || !final) return noCase('non-final case and final case', env.route.route);
+    return {
+      runs: [{ label: `case ${caseLabel(first)} then case ${caseLabel(final)}`, attempts: [replayOf(first, 0), replayOf(final, 0)], cases: [first, final], data: { value: valueOf(final) } }],
+    };
+  },
+  judge: ([run], env) => {
+    const o = run!.observed;
+    const problems = runProblems(o);
+    const calls = callsTo(o, env.route.cli);
+    const others = o.calls.filter((c) => c.cli !== env.route.cli);
+    if (others.length > 0) problems.push(`${o.label}: called another CLI (${[...new Set(others.map((c) => c.cli))].join(', ')}): no route hopping`);
+    if (calls.length !== 2) problems.push(`${o.label}: expected exactly 2 calls of \`${env.route.cli}\` (the answer, then one retry), got ${calls.length}`);
+    if (calls.length >= 2) {
+      const [a, b] = [calls[0]!, calls[1]!];
+      if (canonicalJson(argvShape(a)) !== canonicalJson(argvShape(b))) problems.push(`${o.label}: the retry changed the flags: ${clip(JSON.stringify(argvShape(a)))} then ${clip(JSON.stringify(argvShape(b)))}`);
+      const [p1, p2] = [promptOf(a), promptOf(b)];
+      if (p1.includes(env.marker)) problems.push(`${o.label}: the first prompt already carries the final-answer paragraph ("${env.marker}")`);
+      if (!p2.includes(env.marker)) problems.push(`${o.label}: the retry prompt lacks the final-answer paragraph ("${env.marker}"): ${clip(p2)}`);
+      if (!p2.includes(env.prompt.trim())) problems.push(`${o.label}: the retry prompt lost the original prompt`);
+    }
+    problems.push(...artifactEquals(o, run!.planned.data?.value));
+    return verdict(problems, [`${o.label}: 2 calls with the same flags, the second prompt carries "${env.marker}", the final answer was published`]);
+  },
+};
+
+const dropSecondNonfinal: CheckDefinition = {
+  id: 'drop-second-nonfinal',
+  title: 'a second non-final answer is dropped with the skip-evidence line',
+  stage: 'check',
+  covers: ['finality'],
+  expectedVerdict: 'dropped-nonfinal',
+  plan: (env) => {
+    const c = findCase(env.cases, env.route.route, { verdict: 'dropped-nonfinal', attempts: 2 });
+    if (c) return { runs: [{ label: `case ${caseLabel(c)}`, attempts: [replayOf(c, 0), replayOf(c, 1)], cases: [c], data: { position: env.nonfinalPosition(c, 1) } }] };
+    const first = nonfinalCase(env);
+    if (!first) return noCase('non-final case', env.route.route);
+    return { runs: [{ label: `case ${caseLabel(first)} twice`, attempts: [replayOf(first, 0), replayOf(first, 0)], cases: [first], data: { position: env.nonfinalPosition(first, 0) } }] };
+  },
+  judge: ([run], env) => {
+    const o = run!.observed;
+    const problems = runProblems(o);
+    const calls = callsTo(o, env.route.cli).length;
+    if (calls !== 2) problems.push(`${o.label}: expected 2 calls of \`${env.route.cli}\` (one retry, then drop), got ${calls}`);
+    problems.push(...noArtifact(o, 'both answers were non-final'));
+    const position = run!.planned.data?.position as string | null;
+    const line = position === null ? null : skipLine(position);
+    if (line !== null && !logHas(o, line)) problems.push(`${o.label}: the log lacks "${line}"`);
+    return verdict(problems, [`${o.label}: dropped after one retry; the log has "${line}"`]);
+  },
+};
+
+const noRetryLate: CheckDefinition = {
+  id: 'no-retry-late',
+  title: 'no retry when less than the minimum retry window remains',
+  stage: 'check',
+  covers: ['finality', 'retry-window'],
+  expectedVerdict: 'dropped-nonfinal',
+  plan: (env) => {
+    const first = nonfinalCase(env);
+    const final = env.smoke.final;
+    if (!first || !final) return noCase('non-final case and final case', env.route.route);
+    return {
+      runs: [
+        {
+          label: `case ${caseLabel(first)} answering after 2.2 s (a retry would get case ${caseLabel(final)})`,
+          attempts: [{ ...replayOf(first, 0), delayMs: 2200 }, replayOf(final, 0)],
+          cases: [first, final],
+          windows: { hardWindowS: 30, retryMinS: 29, idleWindowS: 10 },
+          data: { position: env.nonfinalPosition(first, 0) },
+        },
+      ],
+    };
+  },
+  judge: ([run], env) => {
+    const o = run!.observed;
+    const problems = runProblems(o);
+    const calls = callsTo(o, env.route.cli).length;
+    if (calls !== 1) problems.push(`${o.label}: retried although at most ${o.windows.hardWindowS - 2} s of the ${o.windows.hardWindowS} s window remained and the retry needs ${o.windows.retryMinS} s (${calls} calls)`);
+    problems.push(...noArtifact(o, 'the only answer was non-final'));
+    const position = run!.planned.data?.position as string | null;
+    const line = position === null ? null : skipLine(position);
+    if (line !== null && !logHas(o, line)) problems.push(`${o.label}: the log lacks "${line}"`);
+    return verdict(problems, [`${o.label}: one call, nothing published, the log has "${line}" (${windowsNote(o)})`]);
+  },
+};
+
+const timeoutDiscard: CheckDefinition = {
+  id: 'timeout-discard',
+  title: 'schema-valid output from a peer that outlived the hard window is discarded',
+  stage: 'check',
+  covers: ['deadline'],
+  expectedVerdict: 'timeout',
+  plan: (env) => {
+    const c = env.smoke.final;
+    if (!c) return noCase('well-formed final case', env.route.route);
+    return { runs: [{ label: `case ${caseLabel(c)} printed, then the CLI hangs`, attempts: [{ ...replayOf(c, 0), hang: true }], cases: [c], windows: { hardWindowS: 2, idleWindowS: 30 } }] };
+  },
+  judge: ([run], env) => {
+    const o = run!.observed;
+    const problems = runProblems(o);
+    if (callsTo(o, env.route.cli).length === 0) problems.push(`${o.label}: the worker never called \`${env.route.cli}\``);
+    problems.push(...noArtifact(o, 'the peer never exited within the hard window'));
+    return verdict(problems, [`${o.label}: nothing published; the peer was reaped and the worker ended by itself (${windowsNote(o)})`]);
+  },
+};
+
+function shortStderrCase(env: CheckEnv): LoadedCase | undefined {
+  return findCase(env.cases, env.route.route, { tags: ['short-stderr'], verdict: 'crashed', attempts: 1, scope: 'any', where: (c) => c.case.attempts[0]!.stdout === '' });
+}
+
+const stderrShort: CheckDefinition = {
+  id: 'stderr-short',
+  title: "a short stderr appears verbatim in the worker's log",
+  stage: 'check',
+  covers: ['diagnostics'],
+  expectedVerdict: 'crashed',
+  plan: (env) => {
+    const c = shortStderrCase(env);
+    if (!c) return noCase('short-stderr case', env.route.route);
+    return { runs: [{ label: `case ${caseLabel(c)}`, attempts: [replayOf(c, 0)], cases: [c] }] };
+  },
+  judge: ([run]) => {
+    const o = run!.observed;
+    const stderr = run!.planned.attempts[0]!.stderr.trim();
+    const problems = [...runProblems(o), ...noArtifact(o, 'the CLI failed')];
+    if (!logHas(o, stderr)) problems.push(`${o.label}: the log lacks the CLI's stderr "${stderr}" (${stderr.length} characters: short messages must stay whole)`);
+    return verdict(problems, [`${o.label}: the log has "${stderr}"`]);
+  },
+};
+
+const stderrLong: CheckDefinition = {
+  id: 'stderr-long',
+  title: "a long stderr is surfaced in the worker's log, bounded",
+  stage: 'check',
+  covers: ['diagnostics'],
+  expectedVerdict: 'crashed',
+  plan: (env) => {
+    const c = shortStderrCase(env);
+    if (!c) return noCase('short-stderr case', env.route.route);
+    const stderr = longStderr(c.case.attempts[0]!.stderr);
+    return { runs: [{ label: `case ${caseLabel(c)} with its stderr grown to ${stderr.length} characters`, attempts: [{ ...replayOf(c, 0), stderr }], cases: [c] }] };
+  },
+  judge: ([run]) => {
+    const o = run!.observed;
+    const stderr = flat(run!.planned.attempts[0]!.stderr).trim();
+    const log = flat(o.log);
+    const problems = [...runProblems(o), ...noArtifact(o, 'the CLI failed')];
+    const surfaced = log.includes(stderr.slice(0, 60)) || log.includes(stderr.slice(-60));
+    if (!surfaced) problems.push(`${o.label}: the log shows neither the start nor the end of the CLI's stderr`);
+    const window = EVIDENCE_LIMIT_CHARS + 1;
+    let unbounded = -1;
+    for (let i = 0; i + window <= stderr.length; i += 10) {
+      if (log.includes(stderr.slice(i, i + window))) {
+        unbounded = i;
+        break;
+      }
+    }
+    if (unbounded >= 0) problems.push(`${o.label}: the log repeats more than ${EVIDENCE_LIMIT_CHARS} consecutive characters of a ${stderr.length}-character stderr (from offset ${unbounded}): evidence must be bounded`);
+    return verdict(problems, [`${o.label}: the log shows the stderr clipped to at most ${EVIDENCE_LIMIT_CHARS} consecutive characters`]);
+  },
+};
+
+const startupRejection: CheckDefinition = {
+  id: 'startup-rejection',
+  title: "a startup schema rejection surfaces the CLI's message",
+  stage: 'check',
+  covers: ['diagnostics'],
+  expectedVerdict: 'startup-rejected',
+  plan: (env) => {
+    const c = findCase(env.cases, env.route.route, { tags: ['startup-rejected'], verdict: 'startup-rejected', attempts: 1, scope: 'cli' });
+    if (!c) return { skip: `the corpus has no startup-rejection case for ${env.route.cli}` };
+    return { runs: [{ label: `case ${caseLabel(c)}`, attempts: [replayOf(c, 0)], cases: [c] }] };
+  },
+  judge: ([run], env) => {
+    const o = run!.observed;
+    const message = run!.planned.attempts[0]!.stderr.split(/\r?\n/).find((l) => l.trim() !== '')?.trim() ?? '';
+    const problems = [...runProblems(o), ...noArtifact(o, 'the CLI refused to start')];
+    if (!logHas(o, message)) problems.push(`${o.label}: the log lacks the CLI's message "${message}"`);
+    const calls = callsTo(o, env.route.cli).length;
+    if (calls !== 1) problems.push(`${o.label}: a startup rejection is not retried (it fails the same way), got ${calls} calls`);
+    return verdict(problems, [`${o.label}: the log has "${message}"`]);
+  },
+};
+
+const idleWindow: CheckDefinition = {
+  id: 'idle-window',
+  title: 'a peer whose output stops growing is reaped at the idle window',
+  stage: 'check',
+  covers: ['idle'],
+  expectedVerdict: 'timeout',
+  plan: (env) => {
+    if (!env.route.streams) return { skip: `${env.route.route} is buffered (the CLI prints at the end): only the hard window applies` };
+    const c = findCase(env.cases, env.route.route, { tags: ['timeout'], attempts: 1 });
+    if (!c) return noCase('stall case', env.route.route);
+    const windows = { idleWindowS: 1, hardWindowS: 30 };
+    return {
+      runs: [{ label: `case ${caseLabel(c)}: output, then silence`, attempts: [{ ...replayOf(c, 0), hang: true }], cases: [c], windows, outerDeadlineMs: windows.idleWindowS * 1000 + OUTER_GRACE_MS }],
+    };
+  },
+  judge: ([run], env) => {
+    const o = run!.observed;
+    const problems = [...runProblems(o), ...noArtifact(o, 'the peer stalled')];
+    if (o.killedAtOuterDeadline && !env.adapterHasIdle) problems.push('the adapter declares no idle-window variable (`windowEnv.idleWindowS`): the worker has no idle detection');
+    return verdict(problems, [`${o.label}: the silent peer was reaped and the worker ended by itself (${windowsNote(o)})`]);
+  },
+};
+
+const processGroup: CheckDefinition = {
+  id: 'process-group',
+  title: 'a peer that outlives its deadline is killed with its process group; nothing is left behind',
+  stage: 'check',
+  covers: ['deadline', 'process-group'],
+  expectedVerdict: 'timeout',
+  plan: (env) => {
+    const c = findCase(env.cases, env.route.route, { tags: ['timeout'], attempts: 1 }) ?? env.smoke.final;
+    if (!c) return noCase('stall or final case', env.route.route);
+    return {
+      runs: [{ label: `case ${caseLabel(c)}, then the CLI hangs with a grandchild in its process group`, attempts: [{ ...replayOf(c, 0), hang: { children: 1 } }], cases: [c], windows: { hardWindowS: 2, idleWindowS: 30 } }],
+    };
+  },
+  judge: ([run], env) => {
+    const o = run!.observed;
+    const problems = [...runProblems(o), ...noArtifact(o, 'the peer never exited within the hard window')];
+    const children = o.records.filter((r) => r.kind === 'child').length;
+    if (callsTo(o, env.route.cli).length === 0) problems.push(`${o.label}: the worker never called \`${env.route.cli}\``);
+    return verdict(problems, [`${o.label}: the peer and its ${children} grandchild(ren) were gone when the worker ended (${windowsNote(o)})`]);
+  },
+};
+
+const schemaOneToken: CheckDefinition = {
+  id: 'schema-one-token',
+  title: 'the schema reaches the CLI as one argv token',
+  stage: 'records',
+  covers: ['argv'],
+  expectedVerdict: null,
+  plan: (env) => (env.route.schemaFlag === null ? { skip: `${env.route.route} passes no schema on the command line` } : { runs: [] }),
+  judge: (_runs, env, all) => {
+    const flag = env.route.schemaFlag!;
+    const want = canonicalJson(env.schema);
+    const calls = all.flatMap((o) => callsTo(o, env.route.cli).map((c) => ({ o, c })));
+    if (calls.length === 0) return { pass: false, evidence: [`no call of \`${env.route.cli}\` was recorded`] };
+    const problems: string[] = [];
+    for (const { o, c } of calls) {
+      const i = c.argv.indexOf(flag);
+      if (i < 0 || i + 1 >= c.argv.length) {
+        problems.push(`${o.label}: call ${c.attempt + 1} has no ${flag} <schema>: ${clip(JSON.stringify(c.argv))}`);
+        continue;
+      }
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(c.argv[i + 1]!);
+      } catch {
+        problems.push(`${o.label}: call ${c.attempt + 1}: the token after ${flag} is not the schema's JSON (split into several tokens?): ${clip(c.argv[i + 1]!)}`);
+        continue;
+      }
+      if (!isPlainObject(parsed) || canonicalJson(parsed) !== want) problems.push(`${o.label}: call ${c.attempt + 1}: the token after ${flag} is JSON but not the schema handed to the worker: ${clip(c.argv[i + 1]!)}`);
+    }
+    return verdict([...new Set(problems)].slice(0, 10), [`${calls.length} calls of \`${env.route.cli}\`: each had the whole schema as the one token after ${flag}`]);
+  },
+};
+
+const forbiddenFlags: CheckDefinition = {
+  id: 'forbidden-flags',
+  title: `no permission-lifting flag ever reaches a CLI (${[...FORBIDDEN_FLAGS, ...FORBIDDEN_SUBSTRINGS].join(', ')})`,
+  stage: 'records',
+  covers: ['argv', 'safety'],
+  expectedVerdict: null,
+  plan: () => ({ runs: [] }),
+  judge: (_runs, _env, all) => {
+    const calls = all.flatMap((o) => o.calls.map((c) => ({ o, c })));
+    if (calls.length === 0) return { pass: false, evidence: ['no CLI call was recorded'] };
+    const problems: string[] = [];
+    for (const { o, c } of calls) {
+      for (const token of c.argv) {
+        const flag = FORBIDDEN_FLAGS.find((f) => token === f || token.startsWith(`${f}=`));
+        const sub = FORBIDDEN_SUBSTRINGS.find((s) => token.includes(s));
+        if (flag || sub) problems.push(`${o.label}: \`${c.cli}\` got ${clip(token, 80)}`);
+      }
+    }
+    return verdict([...new Set(problems)].slice(0, 10), [`${calls.length} calls checked, none carried a forbidden flag`]);
+  },
+};
+
+/** Every check, in certificate order. */
+export const CHECKS: readonly CheckDefinition[] = [
+  smokeFinal,
+  smokeProse,
+  acceptedArtifact,
+  chunkedOutput,
+  retryOnce,
+  dropSecondNonfinal,
+  noRetryLate,
+  timeoutDiscard,
+  stderrShort,
+  stderrLong,
+  startupRejection,
+  idleWindow,
+  processGroup,
+  schemaOneToken,
+  forbiddenFlags,
+];
+
+/** The smoke cases of `route`: a well-formed final (structured field, single attempt) and a prose-only answer. */
+export function smokeCases(cases: readonly LoadedCase[], route: string): CheckEnv['smoke'] {
+  const structured = (c: LoadedCase) => c.case.expect.value !== undefined && /^structured/i.test(c.case.expect.origin ?? '');
+  const final =
+    findCase(cases, route, { tags: ['final'], verdict: 'accepted', attempts: 1, where: structured }) ??
+    findCase(cases, route, { verdict: 'accepted', attempts: 1, where: structured });
+  const prose =
+    findCase(cases, route, { tags: ['prose-only'], verdict: 'dropped-unusable', attempts: 1 }) ??
+    findCase(cases, route, { verdict: 'dropped-unusable', attempts: 1, where: (c) => c.case.attempts[0]!.exitCode === 0 && c.case.attempts[0]!.stderr === '' });
+  return { ...(final ? { final } : {}), ...(prose ? { prose } : {}) };
+}

@@ -1,0 +1,295 @@
+/**
+ * One run of the worker under test: fake CLIs replaying the planned attempts stand alone on its
+ * PATH (with the linked tools), it gets the prompt and schema as its adapter says, and routecert
+ * observes what it published, what it logged, what each fake CLI call received, and whether any
+ * process it started outlived it.
+ *
+ * The worker leads its own process group (spawned detached). At the run's outer deadline that
+ * group is killed and the run says so. After the worker ends, the processes the fake CLIs recorded
+ * (and the worker's group) get a short grace to disappear; whatever is still running is reported,
+ * then killed, so a run never leaves a process behind.
+ */
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { Milliseconds } from '#src/envelope/types.ts';
+import { installShims } from '#src/harness/shim/install.ts';
+import { DEFAULT_TOOLS } from '#src/harness/shim/tools.ts';
+import { readShimRecords, type ShimAttempt, type ShimCallRecord, type ShimRecord } from '#src/harness/shim/plan.ts';
+import { fillTemplate, type InProcessInvocation, type LoadedConfig, type WorkerAdapter } from './config.ts';
+import { groupMembers, isAlive, killGroup, killTracked, waitGone, waitGroupsGone } from './processes.ts';
+import type { CertifyRoute } from './routes.ts';
+
+/** Windows handed to the worker through its adapter's `windowEnv`, in whole seconds. */
+export interface RunWindows {
+  hardWindowS: number;
+  idleWindowS: number;
+  retryMinS: number;
+}
+
+/** A fake API key every run puts in the worker's environment; records must never show it. */
+export const FAKE_SECRETS = { ANTHROPIC_API_KEY: 'sk-ant-routecert-fake-0000000000', XAI_API_KEY: 'xai-routecertfake000000000000' } as const;
+
+/**
+ * One run to carry out.
+ * - `label`: names the run in evidence;
+ * - `attempts`: what the route's fake CLI replays, call by call;
+ * - `cliVersion`: what it prints for `--version`;
+ * - `windows`: the worker's windows; `outerDeadlineMs`: when routecert kills the worker's group (ms after spawn).
+ */
+export interface RunInput {
+  label: string;
+  route: CertifyRoute;
+  attempts: ShimAttempt[];
+  cliVersion: string;
+  windows: RunWindows;
+  outerDeadlineMs: Milliseconds;
+}
+
+/** Shared by every run of one certification. */
+export interface RunContext {
+  loaded: LoadedConfig;
+  /** The certification's temporary folder; each run gets a folder inside it. Also the workers' TMPDIR. */
+  root: string;
+  schemaText: string;
+  prompt: string;
+  keep?: boolean;
+}
+
+/** A recorded process still running after the worker ended (and its grace). */
+export interface Leftover {
+  pid: number;
+  what: string;
+}
+
+/**
+ * What routecert saw of one run.
+ * - `artifact`: the file at the adapter's artifact path after the run, parsed when JSON;
+ * - `log`: the worker's stdout, stderr and log file, concatenated;
+ * - `calls`: every fake CLI call, any CLI; `records`: every record (calls, grandchildren, versions);
+ * - `killedAtOuterDeadline`: routecert had to kill the worker;
+ * - `leftovers`: recorded processes (fake CLIs, their grandchildren) or members of the worker's
+ *   process group still running after the worker ended;
+ * - `fault`: the run could not be carried out (the worker's command could not start).
+ */
+export interface RunObservation {
+  label: string;
+  route: string;
+  artifact: { path: string; exists: boolean; text: string | null; value: unknown; parseError: string | null };
+  log: string;
+  calls: ShimCallRecord[];
+  records: ShimRecord[];
+  exitCode: number | null;
+  signal: string | null;
+  killedAtOuterDeadline: boolean;
+  elapsedMs: Milliseconds;
+  leftovers: Leftover[];
+  windows: RunWindows;
+  outerDeadlineMs: Milliseconds;
+  fault?: string;
+}
+
+/** Grace for processes to disappear after the worker ended (signal delivery, reaping); not a measurement. */
+const SETTLE_MS = 2000;
+
+/**
+ * Carry out one run. Never throws for what the worker does; a worker that cannot start gives `fault`.
+ *
+ * @throws {CertifyConfigError} for a template placeholder without a value.
+ */
+export async function executeRun(input: RunInput, ctx: RunContext): Promise<RunObservation> {
+  const { config, dir: configDir } = ctx.loaded;
+  const adapter = config.worker;
+  const runDir = await mkdtemp(path.join(ctx.root, 'run-'));
+  const shims = await installShims({
+    root: runDir,
+    plan: {
+      version: 1,
+      clis: { [input.route.cli]: { version: input.cliVersion, attempts: input.attempts } },
+      secrets: Object.values(FAKE_SECRETS),
+      maxHangMs: input.outerDeadlineMs + 30_000,
+    },
+    ...(adapter.tools ? { tools: [...DEFAULT_TOOLS, ...adapter.tools] } : {}),
+  });
+  const inDir = path.join(runDir, 'in');
+  const outDir = path.join(runDir, 'out');
+  const home = path.join(runDir, 'home');
+  await Promise.all([mkdir(inDir), mkdir(outDir), mkdir(home), mkdir(path.join(runDir, 'log'))]);
+  const schemaFile = path.join(inDir, 'schema.json');
+  const promptFile = path.join(inDir, 'prompt.txt');
+  await writeFile(schemaFile, ctx.schemaText);
+  await writeFile(promptFile, ctx.prompt);
+  const base = {
+    route: input.route.route,
+    routeArg: adapter.routeNames?.[input.route.route] ?? input.route.route,
+    schema: schemaFile,
+    prompt: promptFile,
+    promptText: ctx.prompt,
+    runDir,
+    outDir,
+  };
+  const artifactPath = path.resolve(runDir, fillTemplate(adapter.artifact ?? '{outDir}/artifact.json', base));
+  const logPath = adapter.log ? path.resolve(runDir, fillTemplate(adapter.log, { ...base, out: artifactPath })) : null;
+  const values = { ...base, out: artifactPath, ...(logPath ? { log: logPath } : {}) };
+  const env: Record<string, string> = {
+    PATH: shims.binDir,
+    HOME: home,
+    TMPDIR: ctx.root,
+    LANG: 'C.UTF-8',
+    NO_COLOR: '1',
+    ...FAKE_SECRETS,
+    ...(adapter.env ?? {}),
+    [adapter.windowEnv.hardWindowS]: String(input.windows.hardWindowS),
+    [adapter.windowEnv.retryMinS]: String(input.windows.retryMinS),
+    ...(adapter.windowEnv.idleWindowS ? { [adapter.windowEnv.idleWindowS]: String(input.windows.idleWindowS) } : {}),
+  };
+  const cwd = path.resolve(configDir, adapter.cwd ?? '.');
+
+  const started = performance.now();
+  const ran = adapter.run
+    ? await runInProcess(adapter.run, { route: base.route, routeArg: base.routeArg, schemaFile, promptFile, prompt: ctx.prompt, out: artifactPath, outDir, runDir, env, cwd }, input.outerDeadlineMs)
+    : await runCommand(adapter.command!.map((t) => fillTemplate(t, values)), { env, cwd, stdin: adapter.prompt === 'stdin' ? ctx.prompt : undefined }, input.outerDeadlineMs);
+  const { killedAtOuterDeadline, fault, pid } = ran;
+  const elapsedMs = Math.round(performance.now() - started);
+
+  const records = await readShimRecords(shims.stateDir);
+  const tracked = records.filter((r) => r.kind === 'call' || r.kind === 'child').map((r) => ({ pid: r.pid, startTicks: r.startTicks, what: `${r.kind === 'child' ? 'grandchild of' : 'fake'} ${r.cli} (pid ${r.pid})` }));
+  const leftovers: Leftover[] = (await waitGone(tracked, SETTLE_MS)).map((p) => ({ pid: p.pid, what: p.what }));
+  if (pid !== undefined && (await waitGroupsGone([pid], leftovers.length > 0 ? 0 : SETTLE_MS)).length > 0) {
+    leftovers.push({ pid, what: `a process of the worker's own process group ${pid}` });
+  }
+  // Clean up: nothing outlives the run, whatever the worker did. A group is killed only while a
+  // process known to be ours is in it (so a recycled id is never hit).
+  if (pid !== undefined && groupMembers(pid).length > 0) killGroup(pid);
+  for (const r of records) {
+    if (r.kind === 'version' || !isAlive(r)) continue;
+    if (r.pgid !== null) killGroup(r.pgid);
+    killTracked(r);
+  }
+
+  const artifact: RunObservation['artifact'] = { path: artifactPath, exists: false, text: null, value: undefined, parseError: null };
+  try {
+    artifact.text = await readFile(artifactPath, 'utf8');
+    artifact.exists = true;
+    try {
+      artifact.value = JSON.parse(artifact.text);
+    } catch (error) {
+      artifact.parseError = (error as Error).message;
+    }
+  } catch {
+    // not published
+  }
+  const logFile = logPath ? await readFile(logPath, 'utf8').catch(() => '') : '';
+  const log = [ran.stdout, ran.stderr, logFile].filter((t) => t !== '').join('\n');
+  if (!ctx.keep) await rm(runDir, { recursive: true, force: true }).catch(() => undefined);
+  return {
+    label: input.label,
+    route: input.route.route,
+    artifact,
+    log,
+    calls: records.filter((r): r is ShimCallRecord => r.kind === 'call'),
+    records,
+    exitCode: ran.exitCode,
+    signal: ran.signal,
+    killedAtOuterDeadline,
+    elapsedMs,
+    leftovers,
+    windows: input.windows,
+    outerDeadlineMs: input.outerDeadlineMs,
+    ...(fault ? { fault } : {}),
+  };
+}
+
+/** What running the worker (command or in-process) gave, before observation. `pid`: the command's process group. */
+interface Ran {
+  stdout: string;
+  stderr: string;
+  exitCode: number | null;
+  signal: string | null;
+  killedAtOuterDeadline: boolean;
+  fault?: string;
+  pid?: number;
+}
+
+/** Run the worker's command detached (its own process group); kill the group at the outer deadline. */
+async function runCommand(argv: string[], opts: { env: Record<string, string>; cwd: string; stdin: string | undefined }, outerDeadlineMs: Milliseconds): Promise<Ran> {
+  const stdout: Buffer[] = [];
+  const stderr: Buffer[] = [];
+  let killedAtOuterDeadline = false;
+  let fault: string | undefined;
+  const child = spawn(argv[0]!, argv.slice(1), { cwd: opts.cwd, env: opts.env, detached: true, stdio: [opts.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+  const pid = child.pid;
+  child.stdout?.on('data', (d: Buffer) => stdout.push(d));
+  child.stderr?.on('data', (d: Buffer) => stderr.push(d));
+  if (opts.stdin !== undefined && child.stdin) {
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(opts.stdin);
+  }
+  const outer = setTimeout(() => {
+    killedAtOuterDeadline = true;
+    if (pid !== undefined) killGroup(pid);
+  }, outerDeadlineMs);
+  const exit = await new Promise<{ code: number | null; signal: string | null }>((resolve) => {
+    child.on('error', (error) => {
+      fault = `the worker's command could not start (${argv[0]}): ${error.message}`;
+      resolve({ code: null, signal: null });
+    });
+    child.on('exit', (code, signal) => {
+      // Stop waiting for pipes a leftover process may hold open.
+      const t = setTimeout(() => {
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+        resolve({ code, signal });
+      }, SETTLE_MS);
+      child.on('close', () => {
+        clearTimeout(t);
+        resolve({ code, signal });
+      });
+    });
+  });
+  clearTimeout(outer);
+  return {
+    stdout: Buffer.concat(stdout).toString('utf8'),
+    stderr: Buffer.concat(stderr).toString('utf8'),
+    exitCode: exit.code,
+    signal: exit.signal,
+    killedAtOuterDeadline,
+    ...(fault ? { fault } : {}),
+    ...(pid !== undefined ? { pid } : {}),
+  };
+}
+
+/** Run an in-process worker; at the outer deadline abort its signal, and stop waiting {@link SETTLE_MS} later. */
+async function runInProcess(
+  run: NonNullable<WorkerAdapter['run']>,
+  inv: Omit<InProcessInvocation, 'log' | 'signal'>,
+  outerDeadlineMs: Milliseconds,
+): Promise<Ran> {
+  const lines: string[] = [];
+  const controller = new AbortController();
+  let killedAtOuterDeadline = false;
+  let fault: string | undefined;
+  let giveUp: NodeJS.Timeout | undefined;
+  const outer = setTimeout(() => {
+    killedAtOuterDeadline = true;
+    controller.abort();
+  }, outerDeadlineMs);
+  const stopped = new Promise<void>((resolve) => {
+    controller.signal.addEventListener('abort', () => {
+      giveUp = setTimeout(() => {
+        fault = `the in-process worker did not return within ${SETTLE_MS} ms of being aborted`;
+        resolve();
+      }, SETTLE_MS);
+    });
+  });
+  await Promise.race([
+    run({ ...inv, log: (line) => lines.push(line), signal: controller.signal }).catch((error: unknown) => {
+      fault = `the in-process worker threw: ${error instanceof Error ? error.message : String(error)}`;
+    }),
+    stopped,
+  ]);
+  clearTimeout(outer);
+  if (giveUp) clearTimeout(giveUp);
+  return { stdout: '', stderr: lines.join('\n'), exitCode: fault ? null : 0, signal: null, killedAtOuterDeadline, ...(fault ? { fault } : {}) };
+}

@@ -1,0 +1,86 @@
+/**
+ * Certification as a live source of `routecert run`: each check of each route becomes one case
+ * result with route `certify:<route>`, so `npm start` reports the bundled reference worker's
+ * certificate beside the corpus.
+ */
+import path from 'node:path';
+import type { LiveSource } from '#src/harness/run.ts';
+import type { CaseFilter } from '#src/harness/runCorpus.ts';
+import type { CaseResult, RunFault } from '#src/report/types.ts';
+import type { CheckResult, RouteCertificate } from './certificate.ts';
+import { certify, type CertifyOptions } from './certify.ts';
+import { CertifyConfigError, type CertifyConfig, type LoadedConfig } from './config.ts';
+
+/** The id of a check's case result: `certify-<route with / as ->-<check>`, e.g. `certify-claude-code-stream-json-retry-once`. */
+export function certifyCaseId(route: string, check: string): string {
+  return `certify-${route.replace(/\//g, '-')}-${check}`;
+}
+
+function toCaseResult(config: LoadedConfig, route: RouteCertificate, check: CheckResult, stage: 'smoke' | 'check'): CaseResult {
+  const id = certifyCaseId(route.route, check.id);
+  const adapterBroken = stage === 'smoke' && check.status === 'fail';
+  const configArg = config.file ? path.relative(process.cwd(), config.file) || config.file : 'routecert.config.ts';
+  return {
+    id,
+    file: `(certify ${config.config.worker.name})`,
+    description: `certify ${config.config.worker.name}: ${check.title}`,
+    route: `certify:${route.route}`,
+    contract: route.contract,
+    cli: route.cli,
+    source: 'generated',
+    tags: ['certify', stage, ...check.covers],
+    outcome: check.status === 'pass' ? 'pass' : check.status === 'skipped' ? 'skip' : adapterBroken ? 'error' : 'fail',
+    expected: check.expectedVerdict ? { verdict: check.expectedVerdict } : null,
+    verdict: null,
+    attempts: [],
+    problems: check.status === 'skipped' ? [check.reason ?? 'skipped'] : check.status === 'fail' ? [...(adapterBroken ? ['the smoke failed: the adapter is broken'] : []), ...check.evidence] : [],
+    caught: adapterBroken ? 'probe' : null,
+    replay: `npx routecert certify --config ${configArg} --route ${route.route}`,
+    durationMs: check.durationMs,
+  };
+}
+
+/**
+ * The live source that certifies `config`'s worker. Honours the run's filters: routes (`certify:<route>`,
+ * the route itself or its CLI prefix), ids (prefixes of {@link certifyCaseId}), contracts (`pov`)
+ * and tags (`certify`, `smoke`, a check's behaviours). A config error becomes a run fault.
+ */
+export function certifyLiveSource(config: CertifyConfig | LoadedConfig, options: Omit<CertifyOptions, 'routes' | 'onProgress'> = {}): LiveSource {
+  const loaded: LoadedConfig = 'config' in config && 'dir' in config ? config : { config: config as CertifyConfig, file: null, dir: process.cwd() };
+  return {
+    async clis() {
+      return [];
+    },
+    async run(emit, filter: CaseFilter): Promise<RunFault[]> {
+      if (filter.contracts?.length && !filter.contracts.includes('pov')) return [];
+      const routes = loaded.config.routes.filter(
+        (r) =>
+          !filter.routes?.length ||
+          filter.routes.some((f) => {
+            const want = f.startsWith('certify:') ? f.slice('certify:'.length) : f;
+            return want === 'certify' || r === want || r.startsWith(`${want}/`);
+          }),
+      );
+      const routesWanted = routes.filter((r) => !filter.ids?.length || filter.ids.some((id) => certifyCaseId(r, '').startsWith(id) || id.startsWith(certifyCaseId(r, ''))));
+      if (routesWanted.length === 0) return [];
+      let outcome;
+      try {
+        outcome = await certify(loaded, { ...options, routes: routesWanted });
+      } catch (error) {
+        if (error instanceof CertifyConfigError) return [{ kind: 'internal', message: `certify: ${error.message}` }];
+        throw error;
+      }
+      for (const route of outcome.certificate.routes) {
+        for (const [stage, checks] of [['smoke', route.smoke], ['check', route.checks]] as const) {
+          for (const check of checks) {
+            const result = toCaseResult(loaded, route, check, stage);
+            if (filter.ids?.length && !filter.ids.some((id) => result.id.startsWith(id))) continue;
+            if (filter.tags?.length && !filter.tags.some((t) => result.tags.includes(t))) continue;
+            await emit(result);
+          }
+        }
+      }
+      return [];
+    },
+  };
+}

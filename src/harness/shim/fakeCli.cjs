@@ -1,0 +1,211 @@
+#!/usr/bin/env node
+/*
+ * routecert fake CLI. One copy of this file is installed under each model CLI's name (`claude`,
+ * `grok`, `codex`, ...) in a temporary bin folder that stands alone on a worker's PATH. It is plain
+ * CommonJS for Node >= 20 with no dependency, so it starts fast and runs wherever `node` does.
+ *
+ * Layout it relies on (made by src/harness/shim/install.ts):
+ *   <root>/bin/<cli>            this file
+ *   <root>/shim/plan.json       what to replay, per CLI, attempt by attempt (schemas/shim.schema.json#/$defs/plan)
+ *   <root>/shim/counter-<cli>   one byte per call: the attempt counter
+ *   <root>/shim/calls.jsonl     one JSON line per event (schemas/shim.schema.json#/$defs/record)
+ *
+ * Per call it records argv, cwd, stdin, the `--prompt-file` content and the environment (secrets
+ * redacted), then replays attempt N of its CLI's plan: stdout/stderr (whole, or in chunks with
+ * delays), an optional delay, then the exit code or signal; or it hangs (optionally with
+ * grandchildren in its process group) until killed, bounded by the plan's `maxHangMs`.
+ *
+ * After the fake CLIs of the compound-engineering-plugin tests (research/ce-plugin.md section 3.1)
+ * and bowtie's envsonschema fauxmplementation (STYLE.md section 4).
+ */
+'use strict';
+
+const fs = require('node:fs');
+const path = require('node:path');
+const { spawn } = require('node:child_process');
+
+const RECORD_VERSION = 1;
+const SECRET_KEY = /(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|COOKIE|AUTH)/i;
+const SECRET_VALUES = [
+  /\bsk-[A-Za-z0-9_-]{8,}/g,
+  /\bxai-[A-Za-z0-9]{16,}/g,
+  /\bgh[pousr]_[A-Za-z0-9]{20,}/g,
+  /\bAIza[0-9A-Za-z_-]{30,}/g,
+];
+const REDACTED = '<redacted:secret>';
+
+const cli = path.basename(__filename);
+const stateDir = path.join(path.dirname(__dirname), 'shim');
+
+function readPlan() {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(stateDir, 'plan.json'), 'utf8'));
+  } catch (error) {
+    return { version: RECORD_VERSION, clis: {}, secrets: [], error: String(error && error.message) };
+  }
+}
+
+function redactText(text, secrets) {
+  let out = String(text);
+  for (const secret of secrets) if (typeof secret === 'string' && secret.length >= 4) out = out.split(secret).join(REDACTED);
+  for (const re of SECRET_VALUES) out = out.replace(re, REDACTED);
+  out = out.replace(/(Bearer\s+)[A-Za-z0-9._~+/=-]{8,}/g, `$1${REDACTED}`);
+  return out;
+}
+
+function redactEnv(env, secrets) {
+  const out = {};
+  for (const key of Object.keys(env).sort()) {
+    const value = env[key];
+    if (value === undefined) continue;
+    out[key] = SECRET_KEY.test(key) && value !== '' ? REDACTED : redactText(value, secrets);
+  }
+  return out;
+}
+
+/** Process group and start time (clock ticks since boot) from /proc on Linux; nulls elsewhere. */
+function procInfo(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { pgid: Number(rest[2]), startTicks: Number(rest[19]) };
+  } catch {
+    return { pgid: null, startTicks: null };
+  }
+}
+
+function record(entry) {
+  fs.appendFileSync(path.join(stateDir, 'calls.jsonl'), `${JSON.stringify({ v: RECORD_VERSION, ...entry })}\n`);
+}
+
+/** The 0-based index of this call among the calls of `cli` (a one-byte append per call). */
+function nextAttempt() {
+  const counter = path.join(stateDir, `counter-${cli}`);
+  fs.appendFileSync(counter, '.');
+  return fs.statSync(counter).size - 1;
+}
+
+function optionValue(argv, flags) {
+  for (let i = 0; i < argv.length; i += 1) {
+    for (const flag of flags) {
+      if (argv[i] === flag && i + 1 < argv.length) return argv[i + 1];
+      if (argv[i].startsWith(`${flag}=`)) return argv[i].slice(flag.length + 1);
+    }
+  }
+  return undefined;
+}
+
+async function readStdin() {
+  if (process.stdin.isTTY) return '';
+  const chunks = [];
+  try {
+    for await (const chunk of process.stdin) chunks.push(chunk);
+  } catch {
+    // EBADF/EINVAL when stdin is closed: nothing to read.
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function write(stream, data) {
+  return new Promise((resolve) => {
+    if (data === '' || data === undefined) return resolve();
+    stream.write(data, () => resolve());
+  });
+}
+
+async function play(script) {
+  const chunks = Array.isArray(script.chunks)
+    ? script.chunks
+    : [
+        { stream: 'stdout', data: script.stdout || '' },
+        { stream: 'stderr', data: script.stderr || '' },
+      ];
+  for (const chunk of chunks) {
+    if (chunk.delayMs) await sleep(chunk.delayMs);
+    await write(chunk.stream === 'stderr' ? process.stderr : process.stdout, chunk.data);
+  }
+  if (script.delayMs) await sleep(script.delayMs);
+}
+
+function hang(script, plan, attempt) {
+  const maxHangMs = typeof plan.maxHangMs === 'number' ? plan.maxHangMs : 120000;
+  const children = typeof script.hang === 'object' && script.hang !== null ? Number(script.hang.children || 0) : 0;
+  for (let i = 0; i < children; i += 1) {
+    // Same process group as this CLI (not detached), stdout/stderr inherited: like a tool
+    // subprocess or MCP server a real CLI leaves running. Only a group kill ends it.
+    const child = spawn(process.execPath, ['-e', `setTimeout(() => {}, ${maxHangMs})`], { stdio: ['ignore', 'inherit', 'inherit'] });
+    const info = procInfo(child.pid);
+    record({ kind: 'child', cli, attempt, pid: child.pid, parentPid: process.pid, pgid: info.pgid, startTicks: info.startTicks, at: new Date().toISOString() });
+    child.unref();
+  }
+  setTimeout(() => process.exit(0), maxHangMs);
+}
+
+async function main() {
+  const plan = readPlan();
+  const secrets = Array.isArray(plan.secrets) ? plan.secrets : [];
+  const entry = plan.clis && plan.clis[cli];
+  const argv = process.argv.slice(2);
+  const self = procInfo(process.pid);
+  const base = { cli, pid: process.pid, pgid: self.pgid, startTicks: self.startTicks };
+
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v' || argv[0] === 'version')) {
+    record({ kind: 'version', ...base, argv, at: new Date().toISOString() });
+    await write(process.stdout, `${entry && entry.version ? entry.version : '0.0.0'} (routecert fake ${cli})\n`);
+    process.exit(0);
+  }
+
+  const attempt = nextAttempt();
+  const promptFlags = Array.isArray(plan.promptFileFlags) ? plan.promptFileFlags : ['--prompt-file'];
+  const promptPath = optionValue(argv, promptFlags);
+  let promptFile = null;
+  if (promptPath !== undefined) {
+    let content = null;
+    try {
+      content = fs.readFileSync(path.resolve(promptPath), 'utf8');
+    } catch {
+      content = null;
+    }
+    promptFile = { path: promptPath, content: content === null ? null : redactText(content, secrets) };
+  }
+  const stdin = promptPath === undefined ? await readStdin() : '';
+  const script = entry && Array.isArray(entry.attempts) ? entry.attempts[attempt] || (entry.exhausted === 'repeat-last' ? entry.attempts[entry.attempts.length - 1] : undefined) : undefined;
+  record({
+    kind: 'call',
+    ...base,
+    attempt,
+    argv: argv.map((a) => redactText(a, secrets)),
+    cwd: process.cwd(),
+    stdin: redactText(stdin, secrets),
+    promptFile,
+    env: redactEnv(process.env, secrets),
+    source: script && script.source ? script.source : null,
+    at: new Date().toISOString(),
+  });
+
+  if (!entry) {
+    await write(process.stderr, `routecert fake ${cli}: no plan for this CLI (the route under test does not use it)\n`);
+    process.exit(127);
+  }
+  if (!script) {
+    await write(process.stderr, `routecert fake ${cli}: called ${attempt + 1} times; the plan has ${entry.attempts.length} attempt(s)\n`);
+    process.exit(96);
+  }
+  await play(script);
+  if (script.hang) return hang(script, plan, attempt);
+  if (script.signal) {
+    process.kill(process.pid, script.signal);
+    await sleep(1000);
+  }
+  process.exit(typeof script.exitCode === 'number' ? script.exitCode : 0);
+}
+
+main().catch((error) => {
+  try {
+    process.stderr.write(`routecert fake ${cli}: ${error && error.stack ? error.stack : String(error)}\n`);
+  } finally {
+    process.exit(98);
+  }
+});

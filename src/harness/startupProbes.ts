@@ -1,0 +1,220 @@
+/**
+ * The startup table of `routecert run` (the `startupProbes` section of report.json and a table in
+ * summary.md) and of `routecert probe --startup-table`: every installed CLI whose driver takes a
+ * schema flag, probed with
+ *
+ * 1. every production schema in `schemas/contracts/` (`production` rows). Each schema goes to EVERY
+ *    schema-flag CLI, not only to those `profiles.json` lists: the table then shows both that the
+ *    listed routes work (a listed schema that is rejected is a broken production route, `listed:
+ *    true` in its cell) and which CLIs refuse the others, and with what message. Each cell also
+ *    carries what the CLI's lint profile predicts;
+ * 2. the canaries of src/probe/canaries.ts (`baseline`, `custom-keyword`, `standard-annotation`,
+ *    `draft-keyword` rows), each group apart, so a vocabulary failure is never read as a field-name bug;
+ * 3. the canary baseline and the `_meta` root canary under each output format the CLI has
+ *    (`output-format` rows; Claude Code: text, json, stream-json), to show whether the format
+ *    changes validation.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { generate } from 'json-schema-faker';
+import { compileValidator } from '#src/contract/validator.ts';
+import { DEFAULT_FINAL_PAYLOAD, type JsonObject } from '#src/mock/scenarios.ts';
+import { projectPath } from '#src/paths.ts';
+import { CANARY_PAYLOAD, canarySchemas } from '#src/probe/canaries.ts';
+import { discoverCli } from '#src/probe/discover.ts';
+import type { ProbeDriver } from '#src/probe/driver.ts';
+import { PROBE_DRIVERS } from '#src/probe/drivers.ts';
+import {
+  LINT_PROFILE_BY_CLI,
+  routeFormat,
+  runStartupTable,
+  startupRoutes,
+  type StartupCell,
+  type StartupSubject,
+  type StartupTable,
+  type StartupTarget,
+} from '#src/probe/startup.ts';
+import type { RunFault } from '#src/report/types.ts';
+import { loadProfileManifest } from '#src/schema/manifest.ts';
+import type { LiveSource } from './run.ts';
+import type { CaseFilter } from './runCorpus.ts';
+
+/** The canaries that stand for "accepted" and "rejected" in the output-format rows. */
+export const FORMAT_CANARIES: readonly string[] = ['baseline', '_meta@root'];
+
+/** Seed of the payload generator (json-schema-faker), so every run sends the same payloads. */
+export const PAYLOAD_SEED = 1;
+
+/**
+ * A payload valid for `schema`, for the mock model to answer, so an accepted schema completes in one
+ * request: json-schema-faker (seed {@link PAYLOAD_SEED}, no optional property, arrays of one),
+ * checked with Ajv. Falls back to `fallback` when the generator fails or its output is not valid.
+ */
+export async function samplePayload(schema: Record<string, unknown>, fallback: JsonObject = { ...DEFAULT_FINAL_PAYLOAD }): Promise<JsonObject> {
+  try {
+    const value = await generate(schema as Parameters<typeof generate>[0], { seed: PAYLOAD_SEED, optionalsProbability: 0, maxDefaultItems: 1 });
+    const valid = typeof value === 'object' && value !== null && !Array.isArray(value) && compileValidator(schema)(value).length === 0;
+    return valid ? (value as JsonObject) : fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+/**
+ * The production rows: every `*.schema.json` in `dir` (sorted), with the profiles its
+ * `profiles.json` entry lists (none when the folder has no manifest or no entry).
+ *
+ * @throws when `dir` cannot be read, a schema is not JSON, or the manifest is malformed (`ManifestError`).
+ */
+export async function productionSubjects(dir: string = projectPath('schemas/contracts')): Promise<StartupSubject[]> {
+  const manifest = await loadProfileManifest(dir);
+  const files = (await readdir(dir)).filter((f) => f.endsWith('.schema.json')).sort();
+  const out: StartupSubject[] = [];
+  for (const file of files) {
+    const schema = JSON.parse(await readFile(path.join(dir, file), 'utf8')) as Record<string, unknown>;
+    out.push({
+      id: `production:${file}`,
+      kind: 'production',
+      label: file,
+      keyword: '',
+      pointer: '',
+      schema,
+      payload: await samplePayload(schema),
+      listedProfiles: manifest?.schemas.get(file)?.profiles ?? [],
+    });
+  }
+  return out;
+}
+
+/** The canary rows (src/probe/canaries.ts), baseline first. */
+export function canarySubjects(): StartupSubject[] {
+  return canarySchemas().map((c) => ({
+    id: `canary:${c.id}`,
+    kind: c.group,
+    label: c.id === 'baseline' ? 'baseline (no extra keyword)' : c.id,
+    keyword: c.keyword,
+    pointer: c.pointer,
+    schema: c.schema,
+    payload: { ...CANARY_PAYLOAD },
+  }));
+}
+
+/**
+ * The output-format rows: for each format any of `drivers` has (in driver and route order), the
+ * {@link FORMAT_CANARIES} sent under that format.
+ */
+export function formatSubjects(drivers: readonly ProbeDriver[]): StartupSubject[] {
+  const formats = [...new Set(drivers.flatMap((d) => startupRoutes(d).map(routeFormat)))];
+  const canaries = canarySchemas().filter((c) => FORMAT_CANARIES.includes(c.id));
+  return formats.flatMap((format) =>
+    canaries.map((c) => ({
+      id: `format:${format}:${c.id}`,
+      kind: 'output-format' as const,
+      label: `${c.id === 'baseline' ? 'baseline' : c.id} as ${format}`,
+      keyword: c.keyword,
+      pointer: c.pointer,
+      schema: c.schema,
+      payload: { ...CANARY_PAYLOAD },
+      format,
+    })),
+  );
+}
+
+/** The drivers that take a schema on the command line (`schemaFlag: true`), from `drivers`. */
+export function schemaFlagDrivers(drivers: readonly ProbeDriver[] = PROBE_DRIVERS): ProbeDriver[] {
+  return drivers.filter((d) => d.schemaFlag);
+}
+
+/** Discover each schema-flag driver's CLI (installed or not) as a table column. */
+export async function startupTargets(drivers: readonly ProbeDriver[] = PROBE_DRIVERS): Promise<StartupTarget[]> {
+  return Promise.all(
+    schemaFlagDrivers(drivers).map(async (driver) => ({
+      driver,
+      cli: await discoverCli(driver.cli, { bin: driver.bin }),
+      profile: LINT_PROFILE_BY_CLI[driver.cli] ?? null,
+    })),
+  );
+}
+
+/**
+ * Options of {@link buildStartupTable}.
+ *
+ * - `drivers`: @default `PROBE_DRIVERS` (only those with `schemaFlag: true` are used);
+ * - `targets`: already discovered columns (skips discovery);
+ * - `schemasDir`: the production schemas; @default the bundled `schemas/contracts`;
+ * - `rows`: which row families; @default all three;
+ * - `timeoutMs`, `concurrency`, `onCell`: as in `runStartupTable`.
+ */
+export interface BuildStartupTableOptions {
+  drivers?: readonly ProbeDriver[];
+  targets?: readonly StartupTarget[];
+  schemasDir?: string;
+  rows?: readonly ('production' | 'canaries' | 'formats')[];
+  timeoutMs?: number;
+  concurrency?: number;
+  onCell?: (row: StartupSubject, cell: StartupCell) => void | Promise<void>;
+}
+
+/**
+ * Discover the schema-flag CLIs and run the whole startup table (see the module comment).
+ *
+ * @throws when the production schemas or their manifest cannot be read.
+ * @example
+ * const table = await buildStartupTable();
+ * table.rows.find((r) => r.id === 'canary:x-meta@root')?.cells.map((c) => `${c.cli} ${c.version}: ${c.outcome}`)
+ * // ['claude 2.1.332: rejected']
+ */
+export async function buildStartupTable(options: BuildStartupTableOptions = {}): Promise<StartupTable> {
+  const targets = options.targets ?? (await startupTargets(options.drivers ?? PROBE_DRIVERS));
+  const families = options.rows ?? ['production', 'canaries', 'formats'];
+  const installedDrivers = targets.filter((t) => t.cli.bin !== null).map((t) => t.driver);
+  const subjects: StartupSubject[] = [
+    ...(families.includes('production') ? await productionSubjects(options.schemasDir) : []),
+    ...(families.includes('canaries') ? canarySubjects() : []),
+    ...(families.includes('formats') ? formatSubjects(installedDrivers) : []),
+  ];
+  return runStartupTable({
+    targets,
+    subjects,
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+    ...(options.onCell === undefined ? {} : { onCell: options.onCell }),
+  });
+}
+
+/** Does a `--route` filter entry select `driver` (a route, a route family such as `claude-code`, or the CLI name)? */
+function routeSelects(entry: string, driver: ProbeDriver): boolean {
+  return entry === driver.cli || startupRoutes(driver).some((r) => r === entry || r.startsWith(`${entry}/`));
+}
+
+/**
+ * The live source of `routecert run` that builds the startup table. It emits no case results: the
+ * table goes into the report as its own section (`sections()`, after `run`). A cell that could not
+ * be carried out is a `probe` run fault (exit 3); rejections and disagreements with the lint are in
+ * the table and do not change the exit code.
+ *
+ * Filters: `--case` or `--contract` select corpus cases, so the table is skipped; `--tag` runs it
+ * only when one tag is `startup`; `--route` keeps the CLIs it names.
+ */
+export function startupProbeSource(options: { timeoutMs: number; concurrency?: number; drivers?: readonly ProbeDriver[] }): LiveSource {
+  let table: StartupTable | undefined;
+  return {
+    async clis() {
+      return [];
+    },
+    async run(_emit, filter: CaseFilter): Promise<RunFault[]> {
+      if (filter.ids?.length || filter.contracts?.length) return [];
+      if (filter.tags?.length && !filter.tags.includes('startup')) return [];
+      let drivers = schemaFlagDrivers(options.drivers ?? PROBE_DRIVERS);
+      if (filter.routes?.length) drivers = drivers.filter((d) => filter.routes!.some((r) => routeSelects(r, d)));
+      if (drivers.length === 0) return [];
+      table = await buildStartupTable({ drivers, timeoutMs: options.timeoutMs, ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }) });
+      return table.rows.flatMap((row) =>
+        row.cells.filter((c) => c.outcome === 'fault').map((c) => ({ kind: 'probe' as const, message: `startup probe ${row.id} on ${c.cli} ${c.version ?? '?'} (${c.route}): ${c.message ?? 'fault'}` })),
+      );
+    },
+    sections() {
+      return table === undefined ? {} : { startupProbes: table };
+    },
+  };
+}

@@ -1,0 +1,55 @@
+/**
+ * routecert's public API (the package entry, `import { ... } from 'routecert'`): decoders,
+ * contracts, evidence, the conformance run, certification of any worker, and the reference worker.
+ * Values first, then types, grouped by topic (STYLE.md item 3).
+ */
+// Envelopes and decoders
+export { claudeDecoder, genericDecoder, defaultDecoders, withDecoders, decoderFor, UnknownRouteError } from '#src/envelope/index.ts';
+// Scanning free text for JSON
+export { findJsonObjects, scanJson } from '#src/scan/index.ts';
+// Contracts and verdicts
+export { VERDICTS, povContract, DEFAULT_POV_POLICY, FINAL_ANSWER_ADDENDUM, loadContract, judgeCase } from '#src/contract/index.ts';
+// Bounded evidence
+export { clipEvidence, boundedEvidence, EVIDENCE_LIMIT_CHARS } from '#src/diagnostics/evidence.ts';
+// The conformance run
+export { runConformance } from '#src/harness/run.ts';
+// Certification of any worker
+export {
+  certify,
+  assertCertified,
+  NotCertifiedError,
+  defineConfig,
+  loadConfig,
+  CertifyConfigError,
+  certifyLiveSource,
+  writeCertificate,
+  certificateMarkdown,
+  CHECKS,
+} from '#src/harness/certify/index.ts';
+// Fake CLI shims
+export { installShims, readShimRecords, promptOf } from '#src/harness/shim/index.ts';
+// The reference worker
+export { runWorker, runPeer, windowsFromEnv, WORKER_ROUTES, WINDOW_ENV } from '#src/worker/index.ts';
+
+// Envelopes and decoders
+export type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, Origin, RouteDecoder } from '#src/envelope/index.ts';
+// Contracts and verdicts
+export type { Contract, Verdict, VerdictName, PovContract, PovPolicy } from '#src/contract/index.ts';
+// The conformance run
+export type { LiveSource, RunOptions } from '#src/harness/run.ts';
+export type { CaseResult, RunReport } from '#src/report/types.ts';
+// Certification
+export type {
+  Certificate,
+  CertifyConfig,
+  CertifyOptions,
+  CertifyOutcome,
+  CertifyProgress,
+  CheckResult,
+  LoadedConfig,
+  RouteCertificate,
+  WorkerAdapter,
+} from '#src/harness/certify/index.ts';
+export type { ShimAttempt, ShimCallRecord, ShimPlan, ShimRecord } from '#src/harness/shim/index.ts';
+// The reference worker
+export type { WorkerOptions, WorkerResult, WorkerWindows } from '#src/worker/index.ts';

@@ -1,0 +1,428 @@
+/**
+ * Startup probes as a table: which schemas (production schemas, keyword canaries, one schema under
+ * each output format) each installed schema-flag CLI takes, by CLI version, with the CLI's own
+ * words when it refuses, next to what the CLI's lint profile predicts. Generic over probe drivers:
+ * every driver with `schemaFlag: true` gets a column.
+ *
+ * A probe is one run of the real CLI against its provider mock playing `final` with a payload that
+ * is valid for the schema, so an accepted schema completes in one model request. Outcomes:
+ * - `rejected` at stage `startup`: the CLI refused the schema itself (its rejection line; Claude Code
+ *   2.1.332: stderr `Error: --json-schema is not a valid JSON Schema: ...`, exit 1, no request), or
+ *   exited before any request;
+ * - `rejected` at stage `provider`: the schema reached the provider mock, which refused it with the
+ *   provider's schema error (OpenAI strict: `invalid_json_schema`), and the CLI reported that;
+ * - `accepted`: the CLI called the model and no schema refusal came back;
+ * - `fault`: the probe could not be carried out (CLI missing, spawn failure, mock failure, timeout
+ *   before any request).
+ */
+import { availableParallelism } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import type { Milliseconds } from '#src/envelope/types.ts';
+import type { JsonObject } from '#src/mock/scenarios.ts';
+import { CLAUDE_TEXT_ROUTE } from '#src/probe/claude.ts';
+import type { DiscoveredCli } from '#src/probe/discover.ts';
+import type { ProbeDriver } from '#src/probe/driver.ts';
+import { DEFAULT_PROBE_TIMEOUT_MS, runProbe, schemaRejectionLine, type ProbeResult } from '#src/probe/run.ts';
+import { keywordPointer, lintSchema } from '#src/schema/lint.ts';
+import type { CanaryGroup } from '#src/probe/canaries.ts';
+
+/** What a startup probe showed. */
+export type StartupOutcome = 'accepted' | 'rejected' | 'fault';
+
+/** Who refused: the CLI before calling the model (`startup`), or the provider mock (`provider`). */
+export type StartupStage = 'startup' | 'provider';
+
+/**
+ * What the CLI's lint profile predicts: `rejected` (an error finding), `accepted` (no finding at
+ * all), `unknown` (warnings only: the profile does not know; no agreement is claimed either way).
+ */
+export type StartupExpectation = 'accepted' | 'rejected' | 'unknown';
+
+/** The kind of a table row: a production schema, a canary group, or a schema under one output format. */
+export type StartupRowKind = 'production' | CanaryGroup | 'output-format';
+
+/** The lint profile (src/schema/profiles.ts) that models each CLI's schema flag, by routecert CLI name. */
+export const LINT_PROFILE_BY_CLI: Readonly<Record<string, string>> = Object.freeze({
+  claude: 'claude-code',
+  codex: 'codex',
+  qwen: 'qwen-code',
+});
+
+/**
+ * Routes a driver can run for startup probes only (no decoder reads them), by CLI name:
+ * Claude Code's `text` output format ({@link CLAUDE_TEXT_ROUTE}).
+ */
+export const STARTUP_ONLY_ROUTES: Readonly<Record<string, readonly string[]>> = Object.freeze({
+  claude: [CLAUDE_TEXT_ROUTE],
+});
+
+/** Every route a startup probe may use for `driver`: its routes, then its startup-only routes. */
+export function startupRoutes(driver: ProbeDriver): string[] {
+  return [...driver.routes, ...(STARTUP_ONLY_ROUTES[driver.cli] ?? [])];
+}
+
+/** The output format a route names: the part after the `/` (`claude-code/stream-json` -> `stream-json`). */
+export function routeFormat(route: string): string {
+  const slash = route.indexOf('/');
+  return slash === -1 ? route : route.slice(slash + 1);
+}
+
+/**
+ * Provider schema refusals a CLI may pass on after the schema reached the mock, each with its source:
+ * - `invalid_json_schema`, `Invalid schema for response_format|function '<name>'`: OpenAI strict
+ *   mode (research/schema-vocabularies.md §2.1, §2.6);
+ * - `input_schema does not support ...`, `input_schema.type: Field required`,
+ *   `output_format.schema:` / `output_config.format.schema:`: Anthropic (§3.4).
+ */
+export const PROVIDER_SCHEMA_REFUSALS: readonly RegExp[] = [
+  /invalid_json_schema/,
+  /Invalid schema for (?:response_format|function)/,
+  /input_schema(?: does not support|\.type: Field required)/,
+  /output_(?:format|config\.format)\.schema:/,
+];
+
+/** Longest message a cell keeps, in characters (longer ones are clipped with `...`). */
+export const STARTUP_MESSAGE_LIMIT_CHARS = 400;
+
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]/g;
+
+function clean(text: string): string {
+  const one = text.replace(ANSI, '').replace(/\s+/g, ' ').trim();
+  return one.length > STARTUP_MESSAGE_LIMIT_CHARS ? `${one.slice(0, STARTUP_MESSAGE_LIMIT_CHARS - 3)}...` : one;
+}
+
+/**
+ * The first string inside `value` (deep) that matches one of `patterns`. A matching string that is
+ * itself a JSON document (Codex 0.171.0 puts the provider's whole error body in `error.message`) is
+ * searched in turn, so the provider's own `message` comes out.
+ */
+function matchingString(value: unknown, patterns: readonly RegExp[]): string | undefined {
+  if (typeof value === 'string') {
+    if (!patterns.some((p) => p.test(value))) return undefined;
+    if (/^\s*[[{]/.test(value)) {
+      try {
+        return matchingString(JSON.parse(value) as unknown, patterns) ?? value;
+      } catch {
+        return value;
+      }
+    }
+    return value;
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  for (const v of Array.isArray(value) ? value : Object.values(value)) {
+    const hit = matchingString(v, patterns);
+    if (hit !== undefined) return hit;
+  }
+  return undefined;
+}
+
+/**
+ * The provider's schema refusal as the CLI passed it on: the first stderr, then stdout, line that
+ * matches {@link PROVIDER_SCHEMA_REFUSALS}; for a JSON line, the string inside it that matches.
+ * `null` when none.
+ */
+export function providerRefusal(stdout: string, stderr: string): string | null {
+  for (const line of `${stderr}\n${stdout}`.split(/\r?\n/)) {
+    const plain = line.replace(ANSI, '');
+    if (!PROVIDER_SCHEMA_REFUSALS.some((p) => p.test(plain))) continue;
+    try {
+      const inner = matchingString(JSON.parse(plain) as unknown, PROVIDER_SCHEMA_REFUSALS);
+      if (inner !== undefined) return clean(inner);
+    } catch {
+      // not JSON: the line itself
+    }
+    return clean(plain);
+  }
+  return null;
+}
+
+/**
+ * What one startup probe showed.
+ *
+ * - `outcome`, `stage`: see the module comment; `stage` is `null` unless rejected.
+ * - `message`: the CLI's or provider's refusal, or the fault, as one line without ANSI colours
+ *   (at most {@link STARTUP_MESSAGE_LIMIT_CHARS} characters); `null` when accepted.
+ * - `exitCode`: the CLI's exit code (`null`: killed or never ran).
+ * - `requests`: how many requests reached the provider mock.
+ * - `elapsedMs`: spawn to exit, in ms.
+ */
+export interface StartupObservation {
+  outcome: StartupOutcome;
+  stage: StartupStage | null;
+  message: string | null;
+  exitCode: number | null;
+  requests: number;
+  elapsedMs: Milliseconds;
+}
+
+/**
+ * Read a probe result as a startup observation (rules in the module comment). The CLI's own
+ * rejection line comes from `driver.rejectionLine` (else the `--json-schema is not` line that Claude
+ * Code 2.1.332 and Qwen Code 0.24.4 print). Pure; never throws.
+ */
+export function classifyStartup(result: ProbeResult, driver?: ProbeDriver): StartupObservation {
+  const { envelope } = result;
+  const base = { exitCode: envelope.exitCode, requests: result.requests.length, elapsedMs: envelope.elapsedMs };
+  if (result.fault !== undefined) return { ...base, outcome: 'fault', stage: null, message: clean(result.fault) };
+  const line = schemaRejectionLine(envelope.stderr.replace(ANSI, ''), driver);
+  if (line !== null) return { ...base, outcome: 'rejected', stage: 'startup', message: clean(line) };
+  if (result.requests.length === 0) {
+    if (envelope.timedOut) return { ...base, outcome: 'fault', stage: null, message: 'timed out before any request reached the mock' };
+    const first = `${envelope.stderr}\n${envelope.stdout}`.split(/\r?\n/).map((l) => l.replace(ANSI, '').trim()).find((l) => l !== '');
+    return { ...base, outcome: 'rejected', stage: 'startup', message: clean(first ?? `exit ${String(envelope.exitCode)} before any request`) };
+  }
+  const refusal = providerRefusal(envelope.stdout, envelope.stderr);
+  if (refusal !== null) return { ...base, outcome: 'rejected', stage: 'provider', message: refusal };
+  return { ...base, outcome: 'accepted', stage: null, message: null };
+}
+
+/**
+ * What a lint profile predicts for a schema: `rejected` when it has an error finding, `accepted`
+ * when it has no finding at all, else `unknown`; `because` lists the findings that decided it as
+ * `<profile>/<rule> at <pointer>` (errors for `rejected`, warnings for `unknown`).
+ *
+ * @throws {UnknownProfileError} for an unknown profile name.
+ * @example
+ * lintExpectation({ type: 'object', _meta: {} }, 'claude-code')
+ * // { expected: 'rejected', because: ['claude-code/unknown-keyword at /_meta'] }
+ */
+export function lintExpectation(schema: unknown, profile: string): { expected: StartupExpectation; because: string[] } {
+  const findings = lintSchema(schema, { profiles: [profile] });
+  const errors = findings.filter((f) => f.severity === 'error');
+  const decisive = errors.length > 0 ? errors : findings;
+  const because = decisive.map((f) => `${f.profile}/${f.rule} at ${keywordPointer(f.pointer, f.keyword)}`);
+  return { expected: errors.length > 0 ? 'rejected' : findings.length > 0 ? 'unknown' : 'accepted', because };
+}
+
+/**
+ * One CLI column: the driver, the CLI as discovered, and its lint profile (`null`: none models it,
+ * so every cell's expectation is `unknown`).
+ */
+export interface StartupTarget {
+  driver: ProbeDriver;
+  cli: DiscoveredCli;
+  profile: string | null;
+}
+
+/**
+ * One row to probe.
+ *
+ * - `id`: stable (`production:pov.schema.json`, `canary:_meta@root`, `format:text:baseline`);
+ * - `kind`, `label` (how tables name the row), `keyword` and `pointer` (where it sits; `''` for a
+ *   whole schema / the root);
+ * - `schema`: sent verbatim; `payload`: what the mock model answers (valid for `schema`);
+ * - `format`: for `output-format` rows, the format every cell runs (`text`, `json`, ...); cells only
+ *   for CLIs with a route of that format. Other rows run each CLI's first route.
+ * - `listedProfiles`: production rows: the profiles `schemas/contracts/profiles.json` sends it to.
+ */
+export interface StartupSubject {
+  id: string;
+  kind: StartupRowKind;
+  label: string;
+  keyword: string;
+  pointer: string;
+  schema: Record<string, unknown>;
+  payload: JsonObject;
+  format?: string;
+  listedProfiles?: readonly string[];
+}
+
+/**
+ * One cell: one CLI (at one version, on one route) and one row.
+ *
+ * - the {@link StartupObservation} fields;
+ * - `expected`, `because`: from {@link lintExpectation} with the CLI's `profile`;
+ * - `agrees`: observation and expectation agree (`null` when the expectation is `unknown` or the
+ *   probe was a fault);
+ * - `listed`: production rows only: `profiles.json` sends this schema to this CLI's profile. A listed
+ *   schema that is rejected is a broken production route.
+ */
+export interface StartupCell extends StartupObservation {
+  cli: string;
+  version: string | null;
+  route: string;
+  profile: string | null;
+  expected: StartupExpectation;
+  because: string[];
+  agrees: boolean | null;
+  listed?: boolean;
+}
+
+/** A row of the table: its subject's description (without schema and payload) and one cell per CLI that ran it. */
+export interface StartupRow {
+  id: string;
+  kind: StartupRowKind;
+  label: string;
+  keyword: string;
+  pointer: string;
+  format: string | null;
+  cells: StartupCell[];
+}
+
+/**
+ * A column of the table: a CLI as found. `installed: false` columns have no cells (`note` says how
+ * to install).
+ */
+export interface StartupColumn {
+  cli: string;
+  version: string | null;
+  installed: boolean;
+  profile: string | null;
+  routes: string[];
+  note: string;
+}
+
+/**
+ * Counts over every cell: `cells`, `accepted`, `rejected`, `faults`; `disagreements`: cells whose
+ * outcome contradicts the lint profile; `listedRejected`: production schemas rejected by a CLI that
+ * profiles.json sends them to.
+ */
+export interface StartupSummary {
+  cells: number;
+  accepted: number;
+  rejected: number;
+  faults: number;
+  disagreements: number;
+  listedRejected: number;
+}
+
+/**
+ * The startup table: keyword (row) x CLI version (column) -> accepted / rejected with the CLI's
+ * message. `durationMs`: wall time of the whole table. This is `report.json`'s `startupProbes`.
+ */
+export interface StartupTable {
+  columns: StartupColumn[];
+  rows: StartupRow[];
+  summary: StartupSummary;
+  durationMs: Milliseconds;
+}
+
+/**
+ * Options of {@link runStartupTable}.
+ *
+ * - `targets`: the CLI columns (installed or not; uninstalled ones get no cells);
+ * - `subjects`: the rows;
+ * - `timeoutMs`: deadline of one probe; @default {@link DEFAULT_PROBE_TIMEOUT_MS}
+ * - `concurrency`: probes at once; @default the number of cores;
+ * - `onCell`: called as each cell is known (completion order).
+ */
+export interface StartupTableOptions {
+  targets: readonly StartupTarget[];
+  subjects: readonly StartupSubject[];
+  timeoutMs?: Milliseconds;
+  concurrency?: number;
+  onCell?: (row: StartupSubject, cell: StartupCell) => void | Promise<void>;
+}
+
+function routeFor(target: StartupTarget, subject: StartupSubject): string | undefined {
+  const routes = startupRoutes(target.driver);
+  if (subject.format === undefined) return routes[0];
+  return routes.find((r) => routeFormat(r) === subject.format);
+}
+
+/** Run `work` over `items`, at most `limit` at once. */
+async function bounded<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const workers = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, async () => {
+    while (next < items.length) {
+      const item = items[next]!;
+      next += 1;
+      await work(item);
+    }
+  });
+  await Promise.all(workers);
+}
+
+/** Counts for a list of rows. */
+export function summariseStartup(rows: readonly StartupRow[]): StartupSummary {
+  const cells = rows.flatMap((r) => r.cells);
+  return {
+    cells: cells.length,
+    accepted: cells.filter((c) => c.outcome === 'accepted').length,
+    rejected: cells.filter((c) => c.outcome === 'rejected').length,
+    faults: cells.filter((c) => c.outcome === 'fault').length,
+    disagreements: cells.filter((c) => c.agrees === false).length,
+    listedRejected: cells.filter((c) => c.listed === true && c.outcome === 'rejected').length,
+  };
+}
+
+/**
+ * Probe every subject on every installed target and build the table. Runs that are identical (same
+ * CLI, route, schema and payload, e.g. a canary and the same canary in its format row) run once.
+ * Rows and cells come out in subject and target order whatever order the probes finish in.
+ * Never throws for anything a CLI does (a probe that cannot run is a `fault` cell).
+ *
+ * @example
+ * const table = await runStartupTable({ targets: [{ driver: claudeDriver, cli, profile: 'claude-code' }], subjects });
+ * table.rows.find((r) => r.id === 'canary:_meta@root')?.cells[0]?.outcome // => 'rejected'
+ */
+export async function runStartupTable(options: StartupTableOptions): Promise<StartupTable> {
+  const started = performance.now();
+  const timeoutMs = options.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
+  const installed = options.targets.filter((t) => t.cli.bin !== null);
+  const runs = new Map<string, Promise<StartupObservation>>();
+  const observe = (target: StartupTarget, route: string, subject: StartupSubject): Promise<StartupObservation> => {
+    const key = JSON.stringify([target.driver.cli, route, subject.schema, subject.payload]);
+    let run = runs.get(key);
+    if (run === undefined) {
+      run = runProbe({
+        cli: target.cli,
+        driver: target.driver,
+        route,
+        scenario: 'final',
+        schema: subject.schema,
+        payloads: { final: subject.payload, placeholder: subject.payload },
+        timeoutMs,
+      }).then((result) => classifyStartup(result, target.driver));
+      runs.set(key, run);
+    }
+    return run;
+  };
+
+  const jobs: { row: number; col: number; target: StartupTarget; route: string; subject: StartupSubject }[] = [];
+  options.subjects.forEach((subject, row) => {
+    installed.forEach((target, col) => {
+      const route = routeFor(target, subject);
+      if (route !== undefined) jobs.push({ row, col, target, route, subject });
+    });
+  });
+  const cells = new Map<string, StartupCell>();
+  await bounded(jobs, options.concurrency ?? availableParallelism(), async (job) => {
+    const observation = await observe(job.target, job.route, job.subject);
+    const { target, subject } = job;
+    const expectation = target.profile === null ? { expected: 'unknown' as const, because: [] } : lintExpectation(subject.schema, target.profile);
+    const agrees = observation.outcome === 'fault' || expectation.expected === 'unknown' ? null : observation.outcome === expectation.expected;
+    const cell: StartupCell = {
+      cli: target.driver.cli,
+      version: target.cli.version,
+      route: job.route,
+      profile: target.profile,
+      ...observation,
+      ...expectation,
+      agrees,
+      ...(subject.listedProfiles === undefined ? {} : { listed: target.profile !== null && subject.listedProfiles.includes(target.profile) }),
+    };
+    cells.set(`${job.row}:${job.col}`, cell);
+    await options.onCell?.(subject, cell);
+  });
+
+  const rows: StartupRow[] = options.subjects.map((s, row) => ({
+    id: s.id,
+    kind: s.kind,
+    label: s.label,
+    keyword: s.keyword,
+    pointer: s.pointer,
+    format: s.format ?? null,
+    cells: installed.map((_, col) => cells.get(`${row}:${col}`)).filter((c): c is StartupCell => c !== undefined),
+  }));
+  const columns: StartupColumn[] = options.targets.map((t) => ({
+    cli: t.driver.cli,
+    version: t.cli.version,
+    installed: t.cli.bin !== null,
+    profile: t.profile,
+    routes: startupRoutes(t.driver),
+    note: t.cli.bin === null ? `not installed; its startup probes are skipped. Install with: ${t.cli.installHint}` : `probed through ${t.cli.source ?? '?'} install`,
+  }));
+  return { columns, rows, summary: summariseStartup(rows), durationMs: Math.round(performance.now() - started) };
+}
