@@ -44,7 +44,7 @@ export async function main(argv: string[]): Promise<number> {
     .option('--tag <tag>', 'only cases with this tag; repeatable', collect)
     .option('--reports <dir>', 'parent folder of the run folder', 'reports')
     .option('--no-probes', 'do not probe installed CLIs, replay the corpus only')
-    .option('--no-certify', 'do not certify the bundled reference worker (routecert.config.ts)')
+    .option('--no-certify', 'do not certify the bundled reference worker with fake CLIs (also off with --no-probes)')
     .option('--probe-timeout <ms>', 'deadline of one probe run in ms', (v) => Number(v), 60_000)
     .option('--quiet', 'print only cases that do not pass, and the summary')
     .option(

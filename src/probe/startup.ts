@@ -84,7 +84,7 @@ export const PROVIDER_SCHEMA_REFUSALS: readonly RegExp[] = [
 /** Longest message a cell keeps, in characters (longer ones are clipped with `...`). */
 export const STARTUP_MESSAGE_LIMIT_CHARS = 400;
 
-// eslint-disable-next-line no-control-regex
+/** ANSI escape sequences (colours): Qwen Code 0.24.4 prints its startup rejection in red. */
 const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]/g;
 
 function clean(text: string): string {

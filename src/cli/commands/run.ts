@@ -11,6 +11,8 @@ import { markdownReporter } from '#src/report/markdown.ts';
 import { projectPath } from '#src/paths.ts';
 import { probeLiveSource } from '#src/harness/probeSource.ts';
 import { startupProbeSource } from '#src/harness/startupProbes.ts';
+import { certifyLiveSource } from '#src/harness/certify/liveSource.ts';
+import { referenceWorkerConfig } from '#src/harness/certify/reference.ts';
 import { genericDecoderFromOption } from '#src/envelope/generic.ts';
 import { withDecoders } from '#src/envelope/registry.ts';
 import type { RouteDecoder } from '#src/envelope/types.ts';
@@ -25,6 +27,8 @@ export interface RunCommandOptions {
   reports: string;
   probes: boolean;
   probeTimeout: number;
+  /** `--no-certify` sets false: do not certify the bundled reference worker (also off with `--no-probes`). */
+  certify?: boolean;
   quiet?: boolean;
   /** `--generic <route>=<spec>`: routes decoded by a generic decoder configured by a spec (src/envelope/generic.ts). */
   generic?: string[];
@@ -48,6 +52,8 @@ export async function runCommand(opts: RunCommandOptions, commandLine: string): 
   const dir = path.resolve(opts.reports, runFolderName());
   await mkdir(dir, { recursive: true });
   const live: LiveSource[] = opts.probes ? [probeLiveSource({ timeoutMs: opts.probeTimeout }), startupProbeSource({ timeoutMs: opts.probeTimeout })] : [];
+  // The reference worker, certified in-process with fake CLIs replaying the corpus (route `certify:<route>`).
+  if (opts.probes && opts.certify !== false) live.push(certifyLiveSource(referenceWorkerConfig({ inProcess: true }), { parallelRoutes: true, concurrency: 8 }));
   const { exitCode } = await runConformance({
     casesDir,
     filter: {
