@@ -11,9 +11,11 @@
  * machine wall time mostly measures the neighbours; `--clock=wall` for elapsed time, see
  * {@link Clock}). Routecert and JSON.parse are timed in interleaved rounds (15 by default; each
  * round times every size once, each call after a full garbage collection, sizes in ascending then
- * descending order), so a slow spell hits all sizes alike instead of skewing one growth ratio. The
- * baseline gets one to three runs; a size is skipped once the baseline took, or is predicted from
- * its previous doubling to take, more than 20 s.
+ * descending order). Ratios between two routecert cells (growth) or between routecert and
+ * JSON.parse are medians of the ratios within each round, whose two calls ran back to back, so a
+ * slow spell on a shared machine cancels out instead of skewing one ratio. The baseline gets one
+ * to three runs; a size is skipped once the baseline took, or is predicted from its previous
+ * doubling to take, more than 20 s.
  *
  * Targets (exit code 1 when one is missed): >= 100 MB/s on plain log text on one core; the valid
  * brace-dense document within 2x of JSON.parse; routecert growth <= 2.2 per doubling.
@@ -36,6 +38,9 @@ interface Row {
   routecertMs: Milliseconds;
   baselineMs: Milliseconds | string;
   parseMs: Milliseconds | undefined;
+  /** Median over rounds of routecert time / JSON.parse time, both timed back to back. */
+  parseRatio: number | undefined;
+  /** Median over rounds of time(this size) / time(previous size), per doubling. */
   growth: number | undefined;
   hits: string;
 }
@@ -103,23 +108,25 @@ function measureInput(input: InputKind, seed: number, sizes: readonly number[], 
       baselineMs = baselineOff;
     } else {
       let baseHits = 0;
-      const times = [timeOnce(() => (baseHits = naiveScan(text).length), clock)];
-      for (let n = 1; n < 3 && (times[0] as number) < 2_000; n++) times.push(timeOnce(() => naiveScan(text), clock));
-      baselineMs = median(times);
+      const baseTimes = [timeOnce(() => (baseHits = naiveScan(text).length), clock)];
+      for (let n = 1; n < 3 && (baseTimes[0] as number) < 2_000; n++) baseTimes.push(timeOnce(() => naiveScan(text), clock));
+      baselineMs = median(baseTimes);
       if (baseHits !== hits[k]) hitsCell = `${hits[k]} vs ${baseHits}`;
       const growth = lastBaseline ? (baselineMs / lastBaseline.ms) ** (1 / Math.log2(sizeMb / lastBaseline.sizeMb)) : 2;
       lastBaseline = { ms: baselineMs, sizeMb, growth: Math.max(growth, 2) };
       if (baselineMs > BASELINE_LIMIT_MS) baselineOff = 'skipped: > 20 s';
     }
-    const routecertMs = median(routecert[k] as Milliseconds[]);
-    const previous = rows[rows.length - 1];
+    const times = routecert[k] as Milliseconds[];
+    const before = routecert[k - 1];
+    const perDoubling = 1 / Math.log2(sizeMb / (sizes[k - 1] ?? sizeMb));
     rows.push({
       input: input.name,
       sizeMb,
-      routecertMs,
+      routecertMs: median(times),
       baselineMs,
       parseMs: input.validJson ? median(parse[k] as Milliseconds[]) : undefined,
-      growth: previous ? (routecertMs / previous.routecertMs) ** (1 / Math.log2(sizeMb / previous.sizeMb)) : undefined,
+      parseRatio: input.validJson ? median(times.map((t, r) => t / ((parse[k] as Milliseconds[])[r] as number))) : undefined,
+      growth: before === undefined ? undefined : median(times.map((t, r) => (t / (before[r] as number)) ** perDoubling)),
       hits: hitsCell,
     });
   });
@@ -148,7 +155,7 @@ function printRow(row: Row): void {
     typeof row.baselineMs === 'string' ? row.baselineMs : rate(row.baselineMs),
     typeof row.baselineMs === 'string' ? '-' : `${(row.baselineMs / row.routecertMs).toFixed(1)}x`,
     row.growth === undefined ? '-' : row.growth.toFixed(2),
-    row.parseMs === undefined ? '-' : `${(row.routecertMs / row.parseMs).toFixed(2)} (${formatMs(row.parseMs)})`,
+    row.parseMs === undefined || row.parseRatio === undefined ? '-' : `${row.parseRatio.toFixed(2)} (${formatMs(row.parseMs)})`,
     row.hits,
   ];
   console.log(cells.map((c, k) => c.padEnd(WIDTHS[k] as number)).join(' | '));
@@ -160,7 +167,7 @@ function formatMs(ms: number): string {
 
 function printTargets(rows: readonly Row[]): number {
   const logRates = rows.filter((r) => r.input === 'log').map((r) => (r.sizeMb * 1000) / r.routecertMs);
-  const parseRatios = rows.flatMap((r) => (r.parseMs === undefined ? [] : [r.routecertMs / r.parseMs]));
+  const parseRatios = rows.flatMap((r) => (r.parseRatio === undefined ? [] : [r.parseRatio]));
   const growths = rows.flatMap((r) => (r.growth === undefined ? [] : [r.growth]));
   const targets = [
     { name: `plain log text >= ${TARGET_LOG_MB_S} MB/s (slowest size)`, value: Math.min(...logRates), met: (v: number) => v >= TARGET_LOG_MB_S, unit: ' MB/s' },

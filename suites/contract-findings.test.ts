@@ -121,3 +121,32 @@ describe('findings-code: in a sequence of top-level objects the last shaped one 
     );
   });
 });
+
+describe('findings-code: across codex/jsonl agent messages the last shaped message wins', async () => {
+  const contract = await loadContract('findings-code');
+  const codex = decoderFor('codex/jsonl');
+  const message = fc.oneof(
+    populatedReview.map((v) => ({ shaped: true, text: JSON.stringify(v), value: v as Record<string, unknown> })),
+    emptyShape.map((v) => ({ shaped: true, text: JSON.stringify(v), value: v as Record<string, unknown> })),
+    fc.constantFrom('Reading the diff.', 'Almost done.').map((t) => ({ shaped: false, text: t, value: {} as Record<string, unknown> })),
+  );
+
+  it('holds for any sequence of messages with at least one shaped one, the -o file holding the last message', () => {
+    fc.assert(
+      fc.property(fc.array(message, { minLength: 1, maxLength: 5 }).filter((ms) => ms.some((m) => m.shaped)), (messages) => {
+        const events = [
+          { type: 'thread.started', thread_id: 't' },
+          { type: 'turn.started' },
+          ...messages.map((m, i) => ({ type: 'item.completed', item: { id: `item_${i}`, type: 'agent_message', text: m.text } })),
+          { type: 'turn.completed', usage: { input_tokens: 1, output_tokens: 1 } },
+        ];
+        const env: Envelope = { ...envelope(events.map((e) => `${JSON.stringify(e)}\n`).join('')), files: { 'last-message': messages.at(-1)!.text } };
+        const last = messages.filter((m) => m.shaped).at(-1)!.value;
+        const verdict = judgeCase({ attempts: [env] }, contract, codex).verdict;
+        expect(verdict.verdict).toBe('accepted');
+        if (verdict.verdict === 'accepted') expect((verdict.value as { findings: unknown }).findings).toEqual(last.findings);
+      }),
+      { numRuns: 150 },
+    );
+  });
+});

@@ -48,7 +48,8 @@ export function hostileStdout(constraints: HostileStdoutConstraints = {}): fc.Ar
       const from = t.length === 0 ? 0 : a % t.length;
       return t.slice(from, from + 1 + (b % Math.max(1, t.length - from)));
     });
-  const depth = fc.integer({ min: 1, max: maxDepth });
+  // Mostly shallow (cheap), sometimes anywhere up to maxDepth.
+  const depth = fc.oneof({ weight: 3, arbitrary: fc.integer({ min: 1, max: Math.min(64, maxDepth) }) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: maxDepth }) });
   const pieces: fc.Arbitrary<string>[] = [
     fc.uint8Array({ maxLength: 64 }).map((bytes) => decoder.decode(bytes)),
     fc.string({ unit: 'binary', maxLength: 40 }),

@@ -124,6 +124,28 @@ export async function main(argv: string[]): Promise<number> {
       exitCode = await lintCommand(paths, opts);
     });
 
+  program
+    .command('fuzz')
+    .description('Check the properties with generated envelopes; replay a failure from its seed and path; --save keeps the shrunk case')
+    .option('--property <name>', 'only this property (see --list); repeatable', collect)
+    .option('--seed <n>', 'fast-check seed (printed with every failure; default: random)')
+    .option('--path <path>', 'replay the counterexample at this fast-check path of --seed')
+    .option('--runs <n>', 'generated runs per property (default: each property\'s own, raised by ROUTECERT_NUM_RUNS)')
+    .option('--save', 'write each shrunk counterexample as a case under --out')
+    .option('--out <dir>', 'folder for saved cases', 'fixtures/cases/regressions')
+    .option('--force', 'overwrite a saved case file that exists')
+    .option('--cases <dir>', 'corpus whose cases run first as examples', 'fixtures/cases')
+    .option('--no-examples', 'do not run the corpus examples first')
+    .option('--list', 'list the properties and exit')
+    .action(async (opts) => {
+      const { fuzzCommand } = await import('./commands/fuzz.ts');
+      exitCode = await fuzzCommand({
+        ...opts,
+        ...(opts.out === 'fixtures/cases/regressions' ? { out: undefined } : {}),
+        ...(opts.cases === 'fixtures/cases' ? { cases: undefined } : {}),
+      });
+    });
+
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (error) {

@@ -14,9 +14,11 @@
  * 1. `structured-populated`: a structured-field candidate (any key spelling) with a populated
  *    `findings` (upstream steps 1 and 3);
  * 2. `reply-populated`: a candidate from a string of the envelope (`result`, `text`, assistant text,
- *    a side file, a tool call), from the last stdout event that holds a shaped one: the last
- *    populated one (upstream steps 2 and 4: "prefer the last populated one"); a populated review
- *    beats an empty stub in either order, and a trailing object without `findings` changes nothing;
+ *    a side file, a tool call), from the last message that holds a shaped one (the last stdout line
+ *    or document by offset; a side file such as codex's `-o` file counts as after every line): the
+ *    last populated one (upstream steps 2 and 4: "prefer the last populated one"); inside one message
+ *    a populated review beats an empty stub in either order, and a trailing object without
+ *    `findings` changes nothing, while across messages the last shaped one wins;
  * 3. `structured-empty`: a structured field whose `findings` is `[]`, a legitimate "found nothing"
  *    (step 5); it never preempts a populated review elsewhere;
  * 4. `reply-empty`: the last shaped string candidate of that last event (step 4's "else the last
@@ -39,7 +41,8 @@
  * `residual_risks`, `testing_gaps`, `deferred_questions` become `[]`; the reviewer label is set by
  * the publisher), taken from the contract file's `defaults`, and must then be schema-valid.
  * A chosen review that is not schema-valid is `dropped-unusable` with its problems: selection never
- * falls back to a worse candidate, as upstream's does not.
+ * falls back to a worse candidate, as upstream's does not. The accepted verdict's `score` is 2 for a
+ * populated review and 1 for "found nothing".
  */
 import type { ClipPolicy } from '#src/diagnostics/evidence.ts';
 import { STRUCTURED_FIELD_NAMES } from '#src/envelope/claude.ts';
@@ -108,8 +111,10 @@ export function selectFindings(candidates: readonly Candidate[], stdout: string)
     candidate ? { candidate, rule, populated: populated(candidate) } : null;
   const structured = candidates.filter((c) => isStructured(c) && shaped(c));
   const inReply = candidates.filter((c) => !isStructured(c) && c.origin !== 'stdout' && c.origin !== 'stderr' && shaped(c));
-  const lastEvent = inReply.reduce((m, c) => Math.max(m, c.event ?? -1), -1);
-  const lastGroup = inReply.filter((c) => (c.event ?? -1) === lastEvent);
+  // The last message of a stream: candidates share `offset` when they come from one stdout line or
+  // document; a side file (codex `-o`) sits at `stdout.length`, after every event.
+  const lastOffset = inReply.reduce((m, c) => Math.max(m, c.offset), -1);
+  const lastGroup = inReply.filter((c) => c.offset === lastOffset);
   return (
     pick(structured.filter(populated).at(-1), 'structured-populated') ??
     pick(lastGroup.filter(populated).at(-1), 'reply-populated') ??

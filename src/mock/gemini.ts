@@ -170,7 +170,7 @@ function modelOf(url: string, re: RegExp): string {
  * Chat requests (`:streamGenerateContent`):
  * - a `message` turn: HTTP 200 `text/event-stream`, the chunks of {@link renderGeminiSse};
  * - an `error` turn: HTTP `status` with `{"error":{"code":status,"message":..,"status":<Google name>}}`;
- * - `stall`: HTTP 200 `text/event-stream`, then nothing: the body never ends.
+ * - `stall`: HTTP 200 `text/event-stream`, one chunk with an empty text part, then nothing: the body never ends.
  *
  * Utility requests (`:generateContent`): HTTP 200 JSON `GenerateContentResponse` whose text is
  * {@link satisfySchema} of the request's response schema.
@@ -199,8 +199,9 @@ export function geminiHandlers(options: GeminiHandlersOptions): RequestHandler[]
           );
         case 'stall': {
           const stream = new ReadableStream<Uint8Array>({
-            start() {
-              // Never enqueue and never close: the body stays unfinished.
+            start(controller) {
+              // One chunk with an empty text part (so the response starts), then never more, never closed.
+              controller.enqueue(encoder.encode(sseFrame({ candidates: [{ content: { role: 'model', parts: [{ text: '' }] }, index: 0 }], modelVersion })));
             },
           });
           return new HttpResponse(stream, { status: 200, headers: SSE_HEADERS });

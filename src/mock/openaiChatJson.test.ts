@@ -72,13 +72,16 @@ describe('openaiChatJsonHandlers', () => {
     expect(((await res.json()) as { error: { message: string } }).error.message).toContain('non-streaming');
   });
 
-  it('stall: sends the headers and never finishes the body', async () => {
-    const res = await chat((await serve('stall')).url, {});
+  it('stall: starts the body and never finishes it', async () => {
+    const server = await serve('stall');
+    const res = await chat(server.url, {});
     expect(res.status).toBe(200);
     const reader = res.body!.getReader();
-    const outcome = await Promise.race([reader.read().then(() => 'data'), new Promise((resolve) => setTimeout(() => resolve('still open'), 300))]);
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe(' ');
+    const next = await Promise.race([reader.read().then(() => 'more'), new Promise((resolve) => setTimeout(() => resolve('stalled'), 300))]);
+    expect(next).toBe('stalled');
+    await server.close();
     await reader.cancel().catch(() => undefined);
-    expect(outcome).toBe('still open');
   });
 });
 

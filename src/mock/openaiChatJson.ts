@@ -112,7 +112,7 @@ export function renderChatCompletion(
  *
  * - a `message` turn: HTTP 200, {@link renderChatCompletion};
  * - an `error` turn: HTTP `status` with OpenAI's error body `{"error":{"message":..,"type":<errorType>,"param":null,"code":null}}`;
- * - `stall`: HTTP 200 `application/json` whose body never ends;
+ * - `stall`: HTTP 200 `application/json`, one space of the body, then it never ends;
  * - a request with `stream: true`: HTTP 400 naming the mismatch (this mock only answers
  *   non-streaming requests; streamed chat completions are another mock's job).
  *
@@ -154,8 +154,9 @@ export function openaiChatJsonHandlers(options: OpenAIChatJsonHandlersOptions): 
           );
         case 'stall': {
           const stream = new ReadableStream<Uint8Array>({
-            start() {
-              // Never enqueue and never close: the body stays unfinished.
+            start(controller) {
+              // One byte of JSON whitespace (so the response starts), then never more, never closed.
+              controller.enqueue(new TextEncoder().encode(' '));
             },
           });
           return new HttpResponse(stream, { status: 200, headers: { 'content-type': 'application/json', 'x-request-id': requestId } });

@@ -10,7 +10,7 @@ export { finalRemovalProperty, stripFinal } from './finalRemoval.ts';
 export { stderrEvidenceProperty, expectedStderrFragment } from './stderrEvidence.ts';
 export { neverThrowsProperty } from './neverThrows.ts';
 export { propertyEnv } from './env.ts';
-export { checkProperty, assertProperty, numRunsFor, freshSeed, replayCommand, PropertyFailedError, NUM_RUNS_ENV } from './run.ts';
+export { checkProperty, assertProperty, numRunsFor, freshSeed, seedFromEnv, replayCommand, PropertyFailedError, NUM_RUNS_ENV, SEED_ENV } from './run.ts';
 export { regressionCase, saveRegression, RegressionRefusedError, REGRESSIONS_DIR } from './regression.ts';
 export { sampleOf, sampleFromCase, usableCases, judgeAttempts, describeSample } from './samples.ts';
 

@@ -6,6 +6,7 @@
  */
 import fc from 'fast-check';
 import { hostileStdout } from '#src/arbitraries/hostileStdout.ts';
+import { deepJson } from '#src/arbitraries/_internals/text.ts';
 import { VERDICTS } from '#src/contract/types.ts';
 import { defaultDecoders } from '#src/envelope/registry.ts';
 import type { Envelope } from '#src/envelope/types.ts';
@@ -14,6 +15,22 @@ import type { PropertyEnv, RoutecertProperty } from './types.ts';
 
 /** Input: one envelope, judged on every route. */
 export type HostileEnvelope = Envelope;
+
+const bytes = (b: number[]) => new TextDecoder('utf-8', { fatal: false }).decode(new Uint8Array(b));
+
+/**
+ * Known hostile inputs, tried first: a structured field nested past JSON.stringify's stack (5,000
+ * levels), unbalanced nesting, NUL bytes, invalid UTF-8, lone surrogates, a BOM before CRLF lines.
+ */
+const KNOWN_HOSTILE: Envelope[] = [
+  `{"type":"result","structured_output":${deepJson(5000, 'object')},"result":"x"}`,
+  '{"a":'.repeat(5000),
+  '['.repeat(5000),
+  '{"type":"result","result":"a\u0000b"}\u0000\n\u0000',
+  bytes([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0xc3, 0x28, 0x7d, 0x0a, 0xe2, 0x82]),
+  '{"type":"result","result":"\uD800"}\uDC00',
+  '\uFEFF{"type":"system"}\r\n\r\n{"type":"result","structured_output":{"position":"x","final":true}}\r\n',
+].map((stdout) => ({ stdout, stderr: '', exitCode: 0, elapsedMs: 10 }));
 
 /** The routes of the env's decoders, each once, in order. */
 function routesOf(env: PropertyEnv): string[] {
@@ -38,15 +55,18 @@ function firstFailure(envelope: Envelope, env: PropertyEnv): { route: string; re
 export const neverThrowsProperty: RoutecertProperty<HostileEnvelope> = {
   name: 'never-throws',
   summary: 'the decoder of every route never throws on arbitrary bytes, and a verdict with evidence comes back',
-  numRuns: 60,
+  numRuns: 40,
   arbitrary: () =>
     fc.record({
-      stdout: hostileStdout(),
+      stdout: hostileStdout({ maxDepth: 6000 }),
       stderr: fc.oneof(fc.constant(''), fc.string({ unit: 'binary', maxLength: 60 })),
       exitCode: fc.constantFrom<number | null>(0, 1, 2, 255, null),
       elapsedMs: fc.constantFrom(10, 590_000),
     }),
-  examples: (cases) => usableCases(cases).flatMap((c) => c.case.attempts.map((a): Envelope => ({ stdout: a.stdout, stderr: a.stderr, exitCode: a.exitCode, elapsedMs: a.elapsedMs }))),
+  examples: (cases) => [
+    ...KNOWN_HOSTILE,
+    ...usableCases(cases).flatMap((c) => c.case.attempts.map((a): Envelope => ({ stdout: a.stdout, stderr: a.stderr, exitCode: a.exitCode, elapsedMs: a.elapsedMs }))),
+  ],
   check(envelope, env) {
     const failure = firstFailure(envelope, env);
     if (failure) throw new Error(`route ${failure.route}: ${failure.reason}`);

@@ -27,10 +27,11 @@ export function numRunsFor(property: AnyProperty, vars: Record<string, string | 
 /**
  * Options of {@link checkProperty}.
  * - `env`: decoders and contract to check against.
- * - `seed`: fast-check seed of the generated phase (default: a fresh random 32-bit seed, printed).
+ * - `seed`: fast-check seed of the generated phase (default {@link seedFromEnv}: `ROUTECERT_SEED`, else random; printed on failure).
  * - `path`: replay this counterexample path of `seed` (skips the corpus examples).
  * - `numRuns`: generated runs (default {@link numRunsFor}).
- * - `cases`: corpus cases whose examples run first (default none).
+ * - `cases`: corpus cases whose examples run first, with the property's own known examples (even
+ *   when empty); leave it out to run generated inputs only.
  */
 export interface CheckOptions {
   env: PropertyEnv;
@@ -75,9 +76,25 @@ export class PropertyFailedError extends Error {
   }
 }
 
+/** The environment variable that pins the seed of every property (e.g. to replay a CI failure). */
+export const SEED_ENV = 'ROUTECERT_SEED';
+
 /** A random 32-bit seed, as fast-check draws its own. */
 export function freshSeed(): number {
   return (Date.now() ^ (Math.random() * 0x100000000)) | 0;
+}
+
+/**
+ * The seed for a run: `ROUTECERT_SEED` when set, else a fresh random one (printed with any failure).
+ *
+ * @throws Error when `ROUTECERT_SEED` is set but is not a 32-bit integer.
+ */
+export function seedFromEnv(vars: Record<string, string | undefined> = process.env): number {
+  const raw = vars[SEED_ENV];
+  if (raw === undefined || raw.trim() === '') return freshSeed();
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < -(2 ** 31) || n >= 2 ** 32) throw new Error(`[routecert] ${SEED_ENV} must be a 32-bit integer, got "${raw}"`);
+  return n;
 }
 
 /** The command that replays a generated failure. */
@@ -96,15 +113,17 @@ function errorText(error: unknown): string {
 
 /**
  * Check `property`: its corpus examples (from `options.cases`) as fast-check `examples`, then
- * `numRuns` generated inputs from `seed` (or only the replay of `path`). Never throws: a check that
- * throws, and a generator that throws (e.g. an invalid payload), are failures in the result.
+ * `numRuns` generated inputs from `seed` (or only the replay of `path`). A check that throws, and a
+ * generator that throws (e.g. an invalid payload), are failures in the result.
+ *
+ * @throws Error only for a malformed `ROUTECERT_SEED` or `ROUTECERT_NUM_RUNS` (configuration, not a failure).
  *
  * @example
  * const run = checkProperty(keySpellingProperty, { env: await propertyEnv(), seed: 42 });
  * if (run.failed) console.log(run.report); // ends with: Replay: npx routecert fuzz --property key-spelling --seed 42 --path ...
  */
 export function checkProperty(property: AnyProperty, options: CheckOptions): PropertyRun {
-  const seed = options.seed ?? freshSeed();
+  const seed = options.seed ?? seedFromEnv();
   const path = options.path ?? null;
   const numRuns = options.numRuns ?? numRunsFor(property);
   const base: PropertyRun = { property: property.name, failed: false, phase: null, seed, path: null, runs: 0, examples: 0, numShrinks: 0, counterexample: null, error: null, replay: null, report: '' };
@@ -112,7 +131,7 @@ export function checkProperty(property: AnyProperty, options: CheckOptions): Pro
     property.check(input, options.env);
   });
 
-  if (path === null && options.cases && options.cases.length > 0) {
+  if (path === null && options.cases !== undefined) {
     let examples: unknown[];
     try {
       examples = property.examples(options.cases);

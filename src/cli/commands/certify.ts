@@ -27,6 +27,7 @@ const MARK = { pass: pc.green('PASS'), fail: pc.red('FAIL'), skipped: pc.yellow(
 function progress(write: (s: string) => void) {
   return (e: CertifyProgress) => {
     if (e.kind === 'route-start') write(`${pc.bold(e.route)} (fake \`${e.cli}\` replaying the corpus)\n`);
+    else if (e.kind === 'run') return;
     else if (e.kind === 'check') {
       const r = e.result;
       const detail = r.status === 'skipped' ? pc.dim(r.reason ?? '') : r.status === 'fail' ? '' : pc.dim(r.evidence[0] ?? '');

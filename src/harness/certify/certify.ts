@@ -37,6 +37,7 @@ export const DEFAULT_FINAL_ANSWER_MARKER = 'This response is the final one';
 /** What {@link certify} reports while it runs. */
 export type CertifyProgress =
   | { kind: 'route-start'; route: string; cli: string }
+  | { kind: 'run'; route: string; observation: RunObservation }
   | { kind: 'check'; route: string; stage: 'smoke' | 'check' | 'records'; result: CheckResult }
   | { kind: 'route-end'; route: string; certificate: RouteCertificate };
 
@@ -174,10 +175,22 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
       });
       // Runs that sleep through a window go first, so they overlap the quick ones.
       const order = [...tasks].sort((a, b) => Number(isSlow(b.run)) - Number(isSlow(a.run)));
-      const observations = await Promise.all(order.map((t) => slot(async () => ({ t, o: await execute(route, cli.version, t.run, ctx) }))));
+      const observations = await Promise.all(
+        order.map((t) =>
+          slot(async () => {
+            const o = await execute(route, cli.version, t.run, ctx);
+            options.onProgress?.({ kind: 'run', route: route.route, observation: o });
+            return { t, o };
+          }),
+        ),
+      );
       const observed = observations.map((x) => x.o);
       const results = planned.map(({ def, plan }, index) => {
-        if ('skip' in plan) return skipped(def, plan.skip);
+        if ('skip' in plan) {
+          const result = skipped(def, plan.skip);
+          options.onProgress?.({ kind: 'check', route: route.route, stage: def.stage, result });
+          return result;
+        }
         const mine = observations.filter((x) => x.t.index === index).map((x) => ({ planned: x.t.run, observed: x.o }));
         const t0 = performance.now();
         const judged = def.judge(mine, env, [...earlier, ...observed]);

@@ -51,7 +51,7 @@ export interface PlannedRun {
   attempts: ShimAttempt[];
   cases: LoadedCase[];
   windows?: Partial<RunWindows>;
-  /** ms after spawn at which routecert kills the worker; @default hard window + {@link OUTER_GRACE_MS}. */
+  /** ms after the worker's first CLI call at which routecert kills it; @default hard window + {@link OUTER_GRACE_MS}. */
   outerDeadlineMs?: number;
   data?: Record<string, unknown>;
 }
@@ -98,7 +98,7 @@ function runProblems(o: RunObservation): string[] {
   const problems: string[] = [];
   if (o.fault) problems.push(`${o.label}: ${o.fault}`);
   if (o.killedAtOuterDeadline) {
-    problems.push(`${o.label}: the worker was still running at routecert's outer deadline (${Math.round(o.outerDeadlineMs / 1000)} s after it started); routecert killed its process group`);
+    problems.push(`${o.label}: the worker was still running at routecert's outer deadline (${Math.round(o.outerDeadlineMs / 1000)} s after its first CLI call); routecert killed its process group`);
   }
   if (o.leftovers.length > 0) problems.push(`${o.label}: still running after the worker ended: ${o.leftovers.map((l) => l.what).join(', ')}`);
   return problems;

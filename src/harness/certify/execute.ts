@@ -10,7 +10,7 @@
  * then killed, so a run never leaves a process behind.
  */
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Milliseconds } from '#src/envelope/types.ts';
@@ -36,7 +36,10 @@ export const FAKE_SECRETS = { ANTHROPIC_API_KEY: 'sk-ant-routecert-fake-00000000
  * - `label`: names the run in evidence;
  * - `attempts`: what the route's fake CLI replays, call by call;
  * - `cliVersion`: what it prints for `--version`;
- * - `windows`: the worker's windows; `outerDeadlineMs`: when routecert kills the worker's group (ms after spawn).
+ * - `windows`: the worker's windows;
+ * - `outerDeadlineMs`: when routecert kills the worker's group, in ms after the worker's first CLI
+ *   call (its own start-up is not held against it), or after spawn plus {@link STARTUP_ALLOWANCE_MS}
+ *   when it never calls a CLI.
  */
 export interface RunInput {
   label: string;
@@ -71,6 +74,7 @@ export interface Leftover {
  * - `killedAtOuterDeadline`: routecert had to kill the worker;
  * - `leftovers`: recorded processes (fake CLIs, their grandchildren) or members of the worker's
  *   process group still running after the worker ended;
+ * - `workerPid`: the worker command's pid, which is also its process group (none for an in-process worker);
  * - `fault`: the run could not be carried out (the worker's command could not start).
  */
 export interface RunObservation {
@@ -87,11 +91,38 @@ export interface RunObservation {
   leftovers: Leftover[];
   windows: RunWindows;
   outerDeadlineMs: Milliseconds;
+  workerPid?: number;
   fault?: string;
 }
 
 /** Grace for processes to disappear after the worker ended (signal delivery, reaping); not a measurement. */
 const SETTLE_MS = 2000;
+
+/** How long a worker may take to start before its first CLI call, on top of the outer deadline (ms). */
+export const STARTUP_ALLOWANCE_MS = 20_000;
+
+/**
+ * Call `onExpire` `deadlineMs` after the first fake CLI call is recorded in `stateDir` (polled every
+ * 100 ms), or `STARTUP_ALLOWANCE_MS + deadlineMs` after now if none is. Returns the canceller.
+ */
+function outerDeadline(stateDir: string, deadlineMs: Milliseconds, onExpire: () => void): () => void {
+  let timer = setTimeout(onExpire, STARTUP_ALLOWANCE_MS + deadlineMs);
+  const calls = path.join(stateDir, 'calls.jsonl');
+  const poll = setInterval(() => {
+    stat(calls)
+      .then((s) => {
+        if (s.size === 0) return;
+        clearInterval(poll);
+        clearTimeout(timer);
+        timer = setTimeout(onExpire, deadlineMs);
+      })
+      .catch(() => undefined);
+  }, 100);
+  return () => {
+    clearInterval(poll);
+    clearTimeout(timer);
+  };
+}
 
 /**
  * Carry out one run. Never throws for what the worker does; a worker that cannot start gives `fault`.
@@ -108,7 +139,7 @@ export async function executeRun(input: RunInput, ctx: RunContext): Promise<RunO
       version: 1,
       clis: { [input.route.cli]: { version: input.cliVersion, attempts: input.attempts } },
       secrets: Object.values(FAKE_SECRETS),
-      maxHangMs: input.outerDeadlineMs + 30_000,
+      maxHangMs: STARTUP_ALLOWANCE_MS + input.outerDeadlineMs + 30_000,
     },
     ...(adapter.tools ? { tools: [...DEFAULT_TOOLS, ...adapter.tools] } : {}),
   });
@@ -148,8 +179,12 @@ export async function executeRun(input: RunInput, ctx: RunContext): Promise<RunO
 
   const started = performance.now();
   const ran = adapter.run
-    ? await runInProcess(adapter.run, { route: base.route, routeArg: base.routeArg, schemaFile, promptFile, prompt: ctx.prompt, out: artifactPath, outDir, runDir, env, cwd }, input.outerDeadlineMs)
-    : await runCommand(adapter.command!.map((t) => fillTemplate(t, values)), { env, cwd, stdin: adapter.prompt === 'stdin' ? ctx.prompt : undefined }, input.outerDeadlineMs);
+    ? await runInProcess(adapter.run, { route: base.route, routeArg: base.routeArg, schemaFile, promptFile, prompt: ctx.prompt, out: artifactPath, outDir, runDir, env, cwd }, (expire) =>
+        outerDeadline(shims.stateDir, input.outerDeadlineMs, expire),
+      )
+    : await runCommand(adapter.command!.map((t) => fillTemplate(t, values)), { env, cwd, stdin: adapter.prompt === 'stdin' ? ctx.prompt : undefined }, (expire) =>
+        outerDeadline(shims.stateDir, input.outerDeadlineMs, expire),
+      );
   const { killedAtOuterDeadline, fault, pid } = ran;
   const elapsedMs = Math.round(performance.now() - started);
 
@@ -197,6 +232,7 @@ export async function executeRun(input: RunInput, ctx: RunContext): Promise<RunO
     leftovers,
     windows: input.windows,
     outerDeadlineMs: input.outerDeadlineMs,
+    ...(pid !== undefined ? { workerPid: pid } : {}),
     ...(fault ? { fault } : {}),
   };
 }
@@ -212,8 +248,8 @@ interface Ran {
   pid?: number;
 }
 
-/** Run the worker's command detached (its own process group); kill the group at the outer deadline. */
-async function runCommand(argv: string[], opts: { env: Record<string, string>; cwd: string; stdin: string | undefined }, outerDeadlineMs: Milliseconds): Promise<Ran> {
+/** Run the worker's command detached (its own process group); kill the group at the outer deadline (`arm` schedules it). */
+async function runCommand(argv: string[], opts: { env: Record<string, string>; cwd: string; stdin: string | undefined }, arm: (expire: () => void) => () => void): Promise<Ran> {
   const stdout: Buffer[] = [];
   const stderr: Buffer[] = [];
   let killedAtOuterDeadline = false;
@@ -226,10 +262,10 @@ async function runCommand(argv: string[], opts: { env: Record<string, string>; c
     child.stdin.on('error', () => undefined);
     child.stdin.end(opts.stdin);
   }
-  const outer = setTimeout(() => {
+  const cancelOuter = arm(() => {
     killedAtOuterDeadline = true;
     if (pid !== undefined) killGroup(pid);
-  }, outerDeadlineMs);
+  });
   const exit = await new Promise<{ code: number | null; signal: string | null }>((resolve) => {
     child.on('error', (error) => {
       fault = `the worker's command could not start (${argv[0]}): ${error.message}`;
@@ -248,7 +284,7 @@ async function runCommand(argv: string[], opts: { env: Record<string, string>; c
       });
     });
   });
-  clearTimeout(outer);
+  cancelOuter();
   return {
     stdout: Buffer.concat(stdout).toString('utf8'),
     stderr: Buffer.concat(stderr).toString('utf8'),
@@ -260,21 +296,21 @@ async function runCommand(argv: string[], opts: { env: Record<string, string>; c
   };
 }
 
-/** Run an in-process worker; at the outer deadline abort its signal, and stop waiting {@link SETTLE_MS} later. */
+/** Run an in-process worker; at the outer deadline (`arm` schedules it) abort its signal, and stop waiting {@link SETTLE_MS} later. */
 async function runInProcess(
   run: NonNullable<WorkerAdapter['run']>,
   inv: Omit<InProcessInvocation, 'log' | 'signal'>,
-  outerDeadlineMs: Milliseconds,
+  arm: (expire: () => void) => () => void,
 ): Promise<Ran> {
   const lines: string[] = [];
   const controller = new AbortController();
   let killedAtOuterDeadline = false;
   let fault: string | undefined;
   let giveUp: NodeJS.Timeout | undefined;
-  const outer = setTimeout(() => {
+  const cancelOuter = arm(() => {
     killedAtOuterDeadline = true;
     controller.abort();
-  }, outerDeadlineMs);
+  });
   const stopped = new Promise<void>((resolve) => {
     controller.signal.addEventListener('abort', () => {
       giveUp = setTimeout(() => {
@@ -289,7 +325,7 @@ async function runInProcess(
     }),
     stopped,
   ]);
-  clearTimeout(outer);
+  cancelOuter();
   if (giveUp) clearTimeout(giveUp);
   return { stdout: '', stderr: lines.join('\n'), exitCode: fault ? null : 0, signal: null, killedAtOuterDeadline, ...(fault ? { fault } : {}) };
 }

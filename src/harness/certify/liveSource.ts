@@ -9,6 +9,7 @@ import type { CaseFilter } from '#src/harness/runCorpus.ts';
 import type { CaseResult, RunFault } from '#src/report/types.ts';
 import type { CheckResult, RouteCertificate } from './certificate.ts';
 import { certify, type CertifyOptions } from './certify.ts';
+import { CHECKS } from './checks.ts';
 import { CertifyConfigError, type CertifyConfig, type LoadedConfig } from './config.ts';
 
 /** The id of a check's case result: `certify-<route with / as ->-<check>`, e.g. `certify-claude-code-stream-json-retry-once`. */
@@ -53,6 +54,8 @@ export function certifyLiveSource(config: CertifyConfig | LoadedConfig, options:
     },
     async run(emit, filter: CaseFilter): Promise<RunFault[]> {
       if (filter.contracts?.length && !filter.contracts.includes('pov')) return [];
+      const tags = new Set(['certify', 'smoke', 'check', ...CHECKS.flatMap((c) => c.covers)]);
+      if (filter.tags?.length && !filter.tags.some((t) => tags.has(t))) return [];
       const routes = loaded.config.routes.filter(
         (r) =>
           !filter.routes?.length ||

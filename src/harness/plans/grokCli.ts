@@ -11,4 +11,4 @@ import type { PlannedProbe } from '#src/harness/probePlan.ts';
 import { schemaInPromptPlan } from './schemaInPrompt.ts';
 
 /** The pov probe plan of grok-cli. */
-export const GROK_CLI_POV_PLAN: readonly PlannedProbe[] = schemaInPromptPlan({ answerOrigin: () => 'assistant-text', stallTimeoutMs: 8_000 });
+export const GROK_CLI_POV_PLAN: readonly PlannedProbe[] = schemaInPromptPlan({ answerOrigin: () => 'assistant-text', stallTimeoutMs: 10_000 });

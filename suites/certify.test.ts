@@ -1,0 +1,193 @@
+/**
+ * Certifying workers with fake CLIs replaying the corpus (issue 5):
+ * - the reference worker passes every check that applies, as its command (routecert.config.ts)
+ *   and in-process on every route;
+ * - the example bash worker (examples/bash-worker/peer-worker.sh) gets its honest certificate;
+ * - miniature broken workers fail exactly the checks that cover the behaviour they lack;
+ * - `routecert certify` maps a broken adapter to 3 and a bad config to 2 and writes the certificate;
+ * - no process is left running (checked by process group in afterAll).
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { certify, type CertifyOutcome, type CertifyProgress } from '#src/harness/certify/certify.ts';
+import { certificateMarkdown, certificateProblems, type RouteCertificate } from '#src/harness/certify/certificate.ts';
+import { CHECKS } from '#src/harness/certify/checks.ts';
+import { loadConfig } from '#src/harness/certify/config.ts';
+import { miniatureConfig, MINIATURES, type MiniatureName } from '#src/harness/certify/miniatures/index.ts';
+import { ownProcessGroup, waitGone, waitGroupsGone, type TrackedProcess } from '#src/harness/certify/processes.ts';
+import { referenceWorkerConfig } from '#src/harness/certify/reference.ts';
+import { whichOnPath } from '#src/harness/shim/tools.ts';
+import { projectPath } from '#src/paths.ts';
+
+const LONG = 240_000;
+const tmp = mkdtempSync(path.join(tmpdir(), 'routecert-certify-suite-'));
+
+// Every process the runs started, for the afterAll check.
+const processes: TrackedProcess[] = [];
+const groups = new Set<number>();
+function track(e: CertifyProgress): void {
+  if (e.kind !== 'run') return;
+  if (e.observation.workerPid !== undefined) groups.add(e.observation.workerPid);
+  for (const r of e.observation.records) {
+    if (r.kind === 'version') continue;
+    processes.push({ pid: r.pid, startTicks: r.startTicks });
+    if (r.pgid !== null && r.pgid !== ownProcessGroup()) groups.add(r.pgid);
+  }
+}
+
+afterAll(async () => {
+  expect(await waitGone(processes, 5000)).toEqual([]);
+  expect(await waitGroupsGone([...groups], 5000)).toEqual([]);
+  rmSync(tmp, { recursive: true, force: true });
+}, 30_000);
+
+const byId = (r: RouteCertificate) => Object.fromEntries([...r.smoke, ...r.checks].map((c) => [c.id, c]));
+const failing = (r: RouteCertificate) => [...r.smoke, ...r.checks].filter((c) => c.status === 'fail').map((c) => c.id);
+const ran = (r: RouteCertificate) => r.checks.filter((c) => c.status !== 'skipped').map((c) => c.id);
+const route = (o: CertifyOutcome, name: string) => o.certificate.routes.find((r) => r.route === name)!;
+
+describe('the reference worker as its command (routecert.config.ts)', () => {
+  let outcome: CertifyOutcome;
+  beforeAll(async () => {
+    outcome = await certify(await loadConfig(projectPath('routecert.config.ts')), { routes: ['claude-code/stream-json'], onProgress: track });
+  }, LONG);
+
+  it('passes every check on claude-code/stream-json, and the certificate exits 0', () => {
+    const r = route(outcome, 'claude-code/stream-json');
+    expect(failing(r)).toEqual([]);
+    expect(r.checks.filter((c) => c.status === 'skipped')).toEqual([]);
+    expect(r.status).toBe('certified');
+    expect(outcome.exitCode).toBe(0);
+  });
+
+  it('writes a certificate that matches its schema and names worker, route, CLI version, contract and each check', async () => {
+    expect(await certificateProblems(outcome.certificate)).toEqual([]);
+    expect(outcome.certificate.header.worker.command.slice(0, 2)).toEqual(['node', 'bin/routecert-worker.js']);
+    const md = certificateMarkdown(outcome.certificate);
+    expect(md).toContain('# routecert certificate: routecert reference worker');
+    expect(md).toContain('## claude-code/stream-json: certified');
+    expect(md).toMatch(/CLI `claude` \d+\.\d+\.\d+/);
+    expect(md).toContain('contract: `pov`');
+    for (const check of CHECKS) expect(md).toContain(`\`${check.id}\``);
+  });
+});
+
+describe('the reference worker in-process, on every route', () => {
+  let outcome: CertifyOutcome;
+  beforeAll(async () => {
+    outcome = await certify(referenceWorkerConfig({ inProcess: true }), { parallelRoutes: true, onProgress: track });
+  }, LONG);
+
+  it('fails no check on any route; a skipped check always says why', () => {
+    for (const r of outcome.certificate.routes) {
+      expect(failing(r), r.route).toEqual([]);
+      for (const c of r.checks.filter((k) => k.status === 'skipped')) expect(c.reason, `${r.route} ${c.id}`).toMatch(/\w/);
+    }
+    expect(outcome.exitCode).toBe(0);
+  });
+
+  it('runs the idle check on the streaming route and skips it, saying so, on buffered ones', () => {
+    expect(byId(route(outcome, 'claude-code/stream-json'))['idle-window']!.status).toBe('pass');
+    for (const name of ['claude-code/json', 'grok/json']) {
+      const idle = byId(route(outcome, name))['idle-window']!;
+      expect(idle.status).toBe('skipped');
+      expect(idle.reason).toContain('buffered');
+    }
+  });
+
+  it('replays recorded claude cases and documented grok cases, and names their CLI versions', () => {
+    expect(route(outcome, 'claude-code/json').cli.name).toBe('claude');
+    expect(route(outcome, 'grok/json').cli).toEqual({ name: 'grok', version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
+    const retry = byId(route(outcome, 'grok/json'))['retry-once']!;
+    expect(retry.cases.every((c) => c.includes('grok/json/'))).toBe(true);
+  });
+});
+
+// The example bash worker needs bash, jq, python3 and GNU timeout; routecert installs none of them.
+const missingTools = ['bash', 'jq', 'python3', 'timeout'].filter((t) => whichOnPath(t, process.env.PATH ?? '') === null);
+
+describe.skipIf(missingTools.length > 0)(`the example bash worker${missingTools.length ? ` (skipped: ${missingTools.join(', ')} not installed)` : ''}`, () => {
+  let outcome: CertifyOutcome;
+  beforeAll(async () => {
+    outcome = await certify(await loadConfig(projectPath('examples/bash-worker/routecert.config.ts')), { onProgress: track });
+  }, LONG);
+
+  // Its honest certificate (see the header of peer-worker.sh): it has no output-idle detection,
+  // only `timeout`'s hard cap, so on the streaming claude route a silent peer outlives the idle
+  // window; everything else holds, including process-group reaping (`timeout` signals its group).
+  it('fails exactly idle-window on claude-code/stream-json, because it has no idle detection', () => {
+    const r = route(outcome, 'claude-code/stream-json');
+    expect(r.smoke.map((c) => c.status)).toEqual(['pass', 'pass']);
+    expect(failing(r)).toEqual(['idle-window']);
+    expect(byId(r)['idle-window']!.evidence.join('\n')).toContain('declares no idle-window variable');
+    expect(r.status).toBe('not-certified');
+  });
+
+  it('is certified on grok/json, where only the hard window applies', () => {
+    const r = route(outcome, 'grok/json');
+    expect(failing(r)).toEqual([]);
+    expect(r.status).toBe('certified');
+    expect(byId(r)['idle-window']!.status).toBe('skipped');
+  });
+
+  it('passes the finality, evidence and argv checks', () => {
+    const r = byId(route(outcome, 'claude-code/stream-json'));
+    for (const id of ['retry-once', 'drop-second-nonfinal', 'no-retry-late', 'stderr-short', 'stderr-long', 'startup-rejection', 'schema-one-token', 'forbidden-flags', 'process-group']) {
+      expect(r[id]!.status, id).toBe('pass');
+    }
+    expect(outcome.exitCode).toBe(1);
+  });
+});
+
+describe('miniature broken workers fail exactly the checks of what they lack', () => {
+  const outcomes = new Map<MiniatureName, CertifyOutcome>();
+  beforeAll(async () => {
+    for (const name of Object.keys(MINIATURES) as MiniatureName[]) {
+      outcomes.set(name, await certify(miniatureConfig(name), { parallelRoutes: true, onProgress: track }));
+    }
+  }, LONG);
+
+  it.each(Object.entries(MINIATURES))('%s', (name, { lacks }) => {
+    const outcome = outcomes.get(name as MiniatureName)!;
+    for (const r of outcome.certificate.routes) {
+      const covering = r.checks.filter((c) => c.covers.includes(lacks) && c.status !== 'skipped').map((c) => c.id);
+      expect(covering.length, `${r.route}: some check covers ${lacks}`).toBeGreaterThan(0);
+      expect(failing(r), r.route).toEqual(covering);
+      expect(ran(r).length).toBeGreaterThan(covering.length);
+    }
+    expect(outcome.exitCode).toBe(1);
+  });
+});
+
+describe('routecert certify', () => {
+  const cli = (args: string[]) => execa('node', [projectPath('bin/routecert.js'), 'certify', '--reports', path.join(tmp, 'reports'), ...args], { reject: false, env: { NO_COLOR: '1' } });
+
+  it('exits 2 for a config it cannot use, naming the problem', async () => {
+    const file = path.join(tmp, 'bad.config.mjs');
+    writeFileSync(file, "export default { worker: { name: 'x', command: ['sh'], prompt: 'fax', windowEnv: {} }, routes: [] };\n");
+    const run = await cli(['--config', file]);
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toContain('`worker.prompt` must be one of: stdin, file, argument');
+    expect(run.stderr).toContain('`routes` must be a non-empty array');
+  }, LONG);
+
+  it('exits 3 and says the adapter is broken when the smoke fails', async () => {
+    const file = path.join(tmp, 'broken.config.mjs');
+    writeFileSync(
+      file,
+      "export default { worker: { name: 'never calls the CLI', command: ['sh', '-c', 'cat >/dev/null'], prompt: 'stdin', windowEnv: { hardWindowS: 'H', retryMinS: 'R' } }, routes: ['claude-code/stream-json'] };\n",
+    );
+    const run = await cli(['--config', file, '--check', 'forbidden-flags']);
+    expect(run.exitCode).toBe(3);
+    expect(run.stdout).toContain('the worker never called `claude`');
+    expect(run.stdout).toContain('adapter-broken');
+    const dir = path.join(tmp, 'reports', readdirSync(path.join(tmp, 'reports')).sort().at(-1)!);
+    const certificate = JSON.parse(readFileSync(path.join(dir, 'certificate.json'), 'utf8')) as { routes: RouteCertificate[] };
+    expect(certificate.routes[0]!.status).toBe('adapter-broken');
+    expect(certificate.routes[0]!.checks.every((c) => c.status === 'skipped')).toBe(true);
+    expect(readFileSync(path.join(dir, 'certificate.md'), 'utf8')).toContain('the adapter is broken');
+  }, LONG);
+});
