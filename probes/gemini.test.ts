@@ -93,10 +93,7 @@ function expectCompletedRun(route: GeminiRoute, r: ProbeResult): void {
   const prompt = contents.at(-1)!.parts.map((p) => p.text ?? '').join('');
   expect(prompt).toContain(SCHEMA_PROMPT_LEAD);
   expect(prompt).toContain('"external_check"');
-  if (route === 'gemini-cli/json') {
-    // One pretty-printed, multi-line object; its stats are keyed by the model version the mock reported.
-    expect(r.envelope.stdout.split('\n').length).toBeGreaterThan(10);
-  } else {
+  if (route === 'gemini-cli/stream-json') {
     const all = events(r);
     expect(all[0]).toMatchObject({ type: 'init', model: GEMINI_PINNED_MODEL });
     expect(all[1]).toMatchObject({ type: 'message', role: 'user' });
@@ -110,6 +107,8 @@ function expectAnswer(route: GeminiRoute, r: ProbeResult, text: string): void {
   expect(r.envelope.exitCode).toBe(0);
   expect(answerText(route, r)).toBe(text);
   if (route === 'gemini-cli/json') {
+    // One pretty-printed, multi-line object; its stats are keyed by the model version the mock reported.
+    expect(r.envelope.stdout.split('\n').length).toBeGreaterThan(10);
     const envelope = JSON.parse(r.envelope.stdout) as Json;
     expect(Object.keys(envelope)).toEqual(['session_id', 'response', 'stats']);
     expect(Object.keys((envelope.stats as { models: Json }).models)).toEqual([GEMINI_PINNED_MODEL]);

@@ -36,7 +36,9 @@ describe('missing-final: removing final from an accepted case never yields accep
       stdout: stripFinal(a.stdout),
       ...(a.files ? { files: Object.fromEntries(Object.entries(a.files).map(([k, v]) => [k, stripFinal(v)])) } : {}),
     }));
-    expect(attempts.some((a) => /final\\*"\s*:\s*true/.test(a.stdout))).toBe(false);
+    // A JSON member only (followed by `,` or `}`): CLIs that echo the prompt (Gemini stream-json,
+    // grok-cli) carry the retry paragraph's prose `"final": true.` in their user line.
+    expect(attempts.some((a) => /final\\*"\s*:\s*true\s*(?:[,}]|\\n)/.test(a.stdout))).toBe(false);
     const verdict = await judge(c, attempts);
     expect(verdict.verdict).not.toBe('accepted');
   });

@@ -26,9 +26,9 @@ function cursorPlan(outcome: Outcome, m: Material, mode: (typeof FAILURES)[numbe
 
 /**
  * An arbitrary of `cursor-agent/stream-json` envelopes with their ground truth: a system line, the
- * answer text streamed in 0..3 assistant chunks (which the route does not read: they may split JSON
- * anywhere), and a result line whose `result` string holds the answers in prose, fences or
- * concatenations. Failing runs end with `is_error: true`, prose only, or no stdout.
+ * answer text streamed in 0..3 assistant chunks (slices of the result text, split anywhere, so they
+ * hold no answer the result line does not), and a result line whose `result` string holds the answers
+ * in prose, fences or concatenations. Failing runs end with `is_error: true`, prose only, or no stdout.
  *
  * @param constraints - {@link EnvelopeConstraints} (`structured` is ignored: cursor-agent has no structured field)
  * @returns an arbitrary of {@link GeneratedEnvelope}

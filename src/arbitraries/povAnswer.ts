@@ -61,7 +61,8 @@ export function povAnswer(constraints: PovAnswerConstraints = {}): fc.Arbitrary<
       breakage: fc.constantFrom(...BREAKAGES),
     })
     .map(({ base, finality, position, reasoning, voice, nonBoolean, unshapedFinal, breakage }) => {
-      const value = base as Record<string, unknown>;
+      // A copy: fast-check re-applies this mapper to the same drawn record while shrinking.
+      const value = structuredClone(base) as Record<string, unknown>;
       value.position = position;
       if (reasoning !== undefined) value.reasoning = reasoning;
       if (voice !== undefined) value.voice = voice;

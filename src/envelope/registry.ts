@@ -7,6 +7,10 @@ import { codexDecoder } from './codex.ts';
 import { genericDecoder, genericRouteDecoder } from './generic.ts';
 import { geminiDecoder } from './gemini.ts';
 import { grokCliDecoder } from './grokCli.ts';
+import { qwenDecoder } from './qwen.ts';
+import { opencodeDecoder } from './opencode.ts';
+import { copilotDecoder } from './copilot.ts';
+import { piDecoder } from './pi.ts';
 import type { RouteDecoder } from './types.ts';
 
 /** Raised for a route no decoder knows; `code` is stable, the message lists the known routes. */
@@ -27,6 +31,11 @@ export function defaultDecoders(): RouteDecoder[] {
     geminiDecoder('gemini-cli/json'),
     geminiDecoder('gemini-cli/stream-json'),
     grokCliDecoder(),
+    qwenDecoder('qwen-code/json'),
+    qwenDecoder('qwen-code/stream-json'),
+    opencodeDecoder(),
+    copilotDecoder(),
+    piDecoder(),
     genericDecoder('grok/json', { header: 'xAI grok --json-schema (documented)' }),
     // xAI grok streaming-json: the final `end` line carries structuredOutput / structuredOutputError; `error` lines end a failed run.
     genericDecoder('grok/streaming-json', { header: 'xAI grok streaming-json (documented)', terminalType: ['end', 'error'] }),

@@ -76,10 +76,16 @@ export function scanJson(text: string, options: ScanOptions = {}): ScanHit[] {
   let nextObject = wantObject ? text.indexOf('{') : -1;
   let nextArray = wantArray ? text.indexOf('[') : -1;
   while (hits.length < maxHits) {
-    if (nextObject >= 0 && nextObject < pos) nextObject = text.indexOf('{', pos);
-    if (nextArray >= 0 && nextArray < pos) nextArray = text.indexOf('[', pos);
-    const start = nextObject < 0 ? nextArray : nextArray < 0 ? nextObject : Math.min(nextObject, nextArray);
-    if (start < 0) break;
+    let start: number;
+    const here = text.charCodeAt(pos);
+    if ((here === 0x7b && wantObject) || (here === 0x5b && wantArray)) {
+      start = pos; // runs such as `{{{{`: no search needed
+    } else {
+      if (nextObject >= 0 && nextObject < pos) nextObject = text.indexOf('{', pos);
+      if (nextArray >= 0 && nextArray < pos) nextArray = text.indexOf('[', pos);
+      start = nextObject < 0 ? nextArray : nextArray < 0 ? nextObject : Math.min(nextObject, nextArray);
+      if (start < 0) break;
+    }
 
     // Most prose brackets (`[INFO]`, `{{`, `{ x`) fail on their first token: skip them at once.
     const refused = firstTokenStop(text, start);

@@ -2,8 +2,9 @@
  * The scanner's fallback: an iterative JSON validator (RFC 8259 grammar, as `JSON.parse` applies
  * it) run from an opening `{` or `[` when the fast path's span was unbalanced or `JSON.parse`
  * rejected it. It reports where the value ends, or where it stops being JSON and which nested
- * values were complete by then. Its stack is an array, so nesting depth is limited by memory, not
- * by the call stack.
+ * values were complete by then. Its stack of open containers is a pair of typed arrays shared
+ * between calls and grown by doubling (5 bytes per level), so nesting depth is limited by memory,
+ * not by the call stack.
  */
 
 /**
@@ -40,9 +41,11 @@ const AFTER = 5;
  */
 export function validateFrom(text: string, start: number, record: number): Validation {
   const len = text.length;
-  const kinds: number[] = [];
-  const starts: number[] = [];
+  let kinds = kindStack;
+  let starts = startStack;
+  let depth = 0;
   const inner: number[] = [];
+  let innerLength = 0;
   let state = VALUE;
   let i = start;
   for (;;) {
@@ -52,7 +55,7 @@ export function validateFrom(text: string, start: number, record: number): Valid
       if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) break;
       i++;
     }
-    if (i >= len) return { end: -1, failAt: len, inner };
+    if (i >= len) return failure(len, inner, innerLength);
     let close = false;
     switch (state) {
       case ARRAY_FIRST:
@@ -62,18 +65,18 @@ export function validateFrom(text: string, start: number, record: number): Valid
         }
       // falls through: an element
       case VALUE:
-        if (c === 0x7b) {
-          kinds.push(0);
-          starts.push(i++);
-          state = OBJECT_FIRST;
-        } else if (c === 0x5b) {
-          kinds.push(1);
-          starts.push(i++);
-          state = ARRAY_FIRST;
+        if (c === 0x7b || c === 0x5b) {
+          if (depth === kinds.length) {
+            kinds = kindStack = grow(kinds, new Uint8Array(kinds.length * 2));
+            starts = startStack = grow(starts, new Int32Array(starts.length * 2));
+          }
+          kinds[depth] = c === 0x7b ? 0 : 1;
+          starts[depth++] = i++;
+          state = c === 0x7b ? OBJECT_FIRST : ARRAY_FIRST;
         } else {
           const j =
             c === 0x22 ? skipString(text, i) : c === 0x2d || (c >= 0x30 && c <= 0x39) ? skipNumber(text, i) : skipLiteral(text, i, c);
-          if (j < 0) return { end: -1, failAt: -1 - j, inner };
+          if (j < 0) return failure(-1 - j, inner, innerLength);
           i = j;
           state = AFTER;
         }
@@ -85,42 +88,59 @@ export function validateFrom(text: string, start: number, record: number): Valid
         }
       // falls through: a key
       case OBJECT_KEY: {
-        if (c !== 0x22) return { end: -1, failAt: i, inner };
+        if (c !== 0x22) return failure(i, inner, innerLength);
         const j = skipString(text, i);
-        if (j < 0) return { end: -1, failAt: -1 - j, inner };
+        if (j < 0) return failure(-1 - j, inner, innerLength);
         i = j;
         state = COLON;
         break;
       }
       case COLON:
-        if (c !== 0x3a) return { end: -1, failAt: i, inner };
+        if (c !== 0x3a) return failure(i, inner, innerLength);
         i++;
         state = VALUE;
         break;
       default: {
-        const top = kinds[kinds.length - 1];
+        const top = kinds[depth - 1];
         if (c === 0x2c) {
           i++;
           state = top === 0 ? OBJECT_KEY : VALUE;
         } else if ((c === 0x7d && top === 0) || (c === 0x5d && top === 1)) {
           close = true;
         } else {
-          return { end: -1, failAt: i, inner };
+          return failure(i, inner, innerLength);
         }
       }
     }
     if (close) {
-      const kind = kinds.pop() as number;
-      const from = starts.pop() as number;
+      depth--;
+      const kind = kinds[depth] as number;
+      const from = starts[depth] as number;
       i++;
-      if (kinds.length === 0) return { end: i, failAt: i, inner: [] };
+      if (depth === 0) return { end: i, failAt: i, inner: [] };
       if ((record & (kind + 1)) !== 0) {
-        while (inner.length > 0 && (inner[inner.length - 2] as number) > from) inner.length -= 2;
-        inner.push(from, i);
+        // Values completed inside this one are no longer maximal.
+        while (innerLength > 0 && (inner[innerLength - 2] as number) > from) innerLength -= 2;
+        inner[innerLength++] = from;
+        inner[innerLength++] = i;
       }
       state = AFTER;
     }
   }
+}
+
+/** Stacks of open containers (kind 0 = object, 1 = array; start offset), shared between calls. */
+let kindStack = new Uint8Array(256);
+let startStack = new Int32Array(256);
+
+function grow<T extends Uint8Array | Int32Array>(from: T, to: T): T {
+  to.set(from);
+  return to;
+}
+
+function failure(at: number, inner: number[], innerLength: number): Validation {
+  inner.length = innerLength;
+  return { end: -1, failAt: at, inner };
 }
 
 /** End of the JSON string at `i` (a `"`), or `-1 - at` with `at` the offending offset. */

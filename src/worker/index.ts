@@ -5,7 +5,7 @@
  */
 export { runWorker, povContractMaker, WORKER_LOG_PREFIX } from './worker.ts';
 export { runPeer } from './peer.ts';
-export { WORKER_ROUTES, FORBIDDEN_WORKER_FLAGS } from './routes.ts';
+export { WORKER_ROUTES } from './routes.ts';
 export { windowsFromEnv, WorkerUsageError, WINDOW_ENV, DEFAULT_WINDOWS } from './windows.ts';
 export { workerMain, WORKER_USAGE } from './cli.ts';
 

@@ -135,7 +135,7 @@ export function runPeer(run: PeerRun): Promise<PeerOutcome> {
 
     if (pid !== null) {
       const hardMs = Math.max(0, run.deadlineAt - Date.now());
-      timers.push(setTimeout(() => reap('hard', `peer exceeded hard cap (${Math.round(hardMs / 100) / 10}s left of the window); reaping peer process group`), hardMs));
+      timers.push(setTimeout(() => reap('hard', `peer reached the hard deadline after ${Math.round(hardMs / 100) / 10}s; reaping peer process group`), hardMs));
       if (run.idleMs !== null) armIdle();
       if (run.signal?.aborted) onAbort();
       else run.signal?.addEventListener('abort', onAbort, { once: true });

@@ -8,7 +8,9 @@
  *   `--permission-mode dontAsk`; stream-json under `-p` needs `--verbose` (Claude Code 2.1.332).
  * - xAI grok: `--prompt-file <file> --verbatim` (without `--verbatim` a large prompt is cut to a
  *   preview, PR #1339), `--json-schema` implies buffered `--output-format json`.
- * No route ever passes a flag that lifts permission checks ({@link FORBIDDEN_WORKER_FLAGS}).
+ * No route ever passes a flag that lifts permission checks (`--dangerously-skip-permissions`,
+ * `--yolo`, `--force`, `-f`, `--always-approve`, `bypassPermissions`); the certificate's
+ * `forbidden-flags` check verifies it on every recorded call.
  */
 
 /** Inputs of one argv: the schema as compact JSON text, the prompt file (file routes), an optional model. */
@@ -32,9 +34,6 @@ export interface WorkerRoute {
   promptVia: 'stdin' | 'file';
   argv(input: RouteArgvInput): string[];
 }
-
-/** Flags that lift a CLI's permission checks; no route's argv contains one (research/ce-plugin.md 1.2). */
-export const FORBIDDEN_WORKER_FLAGS: readonly string[] = ['--dangerously-skip-permissions', '--yolo', '--force', '-f', '--always-approve', 'bypassPermissions'];
 
 function claude(format: 'json' | 'stream-json') {
   return ({ schemaJson, model }: RouteArgvInput): string[] => [

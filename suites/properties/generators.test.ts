@@ -24,7 +24,6 @@ import {
   type TextPlan,
 } from '#src/arbitraries/index.ts';
 import { compileValidator } from '#src/contract/validator.ts';
-import { VERDICTS } from '#src/contract/types.ts';
 
 describe('schema payloads (json-schema-faker, fixed seeds, checked with ajv)', () => {
   it('covers every production schema in schemas/contracts', () => {
@@ -79,6 +78,9 @@ describe('stderr texts', () => {
   });
 });
 
+/** The verdicts of the pov contract (DESIGN.md "Words": verdict). */
+const POV_VERDICTS = ['accepted', 'retry', 'dropped-nonfinal', 'dropped-unusable', 'startup-rejected', 'provider-error', 'timeout', 'crashed'];
+
 function textsOf(plan: EnvelopePlan): TextPlan[] {
   if (plan.family === 'claude-code/json' || plan.family === 'cursor-agent/stream-json') return [plan.result];
   if (plan.family === 'claude-code/stream-json') return [plan.result, ...plan.events.flatMap((e) => (e.kind === 'assistant-text' ? [e.text] : []))];
@@ -92,9 +94,9 @@ describe('envelopes', () => {
     expect(fc.sample(routeEnvelope(), { numRuns: 15, seed: 99 })).toEqual(fc.sample(routeEnvelope(), { numRuns: 15, seed: 99 }));
   });
 
-  it('covers every route family and every verdict', () => {
+  it('covers every route family and every verdict of the pov contract', () => {
     expect(new Set(samples.map((g) => g.route))).toEqual(new Set(ROUTE_FAMILIES));
-    expect(new Set(samples.map((g) => g.expected.verdict))).toEqual(new Set(VERDICTS));
+    expect(new Set(samples.map((g) => g.expected.verdict))).toEqual(new Set(POV_VERDICTS));
   });
 
   it('puts answers everywhere: structured field under every spelling, result/text strings, stream events, fences, prose, nested strings', () => {
@@ -140,7 +142,7 @@ describe('envelopes', () => {
     const stdouts = samples.map((g) => g.envelope.stdout);
     expect(stdouts.some((s) => s.startsWith('\uFEFF'))).toBe(true);
     expect(stdouts.some((s) => s.includes('\r\n'))).toBe(true);
-    expect(stdouts.some((s) => /\\{1,3}"final\\{1,3}": ?(true|false),\s*\\{0,3}"?[\s\\n]*\\{0,3}"final/.test(s) || s.includes('(draft)'))).toBe(true);
+    expect(stdouts.some((s) => s.includes('(draft)'))).toBe(true);
     expect(stdouts.some((s) => /\\{1,3}u00[89a-f][0-9a-f]|\\{1,3}u[1-9a-f][0-9a-f]{3}/.test(s))).toBe(true);
     expect(stdouts.some((s) => /\\{1,3}ud[89ab][0-9a-f]{2}/i.test(s))).toBe(true);
     expect(stdouts.some((s) => s.includes('{"a":{"a":{"a":{"a":') || s.includes('[[[[['))).toBe(true);

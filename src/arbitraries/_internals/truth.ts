@@ -14,8 +14,8 @@
  *
  * Which places a route reads (shared/research/cli-envelopes.md): Claude Code reads the structured field
  * and `result` of its result line, and in stream-json also assistant text blocks and tool calls;
- * grok reads `text` and `structuredOutput`; cursor-agent reads only its result line; the generic route
- * reads free text.
+ * grok reads `text` and `structuredOutput`; cursor-agent reads its result line (its assistant chunks
+ * are slices of the same text, so they add no answer); the generic route reads free text.
  */
 import { DEFAULT_POV_POLICY } from '#src/contract/pov.ts';
 import type { EnvelopePlan, Expected, PovAnswer, TextPlan } from '../types.ts';

@@ -248,6 +248,22 @@ interface Ran {
   pid?: number;
 }
 
+/**
+ * Worker process groups still running. A detached child outlives its parent, so if routecert itself
+ * exits mid-run, an `exit` hook kills these groups (as src/probe/run.ts does for probes).
+ */
+const liveWorkerGroups = new Set<number>();
+let exitHookInstalled = false;
+function trackWorkerGroup(pid: number): void {
+  liveWorkerGroups.add(pid);
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.once('exit', () => {
+      for (const g of liveWorkerGroups) killGroup(g);
+    });
+  }
+}
+
 /** Run the worker's command detached (its own process group); kill the group at the outer deadline (`arm` schedules it). */
 async function runCommand(argv: string[], opts: { env: Record<string, string>; cwd: string; stdin: string | undefined }, arm: (expire: () => void) => () => void): Promise<Ran> {
   const stdout: Buffer[] = [];
@@ -256,6 +272,7 @@ async function runCommand(argv: string[], opts: { env: Record<string, string>; c
   let fault: string | undefined;
   const child = spawn(argv[0]!, argv.slice(1), { cwd: opts.cwd, env: opts.env, detached: true, stdio: [opts.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
   const pid = child.pid;
+  if (pid !== undefined) trackWorkerGroup(pid);
   child.stdout?.on('data', (d: Buffer) => stdout.push(d));
   child.stderr?.on('data', (d: Buffer) => stderr.push(d));
   if (opts.stdin !== undefined && child.stdin) {
@@ -285,6 +302,7 @@ async function runCommand(argv: string[], opts: { env: Record<string, string>; c
     });
   });
   cancelOuter();
+  if (pid !== undefined) liveWorkerGroups.delete(pid);
   return {
     stdout: Buffer.concat(stdout).toString('utf8'),
     stderr: Buffer.concat(stderr).toString('utf8'),

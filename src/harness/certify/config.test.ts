@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { projectPath } from '#src/paths.ts';
+import { CertifyConfigError, configProblems, fillTemplate, loadConfig } from './config.ts';
+import { chunked, findCase, longStderr } from './cases.ts';
+import type { LoadedCase } from '#src/record/corpus.ts';
+
+const worker = { name: 'w', command: ['bash', 'w.sh', '{prompt}', '{out}'], prompt: 'file', windowEnv: { hardWindowS: 'H', retryMinS: 'R' } };
+
+describe('configProblems', () => {
+  it('accepts a command adapter and an in-process one', () => {
+    expect(configProblems({ worker, routes: ['claude-code/json'] })).toEqual([]);
+    expect(configProblems({ worker: { name: 'w', run: async () => undefined, windowEnv: { hardWindowS: 'H', retryMinS: 'R' } }, routes: ['grok/json'] })).toEqual([]);
+  });
+
+  it('names each problem, listing the valid values', () => {
+    const problems = configProblems({ worker: { ...worker, command: ['x', '{promt}'], prompt: 'fax' }, routes: [], contract: 'findings' });
+    expect(problems).toEqual([
+      '`worker.prompt` must be one of: stdin, file, argument',
+      expect.stringContaining('unknown placeholder {promt} in "{promt}". Known placeholders: {route}, {routeArg}, {schema}, {prompt}'),
+      '`routes` must be a non-empty array of route ids (e.g. "claude-code/stream-json")',
+      '`contract` must be "pov" (the only contract certification supports), not "findings"',
+    ]);
+  });
+
+  it('wants the prompt file placeholder when the prompt goes by file', () => {
+    expect(configProblems({ worker: { ...worker, command: ['w.sh'] }, routes: ['grok/json'] })).toEqual(['`worker.prompt` is "file" but no command token uses {prompt}']);
+  });
+});
+
+describe('fillTemplate', () => {
+  it('replaces placeholders and refuses one without a value', () => {
+    expect(fillTemplate('{outDir}/pov-{routeArg}.json', { outDir: '<tmp>/out', routeArg: 'claude' })).toBe('<tmp>/out/pov-claude.json');
+    expect(() => fillTemplate('{log}', {})).toThrow(CertifyConfigError);
+  });
+});
+
+describe('loadConfig', () => {
+  it('loads the bundled routecert.config.ts (the reference worker)', async () => {
+    const loaded = await loadConfig(projectPath('routecert.config.ts'));
+    expect(loaded.config.worker.command?.slice(0, 2)).toEqual(['node', 'bin/routecert-worker.js']);
+    expect(loaded.dir).toBe(projectPath());
+  });
+
+  it('says a missing file is missing', async () => {
+    await expect(loadConfig(projectPath('no-such.config.ts'))).rejects.toThrow(/not found/);
+  });
+});
+
+describe('replayed attempts', () => {
+  it('chunked() cuts stdout anywhere and keeps every byte in order', () => {
+    const out = chunked({ stdout: '{"type":"result","structured_output":{"a":1}}\n', stderr: 'warn', exitCode: 0 }, 4, 100);
+    expect(out.chunks!.filter((c) => c.stream === 'stdout').map((c) => c.data).join('')).toBe('{"type":"result","structured_output":{"a":1}}\n');
+    expect(out.chunks!.length).toBe(5);
+    expect(out.chunks![0]!.delayMs).toBeUndefined();
+    expect(out.chunks![1]!.delayMs).toBe(100);
+  });
+
+  it('longStderr() opens with the message and never repeats a line', () => {
+    const text = longStderr('schema invalid\n');
+    expect(text.startsWith('schema invalid\n')).toBe(true);
+    expect(text.length).toBeGreaterThan(4000);
+    const lines = text.trim().split('\n');
+    expect(new Set(lines).size).toBe(lines.length);
+  });
+
+  it('findCase() looks in the route first, then as far as the scope allows', () => {
+    const make = (file: string, route: string, tags: string[]): LoadedCase => ({
+      file,
+      warnings: [],
+      case: { id: file, description: '', route, cli: { name: 'x', version: '1' }, provenance: { source: 'documented', date: '2026-11-30' }, contract: 'pov', attempts: [], expect: { verdict: 'crashed' }, tags },
+    });
+    const cases = [make('b/claude-json.json', 'claude-code/json', ['t']), make('a/cursor.json', 'cursor-agent/json', ['t']), make('c/claude-stream.json', 'claude-code/stream-json', ['u'])];
+    expect(findCase(cases, 'claude-code/stream-json', { tags: ['t'], scope: 'route' })).toBeUndefined();
+    expect(findCase(cases, 'claude-code/stream-json', { tags: ['t'], scope: 'cli' })?.file).toBe('b/claude-json.json');
+    expect(findCase(cases, 'grok/json', { tags: ['t'], scope: 'cli' })).toBeUndefined();
+    expect(findCase(cases, 'grok/json', { tags: ['t'], scope: 'any' })?.file).toBe('a/cursor.json');
+    expect(findCase(cases, 'claude-code/stream-json', { tags: ['u'] })?.file).toBe('c/claude-stream.json');
+  });
+});
