@@ -7,6 +7,7 @@
 import pc from 'picocolors';
 import type { Reporter } from './reporter.ts';
 import { startupSummaryLine } from './startupTable.ts';
+import { behaviourMatrix, matrixText } from './matrix.ts';
 import type { CaseResult, RunReport } from './types.ts';
 
 const MARK: Record<CaseResult['outcome'], string> = {
@@ -58,6 +59,8 @@ export function consoleReporter(options: { write?: (text: string) => void; quiet
     },
     onRunEnd(report: RunReport) {
       for (const f of report.faults) write(`${pc.magenta('FAULT')} ${f.kind}${f.file ? ` ${f.file}` : ''}${f.where ? ` (${f.where})` : ''}: ${f.message}\n`);
+      const matrix = matrixText(behaviourMatrix(report.cases));
+      if (matrix !== '') write(`\nroute x behaviour class (passed/cases):\n${matrix}\n`);
       const s = report.summary;
       const verdicts = Object.entries(s.byVerdict).map(([v, n]) => `${v} ${n}`).join(', ');
       write(`\n${s.total} cases: ${pc.green(`${s.pass} passed`)}, ${s.fail ? pc.red(`${s.fail} failed`) : '0 failed'}, ${s.error ? pc.magenta(`${s.error} errored`) : '0 errored'}, ${s.skip} skipped; ${s.faults} run faults\n`);

@@ -6,6 +6,7 @@ import { appendFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { VERDICTS } from '#src/contract/types.ts';
 import type { Reporter } from './reporter.ts';
+import { behaviourMatrix } from './matrix.ts';
 import { startupTableMarkdown } from './startupTable.ts';
 import type { RunReport } from './types.ts';
 
@@ -37,6 +38,20 @@ export function markdownSummary(report: RunReport): string {
     lines.push('');
   }
   if (report.startupProbes) lines.push(startupTableMarkdown(report.startupProbes));
+  const matrix = behaviourMatrix(report.cases);
+  if (matrix.routes.length > 0) {
+    lines.push('## Route x behaviour class (passed / cases)', '');
+    lines.push(`| route | ${matrix.classes.join(' | ')} |`);
+    lines.push(`|---|${matrix.classes.map(() => '---:').join('|')}|`);
+    for (const route of matrix.routes) {
+      const cells = matrix.classes.map((b) => {
+        const c = matrix.cell(route, b);
+        return c.total === 0 ? '' : `${c.pass}/${c.total}`;
+      });
+      lines.push(`| ${cell(route)} | ${cells.join(' | ')} |`);
+    }
+    lines.push('');
+  }
   const bad = report.cases.filter((c) => c.outcome === 'fail' || c.outcome === 'error');
   if (bad.length > 0) {
     lines.push('## Not passing', '');

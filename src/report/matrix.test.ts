@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { behaviourMatrix, matrixText } from './matrix.ts';
+import type { CaseResult } from './types.ts';
+
+function result(route: string, tags: string[], outcome: CaseResult['outcome']): CaseResult {
+  return { id: 'x', file: 'f', description: 'd', route, contract: 'pov', cli: { name: 'c', version: '1' }, source: 'recorded', tags, outcome, expected: null, verdict: null, attempts: [], problems: [], caught: null, replay: '', durationMs: 0 };
+}
+
+describe('behaviourMatrix', () => {
+  it('counts passes per route and behaviour class, a case in every class its tags name', () => {
+    const m = behaviourMatrix([
+      result('claude-code/json', ['final', 'key-case'], 'pass'),
+      result('claude-code/json', ['nonfinal', 'fail-closed'], 'fail'),
+      result('claude-code/json', ['nonfinal', 'retry'], 'pass'),
+      result('grok/json', ['key-case'], 'pass'),
+      result('grok/json', ['unclassified'], 'pass'),
+    ]);
+    expect(m.routes).toEqual(['claude-code/json', 'grok/json']);
+    expect(m.classes).toEqual(['final', 'key-case', 'nonfinal']);
+    expect(m.cell('claude-code/json', 'nonfinal')).toEqual({ total: 2, pass: 1 });
+    expect(m.cell('grok/json', 'final')).toEqual({ total: 0, pass: 0 });
+    expect(matrixText(m).split('\n')).toEqual([
+      'route             final  key-case  nonfinal',
+      'claude-code/json    1/1       1/1       1/2',
+      'grok/json             -       1/1         -',
+    ]);
+  });
+});

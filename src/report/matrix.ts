@@ -1,0 +1,77 @@
+/**
+ * The route x behaviour-class matrix: for each route, how many cases of each behaviour class passed.
+ * A behaviour class is one of the failure classes routecert exists for, read off a case's tags (a
+ * case can be in several). Writers print it; they never judge.
+ */
+import type { CaseResult } from './types.ts';
+
+/**
+ * The behaviour classes, in print order, each with the tags that put a case in it (the probe plans'
+ * and documented cases' tags).
+ */
+export const BEHAVIOUR_CLASSES: readonly { name: string; tags: readonly string[] }[] = [
+  { name: 'final', tags: ['final'] },
+  { name: 'key-case', tags: ['key-case'] },
+  { name: 'placeholder', tags: ['placeholder-then-final'] },
+  { name: 'nonfinal', tags: ['nonfinal', 'retry'] },
+  { name: 'missing-final', tags: ['missing-final'] },
+  { name: 'prose', tags: ['prose-only'] },
+  { name: 'fenced', tags: ['fenced'] },
+  { name: 'api-error', tags: ['api-error'] },
+  { name: 'timeout', tags: ['timeout'] },
+  { name: 'startup', tags: ['startup-rejected'] },
+  { name: 'stderr', tags: ['short-stderr', 'long-evidence'] },
+];
+
+/** One cell: cases of that route and class, and how many passed. */
+export interface MatrixCell {
+  total: number;
+  pass: number;
+}
+
+/** Rows (routes, sorted) x columns ({@link BEHAVIOUR_CLASSES} that have at least one case). */
+export interface BehaviourMatrix {
+  routes: string[];
+  classes: string[];
+  cell(route: string, behaviour: string): MatrixCell;
+}
+
+/** Build the matrix of `cases`. Cases in no class are left out. */
+export function behaviourMatrix(cases: readonly CaseResult[]): BehaviourMatrix {
+  const cells = new Map<string, MatrixCell>();
+  const routes = new Set<string>();
+  const used = new Set<string>();
+  for (const c of cases) {
+    for (const b of BEHAVIOUR_CLASSES) {
+      if (!b.tags.some((t) => c.tags.includes(t))) continue;
+      routes.add(c.route);
+      used.add(b.name);
+      const key = `${c.route}\u0000${b.name}`;
+      const cell = cells.get(key) ?? { total: 0, pass: 0 };
+      cell.total += 1;
+      if (c.outcome === 'pass') cell.pass += 1;
+      cells.set(key, cell);
+    }
+  }
+  return {
+    routes: [...routes].sort(),
+    classes: BEHAVIOUR_CLASSES.map((b) => b.name).filter((n) => used.has(n)),
+    cell: (route, behaviour) => cells.get(`${route}\u0000${behaviour}`) ?? { total: 0, pass: 0 },
+  };
+}
+
+/** The matrix as fixed-width text: `pass/total` per cell, `-` where a route has no case of the class. */
+export function matrixText(m: BehaviourMatrix): string {
+  if (m.routes.length === 0) return '';
+  const routeWidth = Math.max(5, ...m.routes.map((r) => r.length));
+  const widths = m.classes.map((c) => Math.max(c.length, 5));
+  const header = `${'route'.padEnd(routeWidth)}  ${m.classes.map((c, i) => c.padStart(widths[i]!)).join('  ')}`;
+  const lines = m.routes.map((route) => {
+    const cells = m.classes.map((c, i) => {
+      const cell = m.cell(route, c);
+      return (cell.total === 0 ? '-' : `${cell.pass}/${cell.total}`).padStart(widths[i]!);
+    });
+    return `${route.padEnd(routeWidth)}  ${cells.join('  ')}`;
+  });
+  return [header, ...lines].join('\n');
+}
