@@ -9,8 +9,9 @@
 import type { Benchmark } from './benchmark.ts';
 import { robustnessBench } from './robustness.bench.ts';
 import { scanBench } from './scan.bench.ts';
+import { probesBench } from './probes.bench.ts';
 
-const benches: readonly Benchmark[] = [scanBench, robustnessBench];
+const benches: readonly Benchmark[] = [scanBench, robustnessBench, probesBench];
 
 /** Runs the selected benchmarks; resolves to the worst exit code (0 ok, 1 target missed, 2 usage). */
 export async function runBenchmarks(argv: string[]): Promise<number> {
@@ -19,6 +20,7 @@ export async function runBenchmarks(argv: string[]): Promise<number> {
     for (const b of benches) console.log(`  ${b.name.padEnd(8)} ${b.description}`);
     console.log('\noptions (scan): --sizes=1,2,4,8 (MB)  --runs=15 (timed rounds per cell)  --clock=cpu|wall');
     console.log('options (robustness): --inputs=envelope-100mb,line-1mb,nesting-10k,invalid-utf8,nul-bytes');
+    console.log('options (probes): --clis=claude,codex (default: every installed CLI with a probe plan)');
     return 0;
   }
   const names = new Set(benches.map((b) => b.name));
