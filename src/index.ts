@@ -5,6 +5,10 @@
  */
 // Envelopes and decoders
 export { claudeDecoder, genericDecoder, defaultDecoders, withDecoders, decoderFor, UnknownRouteError } from '#src/envelope/index.ts';
+// The generic route: where a CLI routecert does not know leaves its answer (`generic:<spec>`, `run --generic`)
+export { parseGenericSpec, genericDecoderFromOption, genericRouteDecoder, GenericSpecError } from '#src/envelope/index.ts';
+// Envelope drift between a recorded case and a probe of a newer CLI
+export { driftLines } from '#src/harness/drift.ts';
 // Scanning free text for JSON
 export { findJsonObjects, scanJson } from '#src/scan/index.ts';
 // Contracts and verdicts
@@ -30,9 +34,25 @@ export {
 export { installShims, readShimRecords, promptOf } from '#src/harness/shim/index.ts';
 // The reference worker
 export { runWorker, runPeer, windowsFromEnv, WORKER_ROUTES, WINDOW_ENV } from '#src/worker/index.ts';
+// Property-based testing: envelope generators with ground truth, properties, replay and regressions
+export {
+  routeEnvelope,
+  claudeJsonEnvelope,
+  claudeStreamEnvelope,
+  grokJsonEnvelope,
+  cursorStreamEnvelope,
+  freeTextEnvelope,
+  povAnswer,
+  schemaPayload,
+  stderrText,
+  hostileStdout,
+} from '#src/arbitraries/index.ts';
+export { PROPERTIES, propertyByName, propertyEnv, checkProperty, assertProperty, saveRegression } from '#src/properties/index.ts';
 
 // Envelopes and decoders
 export type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, Origin, RouteDecoder } from '#src/envelope/index.ts';
+export type { GenericDecoderOptions, EventFilter } from '#src/envelope/index.ts';
+export type { DriftInput, DriftSide } from '#src/harness/drift.ts';
 // Contracts and verdicts
 export type { Contract, Verdict, VerdictName, PovContract, PovPolicy } from '#src/contract/index.ts';
 // The conformance run
@@ -53,3 +73,6 @@ export type {
 export type { ShimAttempt, ShimCallRecord, ShimPlan, ShimRecord } from '#src/harness/shim/index.ts';
 // The reference worker
 export type { WorkerOptions, WorkerResult, WorkerWindows } from '#src/worker/index.ts';
+// Property-based testing
+export type { EnvelopeConstraints, EnvelopePlan, Expected, GeneratedEnvelope, PovAnswer } from '#src/arbitraries/index.ts';
+export type { AnyProperty, CheckOptions, PropertyEnv, PropertyRun, RoutecertProperty } from '#src/properties/index.ts';

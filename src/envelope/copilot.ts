@@ -47,7 +47,7 @@ function toolArguments(request: Record<string, unknown>): unknown {
 /**
  * The Copilot CLI decoder. Candidates: the JSON in each `assistant.message` `data.content` (origin
  * `assistant-text`) and the arguments of each of its `data.toolRequests` (origin
- * `tool_use:<name>`), in stream order. Status: the last `session.error` (provider error with its
+ * `tool_use:<name>`), in stream order; the texts are also the human-readable evidence. Status: the last `session.error` (provider error with its
  * `statusCode`); else a `result` with a non-zero `exitCode` is a CLI error; else `ok`.
  *
  * @example
@@ -80,6 +80,7 @@ function decodeCopilot(envelope: Envelope, options: DecodeOptions = {}): Decoded
     const data = isPlainObject(e.data) ? e.data : {};
     if (e.type === 'assistant.message') {
       if (typeof data.content === 'string') {
+        if (data.content.trim() !== '') human.push(data.content);
         candidates.push(...candidatesFromText(data.content, { origin: 'assistant-text', pointer: '/data/content', offset: doc.offset, ...event(doc.line) }, options.anchor));
       }
       if (Array.isArray(data.toolRequests)) {

@@ -199,7 +199,7 @@ export function genericDecoder(route: string, options: GenericDecoderOptions = {
             candidates.push(...fromLocation);
           }
         } else {
-          // Text first in stream order for assistant events, then the structured field, then text fields.
+          // The structured field goes first (before the assistant events already read), text fields last.
           const fromStructured: Candidate[] = [];
           for (const key of findKeys(t, structuredKeys)) {
             const found = candidatesFromStructured(t[key], at(key, `/${pointerToken(key)}`));

@@ -35,7 +35,7 @@ export function opencodeErrorStatus(error: unknown): EnvelopeStatus {
 
 /**
  * The opencode decoder. Candidates: the JSON in each `text` part (origin `assistant-text`) and the
- * input object of each `tool_use` part (origin `tool_use:<tool>`), in stream order. Status: the
+ * input object of each `tool_use` part (origin `tool_use:<tool>`), in stream order; the texts are also the human-readable evidence. Status: the
  * last `error` event (provider error with its `statusCode`), else `ok`; no JSON at all with a
  * non-zero exit or a signal is a crash.
  *
@@ -68,6 +68,7 @@ function decodeOpencode(envelope: Envelope, options: DecodeOptions = {}): Decode
     terminal = e;
     const part = isPlainObject(e.part) ? e.part : undefined;
     if (e.type === 'text' && part && typeof part.text === 'string') {
+      if (part.text.trim() !== '') human.push(part.text);
       candidates.push(...candidatesFromText(part.text, { origin: 'assistant-text', pointer: '/part/text', offset: doc.offset, ...event(doc.line) }, options.anchor));
     } else if (e.type === 'tool_use' && part) {
       const state = isPlainObject(part.state) ? part.state : undefined;

@@ -39,7 +39,7 @@ export function piErrorStatus(errorMessage: string): EnvelopeStatus {
 /**
  * The pi decoder. Candidates: the JSON in the `text` blocks of every assistant `message_end`
  * (origin `assistant-text`) and the arguments of its `toolCall` blocks (origin `tool_use:<name>`),
- * in stream order. Status: from the last assistant `message_end` (an error stop reason is a provider
+ * in stream order; the texts are also the human-readable evidence. Status: from the last assistant `message_end` (an error stop reason is a provider
  * error when its message starts with the HTTP status); never from the exit code, which is 0 either way.
  *
  * @example
@@ -75,6 +75,7 @@ function decodePi(envelope: Envelope, options: DecodeOptions = {}): Decoded {
       if (!isPlainObject(block)) return;
       const pointer = `/message/content/${i}`;
       if (block.type === 'text' && typeof block.text === 'string') {
+        if (block.text.trim() !== '') human.push(block.text);
         candidates.push(...candidatesFromText(block.text, { origin: 'assistant-text', pointer: `${pointer}/text`, offset: doc.offset, ...event(doc.line) }, options.anchor));
       } else if (block.type === 'toolCall' && isPlainObject(block.arguments)) {
         candidates.push({ value: block.arguments, origin: `tool_use:${String(block.name)}`, pointer: `${pointer}/arguments`, offset: doc.offset, nested: 0, ...event(doc.line) });

@@ -19,6 +19,10 @@ import { projectPath } from '#src/paths.ts';
 import { CODEX_POV_PLAN } from '#src/harness/plans/codex.ts';
 import { GEMINI_POV_PLAN } from '#src/harness/plans/gemini.ts';
 import { GROK_CLI_POV_PLAN } from '#src/harness/plans/grokCli.ts';
+import { QWEN_POV_PLAN } from '#src/harness/plans/qwen.ts';
+import { OPENCODE_POV_PLAN } from '#src/harness/plans/opencode.ts';
+import { COPILOT_POV_PLAN } from '#src/harness/plans/copilot.ts';
+import { PI_POV_PLAN } from '#src/harness/plans/pi.ts';
 
 /**
  * A schema variant a probe sends: the production schema, it with a `_meta` member at its root, or
@@ -168,6 +172,10 @@ export const PROBE_PLANS: Readonly<Record<string, readonly PlannedProbe[]>> = {
   codex: CODEX_POV_PLAN,
   gemini: GEMINI_POV_PLAN,
   'grok-cli': GROK_CLI_POV_PLAN,
+  qwen: QWEN_POV_PLAN,
+  opencode: OPENCODE_POV_PLAN,
+  copilot: COPILOT_POV_PLAN,
+  pi: PI_POV_PLAN,
 };
 
 /** The plan of `cli`, or `[]`. */

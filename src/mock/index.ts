@@ -46,6 +46,21 @@ export {
 export { REDACTED_HEADERS, REDACTED, startLoopbackServer } from '#src/mock/server.ts';
 // OpenAI-compatible Chat Completions (may refuse tool calling)
 export { openAiCompatHandlers, DEFAULT_OPENAI_USAGE, TOOLS_REJECTED_MESSAGE } from '#src/mock/openaiCompatHttp.ts';
+// OpenAI Chat Completions, streamed (Qwen Code, opencode, Copilot CLI, pi)
+export {
+  DEFAULT_CHAT_MODEL,
+  DEFAULT_CHAT_STRUCTURED_TOOL,
+  TITLE_TEXT,
+  CHAT_CREATED_S,
+  openaiChatHandlers,
+  readOpenAiChatTurnContext,
+  isTitleRequest,
+  chatContentText,
+  chatChunks,
+  renderChatSse,
+  renderOpenAiChatCompletion,
+  chatErrorBody,
+} from '#src/mock/openaiChat.ts';
 
 // Scenarios
 export type {
@@ -58,6 +73,8 @@ export type {
 } from '#src/mock/scenarios.ts';
 // Anthropic Messages API
 export type { AnthropicHandlersOptions } from '#src/mock/anthropic.ts';
+// OpenAI Chat Completions, streamed
+export type { OpenAiChatHandlersOptions, ChatIds } from '#src/mock/openaiChat.ts';
 // OpenAI Responses API and strict rules
 export type { OpenAiResponsesHandlersOptions, ResponsesJsonSchemaFormat } from '#src/mock/openaiResponses.ts';
 export type { StrictRule, StrictViolation } from '#src/mock/openaiStrict.ts';
@@ -77,5 +94,5 @@ export {
 } from '#src/mock/gemini.ts';
 export type { GeminiHandlersOptions } from '#src/mock/gemini.ts';
 // OpenAI Chat Completions, non-streaming (grok-cli)
-export { DEFAULT_CHAT_JSON_MODEL, openaiChatJsonHandlers, readChatTurnContext, renderChatCompletion } from '#src/mock/openaiChatJson.ts';
+export { DEFAULT_CHAT_JSON_MODEL, openaiChatJsonHandlers, readChatJsonTurnContext, renderChatJsonCompletion } from '#src/mock/openaiChatJson.ts';
 export type { OpenAIChatJsonHandlersOptions } from '#src/mock/openaiChatJson.ts';

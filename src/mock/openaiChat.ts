@@ -14,7 +14,7 @@
  *   e.g. "You are a title generator ...") is answered with {@link TITLE_TEXT} and is not a turn of
  *   the scenario;
  * - every other request is a model turn, answered by `planTurn` from the context read off the body
- *   ({@link readChatTurnContext}).
+ *   ({@link readOpenAiChatTurnContext}).
  */
 import { http, HttpResponse, type RequestHandler } from 'msw';
 import {
@@ -125,7 +125,7 @@ const TOOL_ERROR = /\b(?:error|invalid|does not match|did not match|must have|mu
  * @param index - 0-based index of this request among the model requests.
  * @param toolName - @default {@link DEFAULT_CHAT_STRUCTURED_TOOL}.
  */
-export function readChatTurnContext(body: unknown, index: number, toolName: string = DEFAULT_CHAT_STRUCTURED_TOOL): TurnContext {
+export function readOpenAiChatTurnContext(body: unknown, index: number, toolName: string = DEFAULT_CHAT_STRUCTURED_TOOL): TurnContext {
   const tools = isObject(body) && Array.isArray(body.tools) ? body.tools : [];
   const offered = tools.some((t) => isObject(t) && isObject(t.function) && t.function.name === toolName);
   const messages = messagesOf(body);
@@ -217,7 +217,7 @@ export function renderChatSse(turn: Extract<Turn, { kind: 'message' }>, ids: Cha
 }
 
 /** The `chat.completion` body of one non-streamed answer (for a request with `stream: false`). */
-export function renderChatCompletion(turn: Extract<Turn, { kind: 'message' }>, ids: ChatIds, model: string): Json {
+export function renderOpenAiChatCompletion(turn: Extract<Turn, { kind: 'message' }>, ids: ChatIds, model: string): Json {
   const text = turn.blocks.filter((b): b is Extract<TurnBlock, { type: 'text' }> => b.type === 'text').map((b) => b.text).join('\n\n');
   const calls = turn.blocks
     .filter((b): b is Extract<TurnBlock, { type: 'tool_use' }> => b.type === 'tool_use')
@@ -303,12 +303,12 @@ export function openaiChatHandlers(options: OpenAiChatHandlersOptions): RequestH
         const n = titles++;
         const turn: Extract<Turn, { kind: 'message' }> = { kind: 'message', blocks: [{ type: 'text', text: TITLE_TEXT }], stopReason: 'end_turn' };
         const ids = { completion: `chatcmpl-routecert-title-${n}`, toolCall: `call_routecert_title_${n}` };
-        if (!stream) return HttpResponse.json(renderChatCompletion(turn, ids, model));
+        if (!stream) return HttpResponse.json(renderOpenAiChatCompletion(turn, ids, model));
         return new HttpResponse(streamOf(renderChatSse(turn, ids, model, includeUsage), true), { status: 200, headers: SSE_HEADERS });
       }
 
       const index = count++;
-      const ctx = readChatTurnContext(body, index, toolName);
+      const ctx = readOpenAiChatTurnContext(body, index, toolName);
       const turn = planTurn(options.scenario, payloads, ctx);
       options.onTurn?.(ctx, turn);
       const requestId = `req_routecert_${index}`;
@@ -335,7 +335,7 @@ export function openaiChatHandlers(options: OpenAiChatHandlersOptions): RequestH
           });
         }
         case 'message':
-          if (!stream) return HttpResponse.json(renderChatCompletion(turn, ids, model), { headers: { 'x-request-id': requestId } });
+          if (!stream) return HttpResponse.json(renderOpenAiChatCompletion(turn, ids, model), { headers: { 'x-request-id': requestId } });
           return new HttpResponse(streamOf(renderChatSse(turn, ids, model, includeUsage), true), {
             status: 200,
             headers: { ...SSE_HEADERS, 'x-request-id': requestId },

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { openaiChatJsonHandlers, readChatTurnContext } from '#src/mock/openaiChatJson.ts';
+import { openaiChatJsonHandlers, readChatJsonTurnContext } from '#src/mock/openaiChatJson.ts';
 import { DEFAULT_PAYLOADS, PROSE_ONLY_TEXT, type ScenarioName } from '#src/mock/scenarios.ts';
 import { startLoopbackServer, type LoopbackServer } from '#src/mock/server.ts';
 
@@ -85,7 +85,7 @@ describe('openaiChatJsonHandlers', () => {
   });
 });
 
-describe('readChatTurnContext', () => {
+describe('readChatJsonTurnContext', () => {
   it('sees the structured tool result in the last message and whether it was an error', () => {
     const body = {
       tools: [{ type: 'function', function: { name: 'structured_output' } }],
@@ -95,12 +95,12 @@ describe('readChatTurnContext', () => {
         { role: 'tool', tool_call_id: 'c1', content: 'Error: missing final' },
       ],
     };
-    expect(readChatTurnContext(body, 1, 'structured_output')).toEqual({
+    expect(readChatJsonTurnContext(body, 1, 'structured_output')).toEqual({
       index: 1,
       structuredTool: 'structured_output',
       lastToolResult: { isError: true, content: 'Error: missing final' },
       enforceNudge: false,
     });
-    expect(readChatTurnContext('not an object', 0).structuredTool).toBeNull();
+    expect(readChatJsonTurnContext('not an object', 0).structuredTool).toBeNull();
   });
 });

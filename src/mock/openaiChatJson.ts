@@ -47,7 +47,7 @@ export interface OpenAIChatJsonHandlersOptions {
  * (a `role: "tool"` message answering an assistant `tool_calls` entry of that name). A tool result
  * reads as an error when its content starts with `Error` (no wire flag exists). Never throws.
  */
-export function readChatTurnContext(body: unknown, index: number, toolName?: string): TurnContext {
+export function readChatJsonTurnContext(body: unknown, index: number, toolName?: string): TurnContext {
   const record = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
   const tools = Array.isArray(record.tools) ? record.tools : [];
   const offered =
@@ -84,7 +84,7 @@ export function readChatTurnContext(body: unknown, index: number, toolName?: str
  * @param ids - `completion` id (e.g. `chatcmpl-routecert-0`); tool call ids are derived from it.
  * @param model - reported as `model`.
  */
-export function renderChatCompletion(
+export function renderChatJsonCompletion(
   turn: Extract<Turn, { kind: 'message' }>,
   ids: { completion: string },
   model: string,
@@ -110,7 +110,7 @@ export function renderChatCompletion(
  * msw handlers answering `POST <any origin>/chat/completions` (e.g. `<base>/v1/chat/completions`) with
  * the scripted turn of `options.scenario`, as one JSON body:
  *
- * - a `message` turn: HTTP 200, {@link renderChatCompletion};
+ * - a `message` turn: HTTP 200, {@link renderChatJsonCompletion};
  * - an `error` turn: HTTP `status` with OpenAI's error body `{"error":{"message":..,"type":<errorType>,"param":null,"code":null}}`;
  * - `stall`: HTTP 200 `application/json`, one space of the body, then it never ends;
  * - a request with `stream: true`: HTTP 400 naming the mismatch (this mock only answers
@@ -141,7 +141,7 @@ export function openaiChatJsonHandlers(options: OpenAIChatJsonHandlersOptions): 
         );
       }
       const index = count++;
-      const ctx = readChatTurnContext(body, index, options.structuredToolName);
+      const ctx = readChatJsonTurnContext(body, index, options.structuredToolName);
       const turn = planTurn(options.scenario, payloads, ctx);
       options.onTurn?.(ctx, turn);
       const model = options.model ?? (typeof record.model === 'string' ? record.model : DEFAULT_CHAT_JSON_MODEL);
@@ -162,7 +162,7 @@ export function openaiChatJsonHandlers(options: OpenAIChatJsonHandlersOptions): 
           return new HttpResponse(stream, { status: 200, headers: { 'content-type': 'application/json', 'x-request-id': requestId } });
         }
         case 'message':
-          return HttpResponse.json(renderChatCompletion(turn, { completion: `chatcmpl-routecert-${index}` }, model), {
+          return HttpResponse.json(renderChatJsonCompletion(turn, { completion: `chatcmpl-routecert-${index}` }, model), {
             headers: { 'x-request-id': requestId },
           });
       }

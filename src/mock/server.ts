@@ -11,7 +11,7 @@ import { createServer } from '@mswjs/http-middleware';
 import { http, HttpResponse, type RequestHandler } from 'msw';
 
 /** Header values replaced by {@link REDACTED} in recorded requests (lower-case names). */
-export const REDACTED_HEADERS: readonly string[] = ['x-api-key', 'authorization', 'proxy-authorization', 'cookie'];
+export const REDACTED_HEADERS: readonly string[] = ['x-api-key', 'x-goog-api-key', 'api-key', 'authorization', 'proxy-authorization', 'cookie'];
 
 /** What a redacted header value reads as. */
 export const REDACTED = '<redacted>';

@@ -17,7 +17,7 @@ export type CliName = string;
 export const INSTALL_HINT = 'npm run probes:install';
 
 /** Deadline of the `--version` call, in ms. */
-export const VERSION_TIMEOUT_MS = 10_000;
+export const VERSION_TIMEOUT_MS = 30_000;
 
 /**
  * A CLI as found on this machine.
@@ -95,7 +95,8 @@ export async function readVersion(bin: string, timeoutMs: number = VERSION_TIMEO
       },
     });
     if (result.exitCode !== 0) return null;
-    return parseVersion(String(result.stdout));
+    // pi 0.73.1 prints its version on stderr, not stdout.
+    return parseVersion(String(result.stdout)) ?? parseVersion(String(result.stderr));
   } catch {
     return null;
   } finally {

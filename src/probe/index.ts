@@ -55,6 +55,32 @@ export type { ProbeOptions, ProbeResult, StartupProbeResult } from '#src/probe/r
 // Drivers
 export { PROBE_DRIVERS, driverFor, driverForRoute } from '#src/probe/drivers.ts';
 export { claudeDriver, claudeRejectionLine } from '#src/probe/claude.ts';
+// Chat Completions family (issue 3): Qwen Code, opencode, Copilot CLI, pi
+export {
+  QWEN_ROUTES,
+  QWEN_PINNED_MODEL,
+  QWEN_TEST_API_KEY,
+  QWEN_STRUCTURED_TOOL,
+  QWEN_SCHEMA_PLACEHOLDER,
+  QWEN_HERMETIC_SETTINGS,
+  isQwenRoute,
+  qwenArgv,
+  qwenEnv,
+  qwenDriver,
+} from '#src/probe/qwen.ts';
+export {
+  OPENCODE_ROUTES,
+  OPENCODE_PROVIDER_ID,
+  OPENCODE_PINNED_MODEL,
+  OPENCODE_TEST_API_KEY,
+  opencodeConfig,
+  opencodeEnv,
+  prepareOpencodeConfigDir,
+  opencodeDriver,
+} from '#src/probe/opencode.ts';
+export { COPILOT_ROUTES, COPILOT_PINNED_MODEL, COPILOT_TEST_API_KEY, COPILOT_ARGV, copilotEnv, copilotDriver } from '#src/probe/copilot.ts';
+export { PI_ROUTES, PI_PROVIDER_ID, PI_PINNED_MODEL, PI_TEST_API_KEY, PI_HERMETIC_SETTINGS, piModelsJson, piArgv, piEnv, piDriver } from '#src/probe/pi.ts';
+export type { QwenProbeRoute } from '#src/probe/qwen.ts';
 export { KNOWN_CLIS } from '#src/probe/known.ts';
 export type { ProbeDriver, PrepareInput, PreparedRun, ProbeWorkspace } from '#src/probe/driver.ts';
 export type { KnownCli } from '#src/probe/known.ts';

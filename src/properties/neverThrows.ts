@@ -19,13 +19,13 @@ export type HostileEnvelope = Envelope;
 const bytes = (b: number[]) => new TextDecoder('utf-8', { fatal: false }).decode(new Uint8Array(b));
 
 /**
- * Known hostile inputs, tried first: a structured field nested past JSON.stringify's stack (5,000
+ * Known hostile inputs, tried first: a structured field nested past JSON.stringify's stack (10,000
  * levels), unbalanced nesting, NUL bytes, invalid UTF-8, lone surrogates, a BOM before CRLF lines.
  */
 const KNOWN_HOSTILE: Envelope[] = [
-  `{"type":"result","structured_output":${deepJson(5000, 'object')},"result":"x"}`,
-  '{"a":'.repeat(5000),
-  '['.repeat(5000),
+  `{"type":"result","structured_output":${deepJson(10_000, 'object')},"result":"x"}`,
+  '{"a":'.repeat(10_000),
+  '['.repeat(10_000),
   '{"type":"result","result":"a\u0000b"}\u0000\n\u0000',
   bytes([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0xc3, 0x28, 0x7d, 0x0a, 0xe2, 0x82]),
   '{"type":"result","result":"\uD800"}\uDC00',
@@ -58,7 +58,7 @@ export const neverThrowsProperty: RoutecertProperty<HostileEnvelope> = {
   numRuns: 40,
   arbitrary: () =>
     fc.record({
-      stdout: hostileStdout({ maxDepth: 6000 }),
+      stdout: hostileStdout({ maxDepth: 10_000 }),
       stderr: fc.oneof(fc.constant(''), fc.string({ unit: 'binary', maxLength: 60 })),
       exitCode: fc.constantFrom<number | null>(0, 1, 2, 255, null),
       elapsedMs: fc.constantFrom(10, 590_000),

@@ -32,8 +32,6 @@ const CORPUS_PLACEHOLDER: PovAnswer = {
   finality: 'placeholder',
   value: { voice: 'peer', position: 'blocked: gathering subject evidence', reasoning: 'Still reading the code.', evidence: [], external_check: 'unavailable', mode: 'independent', movement: 'initial', final: false },
 };
-checkAnswer(CORPUS_PLACEHOLDER);
-
 const TEXT_FIELDS = ['result', 'text', 'response'];
 
 /** Put `json` before or after the string field of the last JSON object of `stdout` that has one. */
@@ -105,12 +103,14 @@ export const placeholderInsertionProperty: RoutecertProperty<PlaceholderInsertio
       style: answerStyle(),
       at: fc.nat(),
     }),
-  examples: (cases) =>
-    usableCases(cases)
+  examples: (cases) => {
+    checkAnswer(CORPUS_PLACEHOLDER);
+    return usableCases(cases)
       .filter((c) => c.case.expect.verdict === 'accepted' && c.case.expect.value !== undefined)
       .map(sampleFromCase)
       .flatMap((sample) => [0, 1].map((at) => ({ sample, placeholder: CORPUS_PLACEHOLDER, style: { pretty: false, escapeUnicode: false, duplicateKeys: false, wrap: 'bare' as const }, at })))
-      .filter((input) => inserted(input) !== null),
+      .filter((input) => inserted(input) !== null);
+  },
   check(input, env) {
     const problem = failure(input, env);
     if (problem) throw new Error(problem);

@@ -89,7 +89,7 @@ describe('done-when: a decoder that reads only structured_output', () => {
   it('`routecert fuzz --seed --path` replays the same input through the command; with routecert\'s decoders it holds', async () => {
     const result = await execa(process.execPath, [projectPath('bin/routecert.js'), 'fuzz', '--property', 'key-spelling', '--seed', String(run.seed), '--path', run.path!], { reject: false, cwd: projectPath() });
     expect(result.stdout).toContain(`seed ${run.seed}, path ${run.path}`);
-    expect(result.stdout).toContain('ok   key-spelling: 1 runs');
+    expect(result.stdout).toMatch(/ok {3}key-spelling: \d+ runs/);
     expect(result.exitCode).toBe(0);
   }, PROPERTY_TIMEOUT_MS);
 });

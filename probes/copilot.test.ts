@@ -1,0 +1,112 @@
+/**
+ * Hermetic probes of the real GitHub Copilot CLI (pinned in probes/package.json) in BYOK mode
+ * against the Chat Completions mock on 127.0.0.1. Facts observed with Copilot CLI 1.0.102; a failure
+ * after a CLI upgrade is envelope drift to record, not a flaky test. No schema flag: the driver
+ * appends the schema to the prompt on stdin.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_PAYLOADS, PROSE_ONLY_TEXT, fencedText, withoutFinal, type ScenarioName } from '../src/mock/index.ts';
+import { COPILOT_PINNED_MODEL, discoverCli, copilotDriver, runProbe, type ProbeResult } from '../src/probe/index.ts';
+import { SCHEMA_PROMPT_LEAD } from '../src/probe/schemaPrompt.ts';
+
+const povSchema = JSON.parse(readFileSync(new URL('../schemas/contracts/pov.schema.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+
+const cli = await discoverCli('copilot');
+const skipReason = `copilot is not installed: run \`${cli.installHint}\` to install the pinned Copilot CLI`;
+if (!cli.bin) console.warn(`[routecert] probes/copilot.test.ts skipped: ${skipReason}`);
+
+const PROBE_TIMEOUT_MS = 100_000;
+const STALL_TIMEOUT_MS = 20_000;
+const ROUTE = 'copilot/json';
+
+type Json = Record<string, unknown>;
+
+function events(r: ProbeResult): Json[] {
+  return r.envelope.stdout.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Json);
+}
+const ofType = (r: ProbeResult, type: string) => events(r).filter((e) => e.type === type);
+
+function probe(scenario: ScenarioName): Promise<ProbeResult> {
+  return runProbe({ cli, driver: copilotDriver, route: ROUTE, scenario, schema: povSchema, timeoutMs: PROBE_TIMEOUT_MS });
+}
+
+function expectCompletedRun(r: ProbeResult, exitCode: 0 | 1): void {
+  expect(r.fault).toBeUndefined();
+  expect(r.envelope.timedOut).toBe(false);
+  expect(r.unexpected, 'no request reached the 501 catch-all').toEqual([]);
+  expect(r.requests.length).toBeGreaterThan(0);
+  for (const q of r.requests) {
+    expect(`${q.method} ${q.path}`).toBe('POST /v1/chat/completions');
+    expect(q.headers.authorization).toBe('<redacted>');
+    expect((q.body as Json).model).toBe(COPILOT_PINNED_MODEL);
+  }
+  expect(JSON.stringify((r.requests[0]!.body as Json).messages)).toContain(SCHEMA_PROMPT_LEAD.replace(/"/g, '\\"'));
+  expect(r.envelope.exitCode).toBe(exitCode);
+  // Every run ends with a result event that repeats the exit code; it has no token counts.
+  const last = events(r).at(-1)!;
+  expect(last).toMatchObject({ type: 'result', exitCode });
+  expect(last.usage).not.toHaveProperty('inputTokens');
+}
+
+const TEXT_ANSWERS: Partial<Record<ScenarioName, string>> = {
+  final: JSON.stringify(DEFAULT_PAYLOADS.final),
+  'placeholder-then-final': `${JSON.stringify(DEFAULT_PAYLOADS.placeholder)}\n\n${JSON.stringify(DEFAULT_PAYLOADS.final)}`,
+  'nonfinal-only': JSON.stringify(DEFAULT_PAYLOADS.placeholder),
+  'missing-final': JSON.stringify(withoutFinal(DEFAULT_PAYLOADS.final)),
+  'prose-only': PROSE_ONLY_TEXT,
+  fenced: fencedText(DEFAULT_PAYLOADS.final),
+};
+
+describe.skipIf(!cli.bin)(`Copilot CLI ${cli.version ?? '(not installed)'} hermetic probes`, () => {
+  for (const [scenario, answer] of Object.entries(TEXT_ANSWERS) as [ScenarioName, string][]) {
+    it(`scenario ${scenario}: the answer is assistant.message data.content, exit 0`, async () => {
+      const r = await probe(scenario);
+      expectCompletedRun(r, 0);
+      const messages = ofType(r, 'assistant.message');
+      expect(messages).toHaveLength(1);
+      expect((messages[0]!.data as Json).content).toBe(answer);
+      expect((messages[0]!.data as Json).toolRequests).toEqual([]);
+      // The deltas add up to the same content.
+      expect(ofType(r, 'assistant.message_delta').map((e) => (e.data as Json).deltaContent).join('')).toBe(answer);
+      expect(ofType(r, 'session.error')).toEqual([]);
+      expect(r.requests).toHaveLength(1);
+    });
+  }
+
+  it('scenario api-400: session.error with statusCode 400, result exitCode 1, no retry', async () => {
+    const r = await probe('api-400');
+    expectCompletedRun(r, 1);
+    expect(ofType(r, 'session.error').map((e) => e.data)).toEqual([
+      expect.objectContaining({ errorType: 'query', message: '400 routecert mock: invalid request (scenario api-400)', statusCode: 400 }),
+    ]);
+    expect(ofType(r, 'assistant.message')).toEqual([]);
+    expect(r.requests).toHaveLength(1);
+  });
+
+  it('scenario api-529: retried 5 times, then session.error with statusCode 529', async () => {
+    const r = await probe('api-529');
+    expectCompletedRun(r, 1);
+    const errors = ofType(r, 'session.error').map((e) => e.data as Json);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ statusCode: 529 });
+    expect(String(errors[0]!.message)).toMatch(/retried 5 times .* Last error: 529 Overloaded$/);
+    expect(r.requests).toHaveLength(6);
+  });
+
+  it('scenario stall: the deadline kills the whole process group and marks timedOut', async () => {
+    const r = await runProbe({ cli, driver: copilotDriver, route: ROUTE, scenario: 'stall', schema: povSchema, timeoutMs: STALL_TIMEOUT_MS });
+    expect(r.fault).toBeUndefined();
+    expect(r.envelope.timedOut).toBe(true);
+    expect(r.envelope.signal).toBe('SIGKILL');
+    expect(r.requests).toHaveLength(1);
+    expect(r.unexpected).toEqual([]);
+    expect(ofType(r, 'result')).toEqual([]);
+  });
+});
+
+if (!cli.bin) {
+  describe.skip(`Copilot CLI hermetic probes: ${skipReason}`, () => {
+    it(skipReason, () => undefined);
+  });
+}
