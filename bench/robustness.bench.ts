@@ -8,7 +8,8 @@
  * - `line-1mb`: one 1 MB result line cut before its end, with no newline (pipe truncation);
  * - `nesting-10k`: a result object whose `structured_output` nests 10,000 levels deep;
  * - `invalid-utf8`: 1 MB of prose with invalid UTF-8 sequences in the `result` string, and a final answer;
- * - `nul-bytes`: 1 MB of events with NUL bytes between lines and inside prose lines, and a final answer.
+ * - `nul-bytes`: 1 MB of events with NUL bytes between lines and inside prose lines, then the result
+ *   line with the final answer followed by one NUL byte (which makes that line invalid JSON).
  *
  * The parent writes each input to a temporary file (removed afterwards). Subjects, each in its own
  * child process so that its peak RSS is its own:
@@ -119,7 +120,7 @@ const INPUTS: readonly HostileInput[] = [
   {
     name: 'nul-bytes',
     route: 'claude-code/stream-json',
-    description: '1 MB of events with NUL bytes between lines and inside prose lines, then the final result line',
+    description: '1 MB of events with NUL bytes between and inside lines; the result line ends with a NUL',
     build: (scale) => fill(Math.round(MB * scale), (k) => (k % 3 === 0 ? `\u0000\u0000 ${PROSE}\u0000` : assistantText(PROSE.repeat(4))), `${resultLine()}\u0000\n`),
   },
 ];

@@ -10,8 +10,9 @@
  * Timing: every cell is a median, by default of the process's CPU time (`--clock=cpu`; on a shared
  * machine wall time mostly measures the neighbours; `--clock=wall` for elapsed time, see
  * {@link Clock}). Routecert and JSON.parse are timed in interleaved rounds (15 by default; each
- * round times every size once, each call after a full garbage collection, sizes in ascending then
- * descending order). Ratios between two routecert cells (growth) or between routecert and
+ * round times every size once, sizes in ascending then descending order; each timed call follows
+ * a full garbage collection and one untimed call on the same text, so it pays the steady-state
+ * cost of collecting its own garbage, nothing left over from another size). Ratios between two routecert cells (growth) or between routecert and
  * JSON.parse are medians of the ratios within each round, whose two calls ran back to back, so a
  * slow spell on a shared machine cancels out instead of skewing one ratio. The baseline gets one
  * to three runs; a size is skipped once the baseline took, or is predicted from its previous
@@ -88,8 +89,8 @@ function measureInput(input: InputKind, seed: number, sizes: readonly number[], 
     for (let n = 0; n < texts.length; n++) {
       const k = r % 2 === 0 ? n : texts.length - 1 - n;
       const text = texts[k] as string;
-      (routecert[k] as Milliseconds[]).push(timeOnce(() => scanJson(text), clock));
-      if (input.validJson) (parse[k] as Milliseconds[]).push(timeOnce(() => JSON.parse(text), clock));
+      (routecert[k] as Milliseconds[]).push(timeOnce(() => scanJson(text), clock, true));
+      if (input.validJson) (parse[k] as Milliseconds[]).push(timeOnce(() => JSON.parse(text), clock, true));
     }
   }
 

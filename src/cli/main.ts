@@ -128,7 +128,7 @@ export async function main(argv: string[]): Promise<number> {
     .command('fuzz')
     .description('Check the properties with generated envelopes; replay a failure from its seed and path; --save keeps the shrunk case')
     .option('--property <name>', 'only this property (see --list); repeatable', collect)
-    .option('--seed <n>', 'fast-check seed (printed with every failure; default: random)')
+    .option('--seed <n>', 'fast-check seed, printed with every failure (default: ROUTECERT_SEED, else random)')
     .option('--path <path>', 'replay the counterexample at this fast-check path of --seed')
     .option('--runs <n>', 'generated runs per property (default: each property\'s own, raised by ROUTECERT_NUM_RUNS)')
     .option('--save', 'write each shrunk counterexample as a case under --out')

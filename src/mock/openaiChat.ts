@@ -8,6 +8,8 @@
  * section 13 accepted them ("Minimal mock responses"): `chat.completion.chunk` frames with
  * `choices[0].delta` (`content`, or `tool_calls[{index,id,type,function{name,arguments}}]`), a
  * chunk with `finish_reason`, a usage chunk with `choices: []`, then `data: [DONE]`.
+ * Played against Qwen Code 0.24.4, opencode 1.18.33, Copilot CLI 1.0.102 (BYOK) and pi 0.73.1
+ * (probes/qwen.test.ts, opencode, copilot, pi): each took this framing as is.
  *
  * The mock knows no CLI. It routes each request by its content, never by its order:
  * - a request that asks for a conversation title (a system message that asks to generate a title,

@@ -183,7 +183,6 @@ function failed(property: AnyProperty, run: PropertyRun, fastCheckReport?: strin
     run.replay = replayCommand(property.name, run.seed, run.path);
     lines.push(`Replay: ${run.replay}`);
     if (run.path !== null) lines.push(`Keep the shrunk counterexample as a regression case (fixtures/cases/regressions/): ${run.replay} --save`);
-    else lines.push(`Reproduce with the same seed: ${run.replay}`);
   }
   return { ...run, failed: true, report: lines.join('\n') };
 }

@@ -127,7 +127,7 @@ export async function fuzzCommand(opts: FuzzCommandOptions, deps: FuzzDependenci
     const outcome: FuzzOutcome = { run };
     outcomes.push(outcome);
     if (!run.failed) {
-      write(`ok   ${property.name}: ${run.runs} runs (${run.examples} corpus examples)\n`);
+      write(`ok   ${property.name}: ${run.runs} runs (${run.examples} examples first)\n`);
       continue;
     }
     code = 1;
