@@ -9,14 +9,15 @@
  *
  * Timing: every cell is a median, by default of the process's CPU time (`--clock=cpu`; on a shared
  * machine wall time mostly measures the neighbours; `--clock=wall` for elapsed time, see
- * {@link Clock}). Routecert and JSON.parse are timed in interleaved rounds (15 by default; each
- * round times every size once, sizes in ascending then descending order; each timed call follows
- * a full garbage collection and one untimed call on the same text, so it pays the steady-state
- * cost of collecting its own garbage, nothing left over from another size). Ratios between two routecert cells (growth) or between routecert and
- * JSON.parse are medians of the ratios within each round, whose two calls ran back to back, so a
- * slow spell on a shared machine cancels out instead of skewing one ratio. The baseline gets one
- * to three runs; a size is skipped once the baseline took, or is predicted from its previous
- * doubling to take, more than 20 s.
+ * {@link Clock}). Routecert and JSON.parse are timed in interleaved rounds (15 by default): each
+ * round times every size once, sizes in ascending then descending order, and each timed call
+ * follows a full garbage collection and one untimed call on the same text, so it pays the
+ * steady-state cost of collecting its own garbage and nothing left over from another size.
+ * Ratios (growth between two sizes, routecert / JSON.parse) are medians of the ratios within each
+ * round, whose calls ran close together, so a slow spell on a shared machine cancels out instead
+ * of skewing one ratio. The baseline gets one to three runs, each after a full collection; a size
+ * is skipped once the baseline took, or is predicted from its previous doubling to take, more
+ * than 20 s.
  *
  * Targets (exit code 1 when one is missed): >= 100 MB/s on plain log text on one core; the valid
  * brace-dense document within 2x of JSON.parse; routecert growth <= 2.2 per doubling.

@@ -16,7 +16,7 @@
  */
 import type { Candidate, Decoded, Envelope } from '#src/envelope/types.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
-import { boundedEvidence, type ClipPolicy } from '#src/diagnostics/evidence.ts';
+import { boundedEvidence, clipEvidence, type ClipPolicy } from '#src/diagnostics/evidence.ts';
 import type { Verdict } from './types.ts';
 import { compileValidator, type Validator } from './validator.ts';
 
@@ -130,7 +130,7 @@ export function povContract(
     }
     if (decoded.status.kind === 'startup-rejected') {
       const message = decoded.status.message ?? envelope.stderr.trim();
-      return { verdict: 'startup-rejected', attempt, message, evidence: [`startup rejected: ${message}`, ...failureEvidence()] };
+      return { verdict: 'startup-rejected', attempt, message, evidence: [`startup rejected: ${clipEvidence(message, clip)}`, ...failureEvidence()] };
     }
     const best = select(decoded);
     if (best && best.score === 2) {

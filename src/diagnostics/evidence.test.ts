@@ -53,3 +53,16 @@ describe('boundedEvidence', () => {
     expect(text.length).toBeLessThanOrEqual(300);
   });
 });
+
+describe('clipEvidence: unicode', () => {
+  it('never splits a surrogate pair at either cut', () => {
+    for (let shift = 0; shift < 4; shift += 1) {
+      const text = `${'a'.repeat(shift)}${'😀'.repeat(400)}`;
+      for (const policy of ['head-tail', 'tail'] as const) {
+        const clipped = clipEvidence(text, policy);
+        expect(clipped.length).toBeLessThanOrEqual(300);
+        expect(clipped).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
+      }
+    }
+  });
+});

@@ -31,8 +31,20 @@ const ELLIPSIS = ' ... ';
 export function clipEvidence(text: string, policy: ClipPolicy = 'head-tail'): string {
   const flat = text.replace(/\r\n|\r|\n/g, ' ');
   if (flat.length <= EVIDENCE_LIMIT_CHARS) return flat;
-  if (policy === 'tail') return flat.slice(flat.length - EVIDENCE_LIMIT_CHARS);
-  return flat.slice(0, HEAD_TAIL_PART) + ELLIPSIS + flat.slice(flat.length - HEAD_TAIL_PART);
+  if (policy === 'tail') return flat.slice(startOfCodePoint(flat, flat.length - EVIDENCE_LIMIT_CHARS));
+  return flat.slice(0, endOfCodePoint(flat, HEAD_TAIL_PART)) + ELLIPSIS + flat.slice(startOfCodePoint(flat, flat.length - HEAD_TAIL_PART));
+}
+
+/** `end` moved back by one when it would cut a surrogate pair (so no half emoji is kept). */
+function endOfCodePoint(text: string, end: number): number {
+  const c = text.charCodeAt(end - 1);
+  return c >= 0xd800 && c <= 0xdbff ? end - 1 : end;
+}
+
+/** `start` moved forward by one when it would begin inside a surrogate pair. */
+function startOfCodePoint(text: string, start: number): number {
+  const c = text.charCodeAt(start);
+  return c >= 0xdc00 && c <= 0xdfff ? start + 1 : start;
 }
 
 /**

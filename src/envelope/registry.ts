@@ -45,7 +45,7 @@ export function defaultDecoders(): RouteDecoder[] {
     genericDecoder('cursor-agent/stream-json', { header: 'cursor-agent stream-json (documented)', terminalType: 'result', assistantEvents: true }),
     // Amp --stream-json: Claude Code-compatible stream JSON, no schema flag (answer in result / assistant text).
     genericDecoder('amp/stream-json', { header: 'Amp stream-json (documented)', terminalType: 'result', assistantEvents: true }),
-    genericDecoder('generic', { header: 'generic (structured field, result/text/response, or free text)' }),
+    genericDecoder('generic', { header: 'generic (structured field, result/text/response, or free text)', freeText: true }),
   ];
 }
 
