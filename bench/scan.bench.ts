@@ -20,7 +20,10 @@
  * than 20 s.
  *
  * Targets (exit code 1 when one is missed): >= 100 MB/s on plain log text on one core; the valid
- * brace-dense document within 2x of JSON.parse; routecert growth <= 2.2 per doubling.
+ * brace-dense document within 2x of JSON.parse; routecert growth <= 2.2 per doubling. With default
+ * V8 flags, inputs with ~20k hits per MB can show one step above 2.2 where the retained results
+ * outgrow the young generation (about 2-8 MB here); with `--max-semi-space-size=128` the same
+ * cells measure about 2.0.
  */
 import { availableParallelism, loadavg } from 'node:os';
 import { scanJson } from '#src/scan/index.ts';
@@ -186,6 +189,13 @@ function printTargets(rows: readonly Row[]): number {
     const met = t.met(t.value);
     if (!met) code = 1;
     console.log(`  ${met ? 'met   ' : 'MISSED'} ${t.name}: ${t.value.toFixed(2)}${t.unit}`);
+  }
+  if (Math.max(...growths) > TARGET_GROWTH) {
+    console.log(
+      '\nnote: a single growth step above 2.2 on an input with many hits is usually V8 collecting the\n' +
+        'retained results once they outgrow the young generation (JSON.parse shows it too). To tell GC\n' +
+        'from the scan, rerun with a larger young generation: node --max-semi-space-size=128 bin/bench.js scan',
+    );
   }
   return code;
 }

@@ -4,33 +4,29 @@
  * facts asserted here were observed with Gemini CLI 0.61.0; a failure after a CLI upgrade is
  * envelope drift to record, not a flaky test.
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PAYLOADS, PROSE_ONLY_TEXT, SCENARIOS, fencedText, withoutFinal, type ScenarioName } from '../src/mock/index.ts';
+import { REDACTED } from '../src/mock/server.ts';
 import {
   GEMINI_PINNED_MODEL,
   GEMINI_ROUTES,
   GEMINI_TEST_API_KEY,
   SCHEMA_PROMPT_LEAD,
-  discoverCli,
   geminiDriver,
   runProbe,
   type GeminiRoute,
   type ProbeResult,
 } from '../src/probe/index.ts';
+import { discoverProbeCli, expectGroupGone, expectKilledAtDeadline, jsonObjectLines, readContractSchema, skipUnlessInstalled, type Json } from './_helpers.ts';
 
-const povSchema = JSON.parse(readFileSync(new URL('../schemas/contracts/pov.schema.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+const povSchema = readContractSchema();
 
-const cli = await discoverCli('gemini');
-const skipReason = `gemini is not installed: run \`${cli.installHint}\` to install the pinned Gemini CLI`;
-if (!cli.bin) console.warn(`[routecert] probes/gemini.test.ts skipped: ${skipReason}`);
+const { cli, skipReason } = await discoverProbeCli('gemini', { file: 'gemini.test.ts', pinned: 'Gemini CLI' });
 
 /** Deadline of each non-stall probe (runs take 4-13 s on a loaded machine). */
 const PROBE_TIMEOUT_MS = 60_000;
 /** Deadline of the stall probe: long enough for the CLI to start and send its request. */
 const STALL_TIMEOUT_MS = 15_000;
-
-type Json = Record<string, unknown>;
 
 function probe(route: GeminiRoute, scenario: ScenarioName, timeoutMs = PROBE_TIMEOUT_MS): Promise<ProbeResult> {
   return runProbe({ cli, driver: geminiDriver, route, scenario, schema: povSchema, timeoutMs });
@@ -38,14 +34,7 @@ function probe(route: GeminiRoute, scenario: ScenarioName, timeoutMs = PROBE_TIM
 
 /** Every stdout line that parses as a JSON object (stream-json). */
 function events(r: ProbeResult): Json[] {
-  return r.envelope.stdout.split('\n').flatMap((l) => {
-    try {
-      const v = JSON.parse(l) as unknown;
-      return typeof v === 'object' && v !== null && !Array.isArray(v) ? [v as Json] : [];
-    } catch {
-      return [];
-    }
-  });
+  return jsonObjectLines(r);
 }
 
 /** The model's answer text as the route delivers it: `response` (json) or the joined assistant deltas (stream-json). */
@@ -86,8 +75,8 @@ function expectCompletedRun(route: GeminiRoute, r: ProbeResult): void {
   const q = r.requests[0]!;
   expect(q.method).toBe('POST');
   expect(q.path).toBe(`/v1beta/models/${GEMINI_PINNED_MODEL}:streamGenerateContent?alt=sse`);
-  // The key travels in x-goog-api-key (which the loopback server's request log does not redact).
-  expect(q.headers['x-goog-api-key']).toBe(GEMINI_TEST_API_KEY);
+  // The key travels in x-goog-api-key, which the loopback server's request log redacts.
+  expect(q.headers['x-goog-api-key']).toBe(REDACTED);
   // The prompt went in on stdin, with the schema appended (no schema flag).
   const contents = (q.body as { contents: { role: string; parts: { text?: string }[] }[] }).contents;
   const prompt = contents.at(-1)!.parts.map((p) => p.text ?? '').join('');
@@ -144,20 +133,6 @@ const ASSERT: Record<Exclude<ScenarioName, 'stall'>, (route: GeminiRoute, r: Pro
   },
 };
 
-/** Poll until the process group is gone (zombies are reaped by init shortly after SIGKILL). */
-async function groupGone(pgid: number, withinMs = 2_000): Promise<boolean> {
-  const until = Date.now() + withinMs;
-  for (;;) {
-    try {
-      process.kill(-pgid, 0);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ESRCH') return true;
-    }
-    if (Date.now() > until) return false;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 describe.skipIf(!cli.bin)(`Gemini CLI ${cli.version ?? '(not installed)'} hermetic probes`, () => {
   it('is discovered with its version', () => {
     expect(cli.source).not.toBeNull();
@@ -177,23 +152,15 @@ describe.skipIf(!cli.bin)(`Gemini CLI ${cli.version ?? '(not installed)'} hermet
 
       it('scenario stall: the deadline kills the whole process group and marks timedOut', async () => {
         const r = await probe(route, 'stall', STALL_TIMEOUT_MS);
-        expect(r.fault).toBeUndefined();
-        expect(r.envelope.timedOut).toBe(true);
-        expect(r.envelope.signal).toBe('SIGKILL');
-        expect(r.envelope.exitCode).toBeNull();
+        expectKilledAtDeadline(r);
         // json prints nothing before the end; stream-json may have printed its init and user lines.
         if (route === 'gemini-cli/json') expect(r.envelope.stdout).toBe('');
         else expect(events(r).every((e) => e.type === 'init' || (e.type === 'message' && e.role !== 'assistant') || e.content === '')).toBe(true);
         expect(r.unexpected).toEqual([]);
-        expect(r.pid).not.toBeNull();
-        expect(await groupGone(r.pid!)).toBe(true);
+        await expectGroupGone(r);
       });
     });
   }
 });
 
-if (!cli.bin) {
-  describe.skip(`Gemini CLI hermetic probes: ${skipReason}`, () => {
-    it(skipReason, () => undefined);
-  });
-}
+skipUnlessInstalled(cli, 'Gemini CLI hermetic probes', skipReason);
