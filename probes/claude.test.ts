@@ -4,7 +4,6 @@
  * The facts asserted here were observed with Claude Code 2.1.332; a failure after a CLI upgrade is
  * envelope drift to record, not a flaky test.
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_PAYLOADS,
@@ -19,20 +18,16 @@ import {
   CLAUDE_ROUTES,
   FORBIDDEN_FLAGS,
   SCHEMA_PLACEHOLDER,
-  discoverCli,
   runProbe,
   runStartupProbe,
   type ClaudeRoute,
   type ProbeResult,
 } from '../src/probe/index.ts';
+import { discoverProbeCli, expectGroupGone, expectKilledAtDeadline, jsonObjectLines, readContractSchema, skipUnlessInstalled, type Json } from './_helpers.ts';
 
-const povSchema = JSON.parse(
-  readFileSync(new URL('../schemas/contracts/pov.schema.json', import.meta.url), 'utf8'),
-) as Record<string, unknown>;
+const povSchema = readContractSchema();
 
-const cli = await discoverCli('claude');
-const skipReason = `claude is not installed: run \`${cli.installHint}\` to install the pinned Claude Code`;
-if (!cli.bin) console.warn(`[routecert] probes/claude.test.ts skipped: ${skipReason}`);
+const { cli, skipReason } = await discoverProbeCli('claude', { file: 'claude.test.ts', pinned: 'Claude Code' });
 
 /** Deadline of each non-stall probe (runs take 1-2 s). */
 const PROBE_TIMEOUT_MS = 30_000;
@@ -40,21 +35,9 @@ const PROBE_TIMEOUT_MS = 30_000;
 // Long enough for the CLI to reach the mock on a loaded 2-core machine before the deadline.
 const STALL_TIMEOUT_MS = 10_000;
 
-type Json = Record<string, unknown>;
-
 /** Every stdout line that parses as a JSON object (json route: one line; stream-json: JSONL). */
 function lines(result: ProbeResult): Json[] {
-  return result.envelope.stdout
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .flatMap((l) => {
-      try {
-        const v = JSON.parse(l) as unknown;
-        return typeof v === 'object' && v !== null && !Array.isArray(v) ? [v as Json] : [];
-      } catch {
-        return [];
-      }
-    });
+  return jsonObjectLines(result);
 }
 
 /** The terminal `type:"result"` object (the last one). */
@@ -255,20 +238,6 @@ const ASSERT: Record<Exclude<ScenarioName, 'stall'>, (route: ClaudeRoute, r: Pro
   },
 };
 
-/** Poll until the process group is gone (zombies are reaped by init shortly after SIGKILL). */
-async function groupGone(pgid: number, withinMs = 2_000): Promise<boolean> {
-  const until = Date.now() + withinMs;
-  for (;;) {
-    try {
-      process.kill(-pgid, 0);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ESRCH') return true;
-    }
-    if (Date.now() > until) return false;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 describe.skipIf(!cli.bin)(`Claude Code ${cli.version ?? '(not installed)'} hermetic probes`, () => {
   it('is discovered with its version', () => {
     expect(cli.source).not.toBeNull();
@@ -292,18 +261,14 @@ describe.skipIf(!cli.bin)(`Claude Code ${cli.version ?? '(not installed)'} herme
 
       it('scenario stall: the deadline kills the whole process group and marks timedOut', async () => {
         const r = await runProbe({ cli, route, scenario: 'stall', schema: povSchema, timeoutMs: STALL_TIMEOUT_MS });
-        expect(r.fault).toBeUndefined();
-        expect(r.envelope.timedOut).toBe(true);
-        expect(r.envelope.signal).toBe('SIGKILL');
-        expect(r.envelope.exitCode).toBeNull();
+        expectKilledAtDeadline(r);
         expect(r.envelope.elapsedMs).toBeGreaterThanOrEqual(STALL_TIMEOUT_MS - 50);
         // Before the kill: json printed nothing (it buffers); stream-json printed its init line only.
         if (route === 'claude-code/json') expect(r.envelope.stdout).toBe('');
         else expect(lines(r).map((o) => `${String(o.type)}/${String(o.subtype)}`)).toEqual(['system/init']);
         expect(r.requests).toHaveLength(1);
         expect(r.unexpected).toEqual([]);
-        expect(r.pid).not.toBeNull();
-        expect(await groupGone(r.pid!)).toBe(true);
+        await expectGroupGone(r);
       });
 
       it('startup: the pov schema is accepted', async () => {
@@ -330,8 +295,4 @@ describe.skipIf(!cli.bin)(`Claude Code ${cli.version ?? '(not installed)'} herme
   }
 });
 
-if (!cli.bin) {
-  describe.skip(`Claude Code hermetic probes: ${skipReason}`, () => {
-    it(skipReason, () => undefined);
-  });
-}
+skipUnlessInstalled(cli, 'Claude Code hermetic probes', skipReason);

@@ -4,7 +4,6 @@
  * notice about the envelope of each scenario. The facts asserted here were observed with Codex
  * 0.171.0; a failure after a CLI upgrade is envelope drift to record, not a flaky test.
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { codexDecoder } from '../src/envelope/index.ts';
 import { DEFAULT_PAYLOADS, PROSE_ONLY_TEXT, fencedText, withoutFinal, type ScenarioName } from '../src/mock/index.ts';
@@ -14,21 +13,17 @@ import {
   CODEX_PINNED_MODEL,
   CODEX_SCHEMA_PLACEHOLDER,
   codexDriver,
-  discoverCli,
   runProbe,
   type ProbeResult,
 } from '../src/probe/index.ts';
+import { discoverProbeCli, expectGroupGone, expectKilledAtDeadline, jsonObjectLines, readContractSchema, skipUnlessInstalled, type Json } from './_helpers.ts';
 
-const readSchema = (name: string) =>
-  JSON.parse(readFileSync(new URL(`../schemas/contracts/${name}`, import.meta.url), 'utf8')) as Record<string, unknown>;
 /** What the probes send: the pov schema in OpenAI's strict subset. */
-const strictSchema = readSchema('pov.openai-strict.schema.json');
+const strictSchema = readContractSchema('pov.openai-strict.schema.json');
 /** The production pov schema: optional receipt properties, so not OpenAI-strict. */
-const productionSchema = readSchema('pov.schema.json');
+const productionSchema = readContractSchema();
 
-const cli = await discoverCli('codex');
-const skipReason = `codex is not installed: run \`${cli.installHint}\` to install the pinned Codex`;
-if (!cli.bin) console.warn(`[routecert] probes/codex.test.ts skipped: ${skipReason}`);
+const { cli, skipReason } = await discoverProbeCli('codex', { file: 'codex.test.ts', pinned: 'Codex' });
 
 /** Deadline of each non-stall probe (runs take about 0.5 s). */
 const PROBE_TIMEOUT_MS = 30_000;
@@ -36,21 +31,9 @@ const PROBE_TIMEOUT_MS = 30_000;
 // Long enough for the CLI to reach the mock on a loaded 2-core machine before the deadline.
 const STALL_TIMEOUT_MS = 10_000;
 
-type Json = Record<string, unknown>;
-
 /** Every stdout line that parses as a JSON object (JSONL events). */
 function events(r: ProbeResult): Json[] {
-  return r.envelope.stdout
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .flatMap((l) => {
-      try {
-        const v = JSON.parse(l) as unknown;
-        return typeof v === 'object' && v !== null && !Array.isArray(v) ? [v as Json] : [];
-      } catch {
-        return [];
-      }
-    });
+  return jsonObjectLines(r);
 }
 
 /** The `item` of every `item.completed` event of type `type`. */
@@ -128,20 +111,6 @@ function failureMessage(r: ProbeResult, schema: Json = strictSchema): string {
   return String(failed.message);
 }
 
-/** Poll until the process group is gone (zombies are reaped by init shortly after SIGKILL). */
-async function groupGone(pgid: number, withinMs = 2_000): Promise<boolean> {
-  const until = Date.now() + withinMs;
-  for (;;) {
-    try {
-      process.kill(-pgid, 0);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ESRCH') return true;
-    }
-    if (Date.now() > until) return false;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 describe.skipIf(!cli.bin)(`Codex ${cli.version ?? '(not installed)'} hermetic probes (codex/jsonl)`, () => {
   it('is discovered with its version', () => {
     expect(cli.source).not.toBeNull();
@@ -197,17 +166,13 @@ describe.skipIf(!cli.bin)(`Codex ${cli.version ?? '(not installed)'} hermetic pr
 
   it('scenario stall: the deadline kills the whole process group and marks timedOut', async () => {
     const r = await probe('stall', strictSchema, STALL_TIMEOUT_MS);
-    expect(r.fault).toBeUndefined();
-    expect(r.envelope.timedOut).toBe(true);
-    expect(r.envelope.signal).toBe('SIGKILL');
-    expect(r.envelope.exitCode).toBeNull();
+    expectKilledAtDeadline(r);
     // Before the kill Codex printed the start of the thread and turn only; the -o file is still empty.
     expect(events(r)).toEqual([expect.objectContaining({ type: 'thread.started' }), { type: 'turn.started' }]);
     expect(r.envelope.files?.['last-message'] ?? '').toBe('');
     expect(r.requests).toHaveLength(1);
     expect(r.unexpected).toEqual([]);
-    expect(r.pid).not.toBeNull();
-    expect(await groupGone(r.pid!)).toBe(true);
+    await expectGroupGone(r);
   });
 
   it('strict schema: the production pov schema (optional properties) is refused by the provider and Codex shows its message', async () => {
@@ -225,8 +190,4 @@ describe.skipIf(!cli.bin)(`Codex ${cli.version ?? '(not installed)'} hermetic pr
   });
 });
 
-if (!cli.bin) {
-  describe.skip(`Codex hermetic probes: ${skipReason}`, () => {
-    it(skipReason, () => undefined);
-  });
-}
+skipUnlessInstalled(cli, 'Codex hermetic probes', skipReason);

@@ -4,27 +4,21 @@
  * after a CLI upgrade is envelope drift to record, not a flaky test. No schema flag: the driver
  * appends the schema to the prompt on stdin.
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PAYLOADS, PROSE_ONLY_TEXT, fencedText, withoutFinal, type ScenarioName } from '../src/mock/index.ts';
-import { COPILOT_PINNED_MODEL, discoverCli, copilotDriver, runProbe, type ProbeResult } from '../src/probe/index.ts';
+import type { ScenarioName } from '../src/mock/index.ts';
+import { COPILOT_PINNED_MODEL, copilotDriver, runProbe, type ProbeResult } from '../src/probe/index.ts';
 import { SCHEMA_PROMPT_LEAD } from '../src/probe/schemaPrompt.ts';
+import { TEXT_ANSWERS, discoverProbeCli, expectChatCompletionsRun, expectKilledAtDeadline, jsonLines, readContractSchema, skipUnlessInstalled, type Json } from './_helpers.ts';
 
-const povSchema = JSON.parse(readFileSync(new URL('../schemas/contracts/pov.schema.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+const povSchema = readContractSchema();
 
-const cli = await discoverCli('copilot');
-const skipReason = `copilot is not installed: run \`${cli.installHint}\` to install the pinned Copilot CLI`;
-if (!cli.bin) console.warn(`[routecert] probes/copilot.test.ts skipped: ${skipReason}`);
+const { cli, skipReason } = await discoverProbeCli('copilot', { file: 'copilot.test.ts', pinned: 'Copilot CLI' });
 
 const PROBE_TIMEOUT_MS = 100_000;
 const STALL_TIMEOUT_MS = 20_000;
 const ROUTE = 'copilot/json';
 
-type Json = Record<string, unknown>;
-
-function events(r: ProbeResult): Json[] {
-  return r.envelope.stdout.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Json);
-}
+const events = jsonLines;
 const ofType = (r: ProbeResult, type: string) => events(r).filter((e) => e.type === type);
 
 function probe(scenario: ScenarioName): Promise<ProbeResult> {
@@ -32,15 +26,7 @@ function probe(scenario: ScenarioName): Promise<ProbeResult> {
 }
 
 function expectCompletedRun(r: ProbeResult, exitCode: 0 | 1): void {
-  expect(r.fault).toBeUndefined();
-  expect(r.envelope.timedOut).toBe(false);
-  expect(r.unexpected, 'no request reached the 501 catch-all').toEqual([]);
-  expect(r.requests.length).toBeGreaterThan(0);
-  for (const q of r.requests) {
-    expect(`${q.method} ${q.path}`).toBe('POST /v1/chat/completions');
-    expect(q.headers.authorization).toBe('<redacted>');
-    expect((q.body as Json).model).toBe(COPILOT_PINNED_MODEL);
-  }
+  expectChatCompletionsRun(r, COPILOT_PINNED_MODEL);
   expect(JSON.stringify((r.requests[0]!.body as Json).messages)).toContain(SCHEMA_PROMPT_LEAD.replace(/"/g, '\\"'));
   expect(r.envelope.exitCode).toBe(exitCode);
   // Every run ends with a result event that repeats the exit code; it has no token counts.
@@ -48,15 +34,6 @@ function expectCompletedRun(r: ProbeResult, exitCode: 0 | 1): void {
   expect(last).toMatchObject({ type: 'result', exitCode });
   expect(last.usage).not.toHaveProperty('inputTokens');
 }
-
-const TEXT_ANSWERS: Partial<Record<ScenarioName, string>> = {
-  final: JSON.stringify(DEFAULT_PAYLOADS.final),
-  'placeholder-then-final': `${JSON.stringify(DEFAULT_PAYLOADS.placeholder)}\n\n${JSON.stringify(DEFAULT_PAYLOADS.final)}`,
-  'nonfinal-only': JSON.stringify(DEFAULT_PAYLOADS.placeholder),
-  'missing-final': JSON.stringify(withoutFinal(DEFAULT_PAYLOADS.final)),
-  'prose-only': PROSE_ONLY_TEXT,
-  fenced: fencedText(DEFAULT_PAYLOADS.final),
-};
 
 describe.skipIf(!cli.bin)(`Copilot CLI ${cli.version ?? '(not installed)'} hermetic probes`, () => {
   for (const [scenario, answer] of Object.entries(TEXT_ANSWERS) as [ScenarioName, string][]) {
@@ -96,17 +73,11 @@ describe.skipIf(!cli.bin)(`Copilot CLI ${cli.version ?? '(not installed)'} herme
 
   it('scenario stall: the deadline kills the whole process group and marks timedOut', async () => {
     const r = await runProbe({ cli, driver: copilotDriver, route: ROUTE, scenario: 'stall', schema: povSchema, timeoutMs: STALL_TIMEOUT_MS });
-    expect(r.fault).toBeUndefined();
-    expect(r.envelope.timedOut).toBe(true);
-    expect(r.envelope.signal).toBe('SIGKILL');
+    expectKilledAtDeadline(r, { exitCode: false });
     expect(r.requests).toHaveLength(1);
     expect(r.unexpected).toEqual([]);
     expect(ofType(r, 'result')).toEqual([]);
   });
 });
 
-if (!cli.bin) {
-  describe.skip(`Copilot CLI hermetic probes: ${skipReason}`, () => {
-    it(skipReason, () => undefined);
-  });
-}
+skipUnlessInstalled(cli, 'Copilot CLI hermetic probes', skipReason);

@@ -12,17 +12,20 @@ import {
   GROK_CLI_TEST_API_KEY,
   PROMPT_PLACEHOLDER,
   SCHEMA_PROMPT_LEAD,
-  discoverCli,
   grokCliDriver,
   runProbe,
   type ProbeResult,
 } from '../src/probe/index.ts';
+import { discoverProbeCli, expectGroupGone, expectKilledAtDeadline, jsonLines, readContractSchema, skipUnlessInstalled, type Json } from './_helpers.ts';
 
-const povSchema = JSON.parse(readFileSync(new URL('../schemas/contracts/pov.schema.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+const povSchema = readContractSchema();
 
-const cli = await discoverCli(grokCliDriver.cli, { bin: grokCliDriver.bin });
-const skipReason = `grok (grok-cli) is not installed: run \`${cli.installHint}\` to install the pinned @vibe-kit/grok-cli`;
-if (!cli.bin) console.warn(`[routecert] probes/grokCli.test.ts skipped: ${skipReason}`);
+const { cli, skipReason } = await discoverProbeCli(grokCliDriver.cli, {
+  file: 'grokCli.test.ts',
+  label: 'grok (grok-cli)',
+  pinned: '@vibe-kit/grok-cli',
+  bin: grokCliDriver.bin,
+});
 
 /** Deadline of each non-stall probe (runs take 2-6 s on a loaded machine). */
 const PROBE_TIMEOUT_MS = 60_000;
@@ -30,18 +33,13 @@ const PROBE_TIMEOUT_MS = 60_000;
 const STALL_TIMEOUT_MS = 10_000;
 const ROUTE = 'grok-cli/jsonl';
 
-type Json = Record<string, unknown>;
-
 function probe(scenario: ScenarioName, timeoutMs = PROBE_TIMEOUT_MS): Promise<ProbeResult> {
   return runProbe({ cli, driver: grokCliDriver, route: ROUTE, scenario, schema: povSchema, timeoutMs });
 }
 
 /** The JSONL messages of stdout (every line must be one). */
 function messages(r: ProbeResult): Json[] {
-  return r.envelope.stdout
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as Json);
+  return jsonLines(r);
 }
 
 /** What every completed run shares: JSONL of a user line (the prompt with the schema) and one assistant line. */
@@ -90,20 +88,6 @@ const ASSERT: Record<Exclude<ScenarioName, 'stall'>, (r: ProbeResult) => void> =
   },
 };
 
-/** Poll until the process group is gone (zombies are reaped by init shortly after SIGKILL). */
-async function groupGone(pgid: number, withinMs = 2_000): Promise<boolean> {
-  const until = Date.now() + withinMs;
-  for (;;) {
-    try {
-      process.kill(-pgid, 0);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ESRCH') return true;
-    }
-    if (Date.now() > until) return false;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 describe.skipIf(!cli.bin)(`grok-cli (grok ${cli.version ?? 'not installed'}) hermetic probes`, () => {
   it('is discovered; --version prints 1.0.1 although the npm package is 0.0.34', () => {
     expect(cli.source).not.toBeNull();
@@ -136,20 +120,12 @@ describe.skipIf(!cli.bin)(`grok-cli (grok ${cli.version ?? 'not installed'}) her
 
   it('scenario stall: the deadline kills the whole process group and marks timedOut', async () => {
     const r = await probe('stall', STALL_TIMEOUT_MS);
-    expect(r.fault).toBeUndefined();
-    expect(r.envelope.timedOut).toBe(true);
-    expect(r.envelope.signal).toBe('SIGKILL');
-    expect(r.envelope.exitCode).toBeNull();
+    expectKilledAtDeadline(r);
     // grok-cli prints every message at the end: nothing before the kill.
     expect(r.envelope.stdout).toBe('');
     expect(r.unexpected).toEqual([]);
-    expect(r.pid).not.toBeNull();
-    expect(await groupGone(r.pid!)).toBe(true);
+    await expectGroupGone(r);
   });
 });
 
-if (!cli.bin) {
-  describe.skip(`grok-cli hermetic probes: ${skipReason}`, () => {
-    it(skipReason, () => undefined);
-  });
-}
+skipUnlessInstalled(cli, 'grok-cli hermetic probes', skipReason);

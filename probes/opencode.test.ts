@@ -4,28 +4,22 @@
  * with opencode 1.18.33; a failure after a CLI upgrade is envelope drift to record, not a flaky test.
  * `opencode run` has no schema flag: the driver appends the schema to the prompt on stdin.
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PAYLOADS, PROSE_ONLY_TEXT, TITLE_TEXT, fencedText, withoutFinal, type ScenarioName } from '../src/mock/index.ts';
-import { OPENCODE_PINNED_MODEL, discoverCli, opencodeDriver, runProbe, type ProbeResult } from '../src/probe/index.ts';
+import { TITLE_TEXT, type ScenarioName } from '../src/mock/index.ts';
+import { OPENCODE_PINNED_MODEL, opencodeDriver, runProbe, type ProbeResult } from '../src/probe/index.ts';
 import { SCHEMA_PROMPT_LEAD } from '../src/probe/schemaPrompt.ts';
+import { TEXT_ANSWERS, discoverProbeCli, expectChatCompletionsRun, expectKilledAtDeadline, jsonLines, readContractSchema, skipUnlessInstalled, type Json } from './_helpers.ts';
 
-const povSchema = JSON.parse(readFileSync(new URL('../schemas/contracts/pov.schema.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+const povSchema = readContractSchema();
 
-const cli = await discoverCli('opencode');
-const skipReason = `opencode is not installed: run \`${cli.installHint}\` to install the pinned opencode`;
-if (!cli.bin) console.warn(`[routecert] probes/opencode.test.ts skipped: ${skipReason}`);
+const { cli, skipReason } = await discoverProbeCli('opencode', { file: 'opencode.test.ts', pinned: 'opencode' });
 
 /** Deadline of each non-stall probe: opencode takes 5-25 s to start on a loaded 2-core machine. */
 const PROBE_TIMEOUT_MS = 100_000;
 const STALL_TIMEOUT_MS = 30_000;
 const ROUTE = 'opencode/jsonl';
 
-type Json = Record<string, unknown>;
-
-function events(r: ProbeResult): Json[] {
-  return r.envelope.stdout.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Json);
-}
+const events = jsonLines;
 
 /** The text of the one `text` event. */
 function text(r: ProbeResult): string {
@@ -44,14 +38,7 @@ function probe(scenario: ScenarioName): Promise<ProbeResult> {
 }
 
 function expectCompletedRun(r: ProbeResult): void {
-  expect(r.fault).toBeUndefined();
-  expect(r.envelope.timedOut).toBe(false);
-  expect(r.unexpected, 'no request reached the 501 catch-all').toEqual([]);
-  for (const q of r.requests) {
-    expect(`${q.method} ${q.path}`).toBe('POST /v1/chat/completions');
-    expect(q.headers.authorization).toBe('<redacted>');
-    expect((q.body as Json).model).toBe(OPENCODE_PINNED_MODEL);
-  }
+  expectChatCompletionsRun(r, OPENCODE_PINNED_MODEL, { someRequests: false });
   // One title-generation request besides the turns, answered by content.
   const titles = r.requests.map((q) => q.body as Json).filter((b) => !Array.isArray(b.tools));
   expect(titles).toHaveLength(1);
@@ -61,15 +48,6 @@ function expectCompletedRun(r: ProbeResult): void {
   expect(JSON.stringify(first.messages)).toContain(SCHEMA_PROMPT_LEAD.replace(/"/g, '\\"'));
   expect((first.tools as Json[]).map((t) => (t.function as Json).name)).not.toContain('structured_output');
 }
-
-const TEXT_ANSWERS: Partial<Record<ScenarioName, string>> = {
-  final: JSON.stringify(DEFAULT_PAYLOADS.final),
-  'placeholder-then-final': `${JSON.stringify(DEFAULT_PAYLOADS.placeholder)}\n\n${JSON.stringify(DEFAULT_PAYLOADS.final)}`,
-  'nonfinal-only': JSON.stringify(DEFAULT_PAYLOADS.placeholder),
-  'missing-final': JSON.stringify(withoutFinal(DEFAULT_PAYLOADS.final)),
-  'prose-only': PROSE_ONLY_TEXT,
-  fenced: fencedText(DEFAULT_PAYLOADS.final),
-};
 
 describe.skipIf(!cli.bin)(`opencode ${cli.version ?? '(not installed)'} hermetic probes`, () => {
   for (const [scenario, answer] of Object.entries(TEXT_ANSWERS) as [ScenarioName, string][]) {
@@ -105,17 +83,10 @@ describe.skipIf(!cli.bin)(`opencode ${cli.version ?? '(not installed)'} hermetic
 
   it('scenario stall: the deadline kills the whole process group and marks timedOut', async () => {
     const r = await runProbe({ cli, driver: opencodeDriver, route: ROUTE, scenario: 'stall', schema: povSchema, timeoutMs: STALL_TIMEOUT_MS });
-    expect(r.fault).toBeUndefined();
-    expect(r.envelope.timedOut).toBe(true);
-    expect(r.envelope.signal).toBe('SIGKILL');
-    expect(r.envelope.exitCode).toBeNull();
+    expectKilledAtDeadline(r);
     expect(turns(r)).toHaveLength(1);
     expect(r.unexpected).toEqual([]);
   });
 });
 
-if (!cli.bin) {
-  describe.skip(`opencode hermetic probes: ${skipReason}`, () => {
-    it(skipReason, () => undefined);
-  });
-}
+skipUnlessInstalled(cli, 'opencode hermetic probes', skipReason);

@@ -5,33 +5,28 @@
  * node >= 22 and runs anyway); a failure after a CLI upgrade is envelope drift to record, not a
  * flaky test.
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PAYLOADS, PROSE_ONLY_TEXT, fencedText, withoutFinal, type ScenarioName } from '../src/mock/index.ts';
 import {
   QWEN_PINNED_MODEL,
   QWEN_ROUTES,
   QWEN_SCHEMA_PLACEHOLDER,
-  discoverCli,
   qwenDriver,
   runProbe,
   runStartupProbe,
   type ProbeResult,
   type QwenProbeRoute,
 } from '../src/probe/index.ts';
+import { discoverProbeCli, expectChatCompletionsRun, expectKilledAtDeadline, readContractSchema, skipUnlessInstalled, type Json } from './_helpers.ts';
 
-const povSchema = JSON.parse(readFileSync(new URL('../schemas/contracts/pov.schema.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+const povSchema = readContractSchema();
 
-const cli = await discoverCli('qwen');
-const skipReason = `qwen is not installed: run \`${cli.installHint}\` to install the pinned Qwen Code`;
-if (!cli.bin) console.warn(`[routecert] probes/qwen.test.ts skipped: ${skipReason}`);
+const { cli, skipReason } = await discoverProbeCli('qwen', { file: 'qwen.test.ts', pinned: 'Qwen Code' });
 
 /** Deadline of each non-stall probe: Qwen Code takes 5-25 s to start on a loaded 2-core machine. */
 const PROBE_TIMEOUT_MS = 100_000;
 /** Deadline of the stall probe: long enough for the request to arrive under load. */
 const STALL_TIMEOUT_MS = 30_000;
-
-type Json = Record<string, unknown>;
 
 /** Every message of the envelope: the json route's array, or the stream-json lines. */
 function messages(r: ProbeResult): Json[] {
@@ -59,16 +54,8 @@ function probe(route: QwenProbeRoute, scenario: ScenarioName): Promise<ProbeResu
 }
 
 function expectCompletedRun(route: QwenProbeRoute, r: ProbeResult): void {
-  expect(r.fault).toBeUndefined();
-  expect(r.envelope.timedOut).toBe(false);
-  expect(r.unexpected, 'no request reached the 501 catch-all').toEqual([]);
-  expect(r.requests.length).toBeGreaterThan(0);
-  for (const q of r.requests) {
-    expect(`${q.method} ${q.path}`).toBe('POST /v1/chat/completions');
-    expect(q.headers.authorization).toBe('<redacted>');
-    expect((q.body as Json).model).toBe(QWEN_PINNED_MODEL);
-    expect((q.body as Json).stream).toBe(true);
-  }
+  expectChatCompletionsRun(r, QWEN_PINNED_MODEL);
+  for (const q of r.requests) expect((q.body as Json).stream).toBe(true);
   // The schema is offered as the structured_output function tool.
   const tools = ((r.requests[0]!.body as Json).tools ?? []) as Json[];
   const tool = tools.map((t) => t.function as Json).find((f) => f.name === 'structured_output');
@@ -159,10 +146,7 @@ describe.skipIf(!cli.bin)(`Qwen Code ${cli.version ?? '(not installed)'} hermeti
 
       it('scenario stall: the deadline kills the whole process group and marks timedOut', async () => {
         const r = await runProbe({ cli, driver: qwenDriver, route, scenario: 'stall', schema: povSchema, timeoutMs: STALL_TIMEOUT_MS });
-        expect(r.fault).toBeUndefined();
-        expect(r.envelope.timedOut).toBe(true);
-        expect(r.envelope.signal).toBe('SIGKILL');
-        expect(r.envelope.exitCode).toBeNull();
+        expectKilledAtDeadline(r);
         expect(r.requests).toHaveLength(1);
         expect(r.unexpected).toEqual([]);
         // json buffers everything until the end; stream-json has printed its init line.
@@ -190,8 +174,4 @@ describe.skipIf(!cli.bin)(`Qwen Code ${cli.version ?? '(not installed)'} hermeti
   }
 });
 
-if (!cli.bin) {
-  describe.skip(`Qwen Code hermetic probes: ${skipReason}`, () => {
-    it(skipReason, () => undefined);
-  });
-}
+skipUnlessInstalled(cli, 'Qwen Code hermetic probes', skipReason);

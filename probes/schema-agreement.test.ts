@@ -19,6 +19,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildStartupTable, canarySubjects, formatSubjects, productionSubjects, startupTargets } from '../src/harness/startupProbes.ts';
 import { lintExpectation, routeFormat, startupRoutes, type StartupCell, type StartupSubject, type StartupTable } from '../src/probe/index.ts';
+import { skipUnlessInstalled } from './_helpers.ts';
 
 /** Deadline of one probe (an accepted schema completes in about a second; a rejected one sooner). */
 const PROBE_TIMEOUT_MS = 60_000;
@@ -49,9 +50,7 @@ function what(subject: StartupSubject): string {
 for (const target of targets.filter((t) => t.cli.bin === null)) {
   const reason = `${target.driver.cli} is not installed: run \`${target.cli.installHint}\``;
   console.warn(`[routecert] probes/schema-agreement.test.ts: ${reason}`);
-  describe.skip(`lint/probe agreement for ${target.driver.cli}: ${reason}`, () => {
-    it(reason, () => undefined);
-  });
+  skipUnlessInstalled(target.cli, `lint/probe agreement for ${target.driver.cli}`, reason);
 }
 
 for (const target of targets.filter((t) => t.cli.bin !== null)) {

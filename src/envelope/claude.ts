@@ -15,8 +15,10 @@
  * - `success` without `structured_output` means the model never called the tool.
  */
 import { readJsonDocuments } from './jsonl.ts';
-import { candidatesFromStructured, candidatesFromText, dedupeCandidates } from './candidates.ts';
+import { candidatesFromStructured, candidatesFromText } from './candidates.ts';
 import { findKeys, isPlainObject, pointerToken } from './keys.ts';
+import { crashedStatus } from './status.ts';
+import { finishDecode } from './decodeParts.ts';
 import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from './types.ts';
 
 /** Spellings of the structured field, folded by {@link findKeys}; `structured_result` is Qwen Code's. */
@@ -110,15 +112,7 @@ function decodeClaude(route: string, envelope: Envelope, options: DecodeOptions 
     if (typeof t.terminal_reason === 'string') ancillary.push(`terminal_reason=${t.terminal_reason}`);
   }
 
-  const decoded: Decoded = {
-    route,
-    candidates: dedupeCandidates(candidates),
-    status,
-    human,
-    ancillary,
-    keys: terminal ? Object.keys(terminal.value) : [],
-    notes,
-  };
+  const decoded = finishDecode(route, { candidates, human, ancillary, notes }, status, terminal?.value);
   if (structured) decoded.structured = structured;
   if (terminal && terminal.value.usage !== undefined) decoded.usage = terminal.value.usage;
   return decoded;
@@ -130,12 +124,7 @@ function readStatus(envelope: Envelope, terminal: Record<string, unknown> | unde
     if (documentCount === 0 && envelope.exitCode !== 0 && STARTUP_REJECTION.some((re) => re.test(stderr))) {
       return { kind: 'startup-rejected', message: stderr };
     }
-    if (envelope.signal || (envelope.exitCode !== null && envelope.exitCode !== 0)) {
-      const status: EnvelopeStatus = { kind: 'crashed' };
-      if (stderr !== '') status.message = stderr;
-      return status;
-    }
-    return { kind: 'ok' };
+    return crashedStatus(envelope) ?? { kind: 'ok' };
   }
   const status: EnvelopeStatus = { kind: 'ok' };
   if (typeof terminal.subtype === 'string') status.subtype = terminal.subtype;

@@ -27,6 +27,7 @@
 import { readJsonDocuments } from './jsonl.ts';
 import { candidatesFromText, dedupeCandidates } from './candidates.ts';
 import { isPlainObject } from './keys.ts';
+import { crashedStatus } from './status.ts';
 import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from './types.ts';
 
 /** The route this decoder reads. */
@@ -251,9 +252,7 @@ function readStatus(
       return { status: { kind: 'startup-rejected', message: line.trim() }, code: null };
     }
   }
-  if (!completed && (envelope.signal || (envelope.exitCode !== null && envelope.exitCode !== 0))) {
-    const stderr = envelope.stderr.trim();
-    return { status: stderr !== '' ? { kind: 'crashed', message: stderr } : { kind: 'crashed' }, code: null };
-  }
+  const crashed = completed ? null : crashedStatus(envelope);
+  if (crashed) return { status: crashed, code: null };
   return { status: { kind: 'ok' }, code: null };
 }

@@ -14,10 +14,11 @@
  * - `result {exitCode, usage: {premiumRequests, totalApiDurationMs, ...}}` closes every run; it has no
  *   token counts (github/copilot-cli#4107).
  */
-import { readJsonDocuments } from './jsonl.ts';
-import { candidatesFromText, dedupeCandidates } from './candidates.ts';
+import { candidatesFromText } from './candidates.ts';
 import { isPlainObject } from './keys.ts';
-import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from './types.ts';
+import { crashedStatus, errorStatusFromCode, pushApiErrorStatus } from './status.ts';
+import { finishDecode, startDecode } from './decodeParts.ts';
+import type { Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from './types.ts';
 
 /** The Copilot CLI route. */
 export const COPILOT_ROUTE = 'copilot/json';
@@ -29,9 +30,7 @@ export const COPILOT_ROUTE = 'copilot/json';
 export function copilotErrorStatus(data: unknown): EnvelopeStatus {
   const d = isPlainObject(data) ? data : {};
   const message = typeof d.message === 'string' && d.message !== '' ? d.message : typeof d.errorType === 'string' ? d.errorType : 'error';
-  const code = d.statusCode;
-  if (typeof code === 'number' && code >= 400 && code <= 599) return { kind: 'provider-error', apiErrorStatus: code, message };
-  return { kind: 'cli-error', message };
+  return errorStatusFromCode(d.statusCode, message);
 }
 
 function toolArguments(request: Record<string, unknown>): unknown {
@@ -64,15 +63,10 @@ export function copilotDecoder(): RouteDecoder {
 }
 
 function decodeCopilot(envelope: Envelope, options: DecodeOptions = {}): Decoded {
-  const docs = readJsonDocuments(envelope.stdout);
-  const notes = [...docs.notes];
-  const candidates: Candidate[] = [];
-  const human: string[] = [];
-  const ancillary: string[] = [];
+  const { docs, notes, candidates, human, ancillary, event } = startDecode(envelope.stdout);
   let error: EnvelopeStatus | undefined;
   let result: Record<string, unknown> | undefined;
   let last: Record<string, unknown> | undefined;
-  const event = (line: number) => (docs.framing === 'lines' ? { event: line } : {});
   for (const doc of docs.documents) {
     const e = doc.value;
     if (!isPlainObject(e) || typeof e.type !== 'string') continue;
@@ -104,26 +98,15 @@ function decodeCopilot(envelope: Envelope, options: DecodeOptions = {}): Decoded
   if (!error && result && typeof result.exitCode === 'number' && result.exitCode !== 0) {
     status = { kind: 'cli-error', message: `copilot reported exitCode ${result.exitCode}` };
   }
-  if (status.kind === 'provider-error' && status.apiErrorStatus != null) ancillary.push(`api_error_status=${status.apiErrorStatus}`);
+  pushApiErrorStatus(status, ancillary);
   if (!last) {
     if (docs.documents.length > 0) notes.push('no Copilot event in stdout');
-    if (envelope.signal || (envelope.exitCode !== null && envelope.exitCode !== 0)) {
-      const stderr = envelope.stderr.trim();
-      status = stderr !== '' ? { kind: 'crashed', message: stderr } : { kind: 'crashed' };
-    }
+    status = crashedStatus(envelope) ?? status;
   } else if (!result) {
     notes.push('no {"type":"result"} event in stdout');
   }
   const terminal = result ?? last;
-  const decoded: Decoded = {
-    route: COPILOT_ROUTE,
-    candidates: dedupeCandidates(candidates),
-    status,
-    human,
-    ancillary,
-    keys: terminal ? Object.keys(terminal) : [],
-    notes,
-  };
+  const decoded = finishDecode(COPILOT_ROUTE, { candidates, human, ancillary, notes }, status, terminal);
   if (result && result.usage !== undefined) decoded.usage = result.usage;
   return decoded;
 }

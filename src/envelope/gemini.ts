@@ -19,6 +19,8 @@ import { findJsonObjects } from '#src/scan/index.ts';
 import { readJsonDocuments, type JsonDocument } from './jsonl.ts';
 import { candidatesFromText, dedupeCandidates } from './candidates.ts';
 import { isPlainObject } from './keys.ts';
+import { crashedStatus, isHttpErrorStatus } from './status.ts';
+import { finishDecode } from './decodeParts.ts';
 import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from './types.ts';
 
 /** The Gemini CLI routes this file decodes. */
@@ -47,11 +49,11 @@ export function geminiDecoder(route: GeminiDecoderRoute): RouteDecoder {
 export function geminiErrorStatus(error: unknown): number | null {
   if (!isPlainObject(error)) return null;
   const code = error.code;
-  if (typeof code === 'number' && code >= 400 && code <= 599) return code;
+  if (isHttpErrorStatus(code)) return code;
   if (typeof error.message === 'string' && error.message.includes('{')) {
     for (const found of findJsonObjects(error.message, { anchor: 'code', maxStringDepth: 1 })) {
       const inner = found.value.code;
-      if (typeof inner === 'number' && inner >= 400 && inner <= 599) return inner;
+      if (isHttpErrorStatus(inner)) return inner;
     }
   }
   return null;
@@ -81,11 +83,7 @@ function errorStatus(error: Record<string, unknown>, human: string[], ancillary:
 
 /** A non-zero exit (or a signal) with nothing readable: crashed, with stderr as the message. */
 function exitStatus(envelope: Envelope): EnvelopeStatus {
-  if (envelope.signal || (envelope.exitCode !== null && envelope.exitCode !== 0)) {
-    const stderr = envelope.stderr.trim();
-    return stderr !== '' ? { kind: 'crashed', message: stderr } : { kind: 'crashed' };
-  }
-  return { kind: 'ok' };
+  return crashedStatus(envelope) ?? { kind: 'ok' };
 }
 
 function decodeJson(route: string, envelope: Envelope, options: DecodeOptions = {}): Decoded {
@@ -187,15 +185,7 @@ function decodeStream(route: string, envelope: Envelope, options: DecodeOptions 
       status = exitStatus(envelope);
     }
   }
-  const decoded: Decoded = {
-    route,
-    candidates: dedupeCandidates(candidates),
-    status,
-    human,
-    ancillary,
-    keys: terminal ? Object.keys(terminal.value) : [],
-    notes,
-  };
+  const decoded = finishDecode(route, { candidates, human, ancillary, notes }, status, terminal?.value);
   if (terminal && terminal.value.stats !== undefined) decoded.usage = terminal.value.stats;
   return decoded;
 }

@@ -8,9 +8,11 @@
  * shapes come from vendor docs and public bug reports (shared/research/cli-envelopes.md 9b, 10, 11).
  */
 import { readJsonDocuments, type JsonDocument } from './jsonl.ts';
-import { candidatesFromStructured, candidatesFromText, dedupeCandidates } from './candidates.ts';
+import { candidatesFromStructured, candidatesFromText } from './candidates.ts';
 import { findKeys, foldKey, isPlainObject, pointerToken } from './keys.ts';
-import type { Candidate, Decoded, DecodeOptions, EnvelopeStatus, RouteDecoder } from './types.ts';
+import { crashedStatus } from './status.ts';
+import { finishDecode } from './decodeParts.ts';
+import type { Candidate, DecodeOptions, EnvelopeStatus, RouteDecoder } from './types.ts';
 
 /**
  * A JSONL event filter: the terminal object is the last JSON object of stdout whose `field` (a
@@ -238,19 +240,9 @@ export function genericDecoder(route: string, options: GenericDecoderOptions = {
         }
         // No terminal object: free text, scanned whole.
         candidates.push(...candidatesFromText(envelope.stdout, { origin: 'stdout', pointer: '', offset: 0 }, anchor));
-        if (envelope.signal || (envelope.exitCode !== null && envelope.exitCode !== 0)) {
-          status = envelope.stderr.trim() !== '' ? { kind: 'crashed', message: envelope.stderr.trim() } : { kind: 'crashed' };
-        }
+        status = crashedStatus(envelope) ?? status;
       }
-      const decoded: Decoded = {
-        route,
-        candidates: dedupeCandidates(candidates),
-        status,
-        human,
-        ancillary,
-        keys: terminal ? Object.keys(terminal.value) : [],
-        notes,
-      };
+      const decoded = finishDecode(route, { candidates, human, ancillary, notes }, status, terminal?.value);
       if (structured) decoded.structured = structured;
       if (terminal && terminal.value.usage !== undefined) decoded.usage = terminal.value.usage;
       return decoded;

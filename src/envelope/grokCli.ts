@@ -12,10 +12,11 @@
  * - an exception outside the agent loop prints `{"role":"assistant","content":"Error: <message>"}`
  *   and exits 1; a missing key prints `❌ Error: API key required...` on stderr, exit 1, no stdout.
  */
-import { readJsonDocuments } from './jsonl.ts';
-import { candidatesFromText, dedupeCandidates } from './candidates.ts';
+import { candidatesFromText } from './candidates.ts';
 import { isPlainObject } from './keys.ts';
-import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from './types.ts';
+import { crashedStatus, errorStatusFromCode, httpStatusIn, pushApiErrorStatus } from './status.ts';
+import { finishDecode, startDecode } from './decodeParts.ts';
+import type { Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from './types.ts';
 
 /** The prefix grok-cli 0.0.34 gives an error turned into an assistant message (`grok-agent.js`). */
 export const GROK_CLI_ERROR_PREFIX = 'Sorry, I encountered an error: ';
@@ -32,10 +33,7 @@ const API_ERROR = /^Grok API error: (\d{3})\b/;
 export function grokCliErrorStatus(content: string, exitCode: number | null): EnvelopeStatus | null {
   if (content.startsWith(GROK_CLI_ERROR_PREFIX)) {
     const rest = content.slice(GROK_CLI_ERROR_PREFIX.length);
-    const m = API_ERROR.exec(rest);
-    const status = m ? Number(m[1]) : NaN;
-    if (status >= 400 && status <= 599) return { kind: 'provider-error', apiErrorStatus: status, message: content };
-    return { kind: 'cli-error', message: content };
+    return errorStatusFromCode(httpStatusIn(rest, API_ERROR), content);
   }
   if (exitCode !== null && exitCode !== 0 && content.startsWith('Error: ')) return { kind: 'cli-error', message: content };
   return null;
@@ -62,14 +60,9 @@ export function grokCliDecoder(): RouteDecoder {
 }
 
 function decodeGrokCli(route: string, envelope: Envelope, options: DecodeOptions = {}): Decoded {
-  const docs = readJsonDocuments(envelope.stdout);
-  const notes = [...docs.notes];
-  const candidates: Candidate[] = [];
-  const human: string[] = [];
-  const ancillary: string[] = [];
+  const { docs, notes, candidates, human, ancillary, event } = startDecode(envelope.stdout);
   let status: EnvelopeStatus = { kind: 'ok' };
   let terminal: Record<string, unknown> | undefined;
-  const event = (line: number) => (docs.framing === 'lines' ? { event: line } : {});
   for (const doc of docs.documents) {
     const m = doc.value;
     if (!isPlainObject(m) || m.role !== 'assistant') continue;
@@ -97,21 +90,10 @@ function decodeGrokCli(route: string, envelope: Envelope, options: DecodeOptions
       });
     }
   }
-  if (status.kind === 'provider-error' && status.apiErrorStatus != null) ancillary.push(`api_error_status=${status.apiErrorStatus}`);
+  pushApiErrorStatus(status, ancillary);
   if (!terminal) {
     if (docs.documents.length > 0) notes.push('no assistant message in stdout');
-    if (envelope.signal || (envelope.exitCode !== null && envelope.exitCode !== 0)) {
-      const stderr = envelope.stderr.trim();
-      status = stderr !== '' ? { kind: 'crashed', message: stderr } : { kind: 'crashed' };
-    }
+    status = crashedStatus(envelope) ?? status;
   }
-  return {
-    route,
-    candidates: dedupeCandidates(candidates),
-    status,
-    human,
-    ancillary,
-    keys: terminal ? Object.keys(terminal) : [],
-    notes,
-  };
+  return finishDecode(route, { candidates, human, ancillary, notes }, status, terminal);
 }

@@ -12,10 +12,11 @@
  *   `{"error":{"name":"APIError","data":{"message":..,"statusCode":400,"isRetryable":false,"responseBody":..}}}`,
  *   exit 1; a 5xx is retried first (5 retries, honouring `retry-after-ms`).
  */
-import { readJsonDocuments } from './jsonl.ts';
-import { candidatesFromText, dedupeCandidates } from './candidates.ts';
+import { candidatesFromText } from './candidates.ts';
 import { isPlainObject } from './keys.ts';
-import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from './types.ts';
+import { crashedStatus, errorStatusFromCode, pushApiErrorStatus } from './status.ts';
+import { finishDecode, startDecode } from './decodeParts.ts';
+import type { Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from './types.ts';
 
 /** The opencode route. */
 export const OPENCODE_ROUTE = 'opencode/jsonl';
@@ -28,9 +29,7 @@ export function opencodeErrorStatus(error: unknown): EnvelopeStatus {
   const e = isPlainObject(error) ? error : {};
   const data = isPlainObject(e.data) ? e.data : {};
   const message = typeof data.message === 'string' && data.message !== '' ? data.message : typeof e.name === 'string' ? e.name : 'error';
-  const code = data.statusCode;
-  if (typeof code === 'number' && code >= 400 && code <= 599) return { kind: 'provider-error', apiErrorStatus: code, message };
-  return { kind: 'cli-error', message };
+  return errorStatusFromCode(data.statusCode, message);
 }
 
 /**
@@ -53,15 +52,10 @@ export function opencodeDecoder(): RouteDecoder {
 }
 
 function decodeOpencode(envelope: Envelope, options: DecodeOptions = {}): Decoded {
-  const docs = readJsonDocuments(envelope.stdout);
-  const notes = [...docs.notes];
-  const candidates: Candidate[] = [];
-  const human: string[] = [];
-  const ancillary: string[] = [];
+  const { docs, notes, candidates, human, ancillary, event } = startDecode(envelope.stdout);
   let status: EnvelopeStatus = { kind: 'ok' };
   let terminal: Record<string, unknown> | undefined;
   let usage: unknown;
-  const event = (line: number) => (docs.framing === 'lines' ? { event: line } : {});
   for (const doc of docs.documents) {
     const e = doc.value;
     if (!isPlainObject(e) || typeof e.type !== 'string') continue;
@@ -82,23 +76,12 @@ function decodeOpencode(envelope: Envelope, options: DecodeOptions = {}): Decode
       if (status.message) human.push(status.message);
     }
   }
-  if (status.kind === 'provider-error' && status.apiErrorStatus != null) ancillary.push(`api_error_status=${status.apiErrorStatus}`);
+  pushApiErrorStatus(status, ancillary);
   if (!terminal) {
     if (docs.documents.length > 0) notes.push('no opencode event in stdout');
-    if (envelope.signal || (envelope.exitCode !== null && envelope.exitCode !== 0)) {
-      const stderr = envelope.stderr.trim();
-      status = stderr !== '' ? { kind: 'crashed', message: stderr } : { kind: 'crashed' };
-    }
+    status = crashedStatus(envelope) ?? status;
   }
-  const decoded: Decoded = {
-    route: OPENCODE_ROUTE,
-    candidates: dedupeCandidates(candidates),
-    status,
-    human,
-    ancillary,
-    keys: terminal ? Object.keys(terminal) : [],
-    notes,
-  };
+  const decoded = finishDecode(OPENCODE_ROUTE, { candidates, human, ancillary, notes }, status, terminal);
   if (usage !== undefined) decoded.usage = usage;
   return decoded;
 }

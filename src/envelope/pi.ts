@@ -13,10 +13,11 @@
  *   with `auto_retry_end {success: false, finalError}`;
  * - `message_update`, `turn_end` and `agent_end` repeat the same messages: only `message_end` is read.
  */
-import { readJsonDocuments } from './jsonl.ts';
-import { candidatesFromText, dedupeCandidates } from './candidates.ts';
+import { candidatesFromText } from './candidates.ts';
 import { isPlainObject } from './keys.ts';
-import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from './types.ts';
+import { crashedStatus, errorStatusFromCode, httpStatusIn, pushApiErrorStatus } from './status.ts';
+import { finishDecode, startDecode } from './decodeParts.ts';
+import type { Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from './types.ts';
 
 /** The pi route. */
 export const PI_ROUTE = 'pi/json';
@@ -30,10 +31,7 @@ const API_ERROR = /^(\d{3})\b/;
  * (`Connection error.`).
  */
 export function piErrorStatus(errorMessage: string): EnvelopeStatus {
-  const m = API_ERROR.exec(errorMessage.trim());
-  const status = m ? Number(m[1]) : NaN;
-  if (status >= 400 && status <= 599) return { kind: 'provider-error', apiErrorStatus: status, message: errorMessage };
-  return { kind: 'cli-error', message: errorMessage };
+  return errorStatusFromCode(httpStatusIn(errorMessage.trim(), API_ERROR), errorMessage);
 }
 
 /**
@@ -56,14 +54,9 @@ export function piDecoder(): RouteDecoder {
 }
 
 function decodePi(envelope: Envelope, options: DecodeOptions = {}): Decoded {
-  const docs = readJsonDocuments(envelope.stdout);
-  const notes = [...docs.notes];
-  const candidates: Candidate[] = [];
-  const human: string[] = [];
-  const ancillary: string[] = [];
+  const { docs, notes, candidates, human, ancillary, event } = startDecode(envelope.stdout);
   let status: EnvelopeStatus = { kind: 'ok' };
   let terminal: Record<string, unknown> | undefined;
-  const event = (line: number) => (docs.framing === 'lines' ? { event: line } : {});
   for (const doc of docs.documents) {
     const e = doc.value;
     if (!isPlainObject(e) || typeof e.type !== 'string') continue;
@@ -90,23 +83,12 @@ function decodePi(envelope: Envelope, options: DecodeOptions = {}): Decoded {
       status = { kind: 'ok' };
     }
   }
-  if (status.kind === 'provider-error' && status.apiErrorStatus != null) ancillary.push(`api_error_status=${status.apiErrorStatus}`);
+  pushApiErrorStatus(status, ancillary);
   if (!terminal) {
     if (docs.documents.length > 0) notes.push('no assistant message_end in stdout');
-    if (envelope.signal || (envelope.exitCode !== null && envelope.exitCode !== 0)) {
-      const stderr = envelope.stderr.trim();
-      status = stderr !== '' ? { kind: 'crashed', message: stderr } : { kind: 'crashed' };
-    }
+    status = crashedStatus(envelope) ?? status;
   }
-  const decoded: Decoded = {
-    route: PI_ROUTE,
-    candidates: dedupeCandidates(candidates),
-    status,
-    human,
-    ancillary,
-    keys: terminal ? Object.keys(terminal) : [],
-    notes,
-  };
+  const decoded = finishDecode(PI_ROUTE, { candidates, human, ancillary, notes }, status, terminal);
   if (terminal && terminal.usage !== undefined) decoded.usage = terminal.usage;
   return decoded;
 }

@@ -17,9 +17,11 @@
  *   (`--json-schema is not a valid JSON Schema: strict mode: unknown keyword: "_meta"`).
  */
 import { readJsonDocuments } from './jsonl.ts';
-import { candidatesFromStructured, candidatesFromText, dedupeCandidates } from './candidates.ts';
+import { candidatesFromStructured, candidatesFromText } from './candidates.ts';
 import { STRUCTURED_FIELD_NAMES } from './claude.ts';
 import { findKeys, isPlainObject, pointerToken } from './keys.ts';
+import { crashedStatus, httpStatusIn, pushApiErrorStatus } from './status.ts';
+import { finishDecode } from './decodeParts.ts';
 import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from './types.ts';
 
 /** The Qwen Code routes. */
@@ -51,9 +53,7 @@ export function qwenRejectionLine(stderr: string): string | null {
 
 /** The HTTP status in a Qwen Code error text (`[API Error: 529 Overloaded]` -> 529), or `null`. */
 export function qwenErrorStatus(text: string): number | null {
-  const m = API_ERROR.exec(text);
-  const status = m ? Number(m[1]) : NaN;
-  return status >= 400 && status <= 599 ? status : null;
+  return httpStatusIn(text, API_ERROR);
 }
 
 /**
@@ -152,17 +152,9 @@ function decodeQwen(route: string, envelope: Envelope, options: DecodeOptions = 
   if (human.length === 0) human.push(...apiErrors);
 
   const status = readStatus(envelope, t, errorMessage ?? apiErrors.at(-1), documents);
-  if (status.kind === 'provider-error' && status.apiErrorStatus != null) ancillary.push(`api_error_status=${status.apiErrorStatus}`);
+  pushApiErrorStatus(status, ancillary);
 
-  const decoded: Decoded = {
-    route,
-    candidates: dedupeCandidates(candidates),
-    status,
-    human,
-    ancillary,
-    keys: t ? Object.keys(t) : [],
-    notes,
-  };
+  const decoded = finishDecode(route, { candidates, human, ancillary, notes }, status, t);
   if (structured) decoded.structured = structured;
   if (t && t.usage !== undefined) decoded.usage = t.usage;
   return decoded;
@@ -176,11 +168,7 @@ function readStatus(envelope: Envelope, terminal: Record<string, unknown> | unde
       const code = qwenErrorStatus(errorText);
       if (code !== null) return { kind: 'provider-error', apiErrorStatus: code, message: errorText };
     }
-    if (envelope.signal || (envelope.exitCode !== null && envelope.exitCode !== 0)) {
-      const stderr = stripAnsi(envelope.stderr).trim();
-      return stderr !== '' ? { kind: 'crashed', message: stderr } : { kind: 'crashed' };
-    }
-    return { kind: 'ok' };
+    return crashedStatus(envelope, stripAnsi(envelope.stderr)) ?? { kind: 'ok' };
   }
   const status: EnvelopeStatus = { kind: 'ok' };
   if (typeof terminal.subtype === 'string') status.subtype = terminal.subtype;

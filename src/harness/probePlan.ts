@@ -14,7 +14,7 @@
 import { readFileSync } from 'node:fs';
 import type { CaseExpectation } from '#src/record/caseTypes.ts';
 import type { ScenarioName } from '#src/mock/scenarios.ts';
-import { DEFAULT_FINAL_PAYLOAD, DEFAULT_PLACEHOLDER_PAYLOAD, PROSE_ONLY_TEXT } from '#src/mock/scenarios.ts';
+import { DEFAULT_FINAL_PAYLOAD } from '#src/mock/scenarios.ts';
 import { projectPath } from '#src/paths.ts';
 import { CODEX_POV_PLAN } from '#src/harness/plans/codex.ts';
 import { GEMINI_POV_PLAN } from '#src/harness/plans/gemini.ts';
@@ -23,6 +23,7 @@ import { QWEN_POV_PLAN } from '#src/harness/plans/qwen.ts';
 import { OPENCODE_POV_PLAN } from '#src/harness/plans/opencode.ts';
 import { COPILOT_POV_PLAN } from '#src/harness/plans/copilot.ts';
 import { PI_POV_PLAN } from '#src/harness/plans/pi.ts';
+import { apiErrorProbe, missingFinalProbe, nonfinalProbes, proseOnlyProbe, STARTUP_META_PROBE, stallProbe } from '#src/harness/plans/shared.ts';
 
 /**
  * A schema variant a probe sends: the production schema, it with a `_meta` member at its root, or
@@ -49,8 +50,6 @@ export interface PlannedProbe {
   expect: (route: string) => CaseExpectation;
 }
 
-const NONFINAL_EVIDENCE = `peer skip evidence: non-final position: ${String(DEFAULT_PLACEHOLDER_PAYLOAD.position)}`;
-
 /** The pov probe plan of Claude Code (a CLI with a schema flag). */
 export const CLAUDE_POV_PLAN: readonly PlannedProbe[] = [
   {
@@ -69,49 +68,13 @@ export const CLAUDE_POV_PLAN: readonly PlannedProbe[] = [
     tags: ['placeholder-then-final', 'key-case'],
     expect: () => ({ verdict: 'accepted', origin: 'structured_output', value: DEFAULT_FINAL_PAYLOAD }),
   },
-  {
-    slug: 'nonfinal-only',
-    description: 'the only answer is a schema-valid placeholder with final: false; time remains, so retry',
-    scenarios: ['nonfinal-only'],
-    schema: 'production',
-    tags: ['nonfinal', 'fail-closed'],
-    expect: () => ({ verdict: 'retry' }),
-  },
-  {
-    slug: 'nonfinal-then-final',
-    description: 'a non-final answer, then the retry with the final-answer paragraph returns the final POV',
-    scenarios: ['nonfinal-only', 'final'],
-    schema: 'production',
-    tags: ['nonfinal', 'retry'],
-    expect: () => ({ verdict: 'accepted', origin: 'structured_output', value: DEFAULT_FINAL_PAYLOAD, attempt: 1 }),
-  },
-  {
-    slug: 'nonfinal-twice',
-    description: 'non-final on the first attempt and on the retry: dropped with the skip evidence line',
-    scenarios: ['nonfinal-only', 'nonfinal-only'],
-    schema: 'production',
-    tags: ['nonfinal', 'fail-closed'],
-    expect: () => ({ verdict: 'dropped-nonfinal', evidence: [NONFINAL_EVIDENCE], attempt: 1 }),
-  },
-  {
-    slug: 'missing-final',
-    description: 'the model omits the required final flag on every try: never accepted (fail closed)',
-    scenarios: ['missing-final'],
-    schema: 'production',
-    tags: ['missing-final', 'fail-closed'],
-    expect: (route) =>
-      route.endsWith('/stream-json')
-        ? { verdict: 'retry' }
-        : { verdict: 'dropped-unusable', evidence: ['terminal_reason=structured_output_retry_exhausted'] },
-  },
-  {
-    slug: 'prose-only',
-    description: 'the model answers prose and never calls the tool, even after the enforcement turn',
-    scenarios: ['prose-only'],
-    schema: 'production',
-    tags: ['prose-only'],
-    expect: () => ({ verdict: 'dropped-unusable', evidence: [`peer skip evidence: ${PROSE_ONLY_TEXT}`] }),
-  },
+  ...nonfinalProbes('production', () => ({ verdict: 'accepted', origin: 'structured_output', value: DEFAULT_FINAL_PAYLOAD, attempt: 1 })),
+  missingFinalProbe('production', 'the model omits the required final flag on every try: never accepted (fail closed)', (route) =>
+    route.endsWith('/stream-json')
+      ? { verdict: 'retry' }
+      : { verdict: 'dropped-unusable', evidence: ['terminal_reason=structured_output_retry_exhausted'] },
+  ),
+  proseOnlyProbe('production', 'the model answers prose and never calls the tool, even after the enforcement turn'),
   {
     slug: 'fenced',
     description: 'the model answers the final POV inside a ```json fence instead of calling the tool',
@@ -121,39 +84,10 @@ export const CLAUDE_POV_PLAN: readonly PlannedProbe[] = [
     // stream-json shows the text first in the assistant events; json only in the result string.
     expect: (route) => ({ verdict: 'accepted', origin: route.endsWith('/stream-json') ? 'assistant-text' : 'result', value: DEFAULT_FINAL_PAYLOAD }),
   },
-  {
-    slug: 'api-400',
-    description: 'the provider answers HTTP 400 invalid_request_error',
-    scenarios: ['api-400'],
-    schema: 'production',
-    tags: ['api-error'],
-    expect: () => ({ verdict: 'provider-error', evidence: ['api_error_status=400'] }),
-  },
-  {
-    slug: 'api-529',
-    description: 'the provider answers HTTP 529 overloaded_error',
-    scenarios: ['api-529'],
-    schema: 'production',
-    tags: ['api-error'],
-    expect: () => ({ verdict: 'provider-error', evidence: ['api_error_status=529'] }),
-  },
-  {
-    slug: 'stall',
-    description: 'the provider never finishes the stream; the probe kills the process group at its deadline',
-    scenarios: ['stall'],
-    schema: 'production',
-    timeoutMs: 5_000,
-    tags: ['timeout'],
-    expect: () => ({ verdict: 'timeout' }),
-  },
-  {
-    slug: 'startup-meta',
-    description: 'the schema carries a _meta member: the CLI refuses it at startup with a short stderr',
-    scenarios: ['final'],
-    schema: 'meta-root',
-    tags: ['startup-rejected', 'short-stderr'],
-    expect: () => ({ verdict: 'startup-rejected', evidence: ['strict mode: unknown keyword: "_meta"'] }),
-  },
+  apiErrorProbe('production', 400, 'the provider answers HTTP 400 invalid_request_error'),
+  apiErrorProbe('production', 529, 'the provider answers HTTP 529 overloaded_error'),
+  stallProbe('production', 5_000),
+  STARTUP_META_PROBE,
 ];
 
 /** The schema a variant sends, built from the production schema (`openai-strict` is read from its file). */

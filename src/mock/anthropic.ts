@@ -18,6 +18,7 @@ import {
   type TurnBlock,
   type TurnContext,
 } from '#src/mock/scenarios.ts';
+import { bodyModel, readJsonBody } from '#src/mock/requestBody.ts';
 
 /** Model id the mock reports when the request names none. */
 export const DEFAULT_MOCK_MODEL = 'claude-sonnet-4-5';
@@ -212,21 +213,12 @@ export function anthropicHandlers(options: AnthropicHandlersOptions): RequestHan
   return [
     http.post('*/v1/messages', async ({ request }) => {
       const index = count++;
-      let body: unknown = null;
-      try {
-        body = await request.clone().json();
-      } catch {
-        body = null;
-      }
+      const body = await readJsonBody(request);
       const ctx = readAnthropicTurnContext(body, index, toolName);
       const turn = planTurn(options.scenario, payloads, ctx);
       options.onTurn?.(ctx, turn);
       const requestId = `req_routecert_${index}`;
-      const bodyModel =
-        typeof body === 'object' && body !== null && typeof (body as { model?: unknown }).model === 'string'
-          ? (body as { model: string }).model
-          : undefined;
-      const model = options.model ?? bodyModel ?? DEFAULT_MOCK_MODEL;
+      const model = options.model ?? bodyModel(body) ?? DEFAULT_MOCK_MODEL;
       const messageId = `msg_routecert_${index}`;
       switch (turn.kind) {
         case 'error':

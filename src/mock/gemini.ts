@@ -29,6 +29,7 @@ import {
   type TurnBlock,
   type TurnContext,
 } from '#src/mock/scenarios.ts';
+import { readJsonBody } from '#src/mock/requestBody.ts';
 
 /** The path of a streamed chat request: `/v1beta/models/<model>:streamGenerateContent` (any API version). */
 export const GEMINI_STREAM_PATH = /\/v1(?:alpha|beta)?\/models\/([^/:]+):streamGenerateContent$/;
@@ -150,13 +151,6 @@ export function satisfySchema(schema: unknown, depth = 0): unknown {
 
 const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' } as const;
 
-async function jsonBody(request: Request): Promise<unknown> {
-  try {
-    return await request.clone().json();
-  } catch {
-    return null;
-  }
-}
 
 function modelOf(url: string, re: RegExp): string {
   const m = re.exec(new URL(url).pathname);
@@ -186,7 +180,7 @@ export function geminiHandlers(options: GeminiHandlersOptions): RequestHandler[]
   return [
     http.post(GEMINI_STREAM_PATH, async ({ request }) => {
       const index = count++;
-      const body = await jsonBody(request);
+      const body = await readJsonBody(request);
       const ctx = readGeminiTurnContext(body, index);
       const turn = planTurn(options.scenario, payloads, ctx);
       options.onTurn?.(ctx, turn);
@@ -219,7 +213,7 @@ export function geminiHandlers(options: GeminiHandlersOptions): RequestHandler[]
       }
     }),
     http.post(GEMINI_GENERATE_PATH, async ({ request }) => {
-      const body = (await jsonBody(request)) as { generationConfig?: { responseJsonSchema?: unknown; responseSchema?: unknown } } | null;
+      const body = (await readJsonBody(request)) as { generationConfig?: { responseJsonSchema?: unknown; responseSchema?: unknown } } | null;
       const schema = body?.generationConfig?.responseJsonSchema ?? body?.generationConfig?.responseSchema;
       const answer = schema === undefined ? 'routecert mock' : JSON.stringify(satisfySchema(schema));
       const modelVersion = options.modelVersion ?? modelOf(request.url, GEMINI_GENERATE_PATH);

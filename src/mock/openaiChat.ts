@@ -28,6 +28,7 @@ import {
   type TurnBlock,
   type TurnContext,
 } from '#src/mock/scenarios.ts';
+import { readJsonBody } from '#src/mock/requestBody.ts';
 
 /** Model id the mock reports when the request names none. */
 export const DEFAULT_CHAT_MODEL = 'routecert-mock-1';
@@ -290,12 +291,7 @@ export function openaiChatHandlers(options: OpenAiChatHandlersOptions): RequestH
   let titles = 0;
   return [
     http.post('*/chat/completions', async ({ request }) => {
-      let body: unknown = null;
-      try {
-        body = await request.clone().json();
-      } catch {
-        body = null;
-      }
+      const body = await readJsonBody(request);
       const record = isObject(body) ? body : {};
       const stream = record.stream === true;
       const includeUsage = isObject(record.stream_options) && record.stream_options.include_usage === true;

@@ -18,6 +18,7 @@ import {
   type Turn,
   type TurnContext,
 } from '#src/mock/scenarios.ts';
+import { readJsonBody } from '#src/mock/requestBody.ts';
 
 /** Model id the mock reports when the request names none. */
 export const DEFAULT_CHAT_JSON_MODEL = 'grok-code-fast-1';
@@ -127,12 +128,7 @@ export function openaiChatJsonHandlers(options: OpenAIChatJsonHandlersOptions): 
   let count = 0;
   return [
     http.post('*/chat/completions', async ({ request }) => {
-      let body: unknown = null;
-      try {
-        body = await request.clone().json();
-      } catch {
-        body = null;
-      }
+      const body = await readJsonBody(request);
       const record = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
       if (record.stream === true) {
         return HttpResponse.json(

@@ -40,6 +40,7 @@ import {
   type Turn,
   type TurnContext,
 } from '#src/mock/scenarios.ts';
+import { bodyModel, readJsonBody } from '#src/mock/requestBody.ts';
 
 /** Model id the mock reports when the request names none. */
 export const DEFAULT_OPENAI_MOCK_MODEL = 'routecert-mock-model';
@@ -234,12 +235,7 @@ export function openAiResponsesHandlers(options: OpenAiResponsesHandlersOptions)
   return [
     http.post('*/responses', async ({ request }) => {
       const index = count++;
-      let body: unknown = null;
-      try {
-        body = await request.clone().json();
-      } catch {
-        body = null;
-      }
+      const body = await readJsonBody(request);
       const requestId = `req_routecert_${index}`;
       const headers = { 'x-request-id': requestId };
       if (enforceStrict) {
@@ -252,8 +248,7 @@ export function openAiResponsesHandlers(options: OpenAiResponsesHandlersOptions)
       const ctx = readResponsesTurnContext(body, index);
       const turn = planTurn(options.scenario, payloads, ctx);
       options.onTurn?.(ctx, turn);
-      const bodyModel = typeof record(body).model === 'string' ? (record(body).model as string) : undefined;
-      const model = options.model ?? bodyModel ?? DEFAULT_OPENAI_MOCK_MODEL;
+      const model = options.model ?? bodyModel(body) ?? DEFAULT_OPENAI_MOCK_MODEL;
       const responseId = `resp_routecert_${index}`;
       switch (turn.kind) {
         case 'error':

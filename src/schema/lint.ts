@@ -213,24 +213,22 @@ export const SCHEMA_FILE_SUFFIX = '.schema.json';
 
 const DEFAULT_PROFILE = 'portable';
 
+/** No schema files from `path`, with the finding that says why (a whole-file finding of every profile). */
+function pathProblem(path: string, rule: string, message: string, hint: string, severity: LintFinding['severity']): { files: string[]; problem: LintFinding } {
+  return { files: [], problem: { file: path, pointer: '', keyword: '', profile: ALL_PROFILES, rule, message, hint, severity } };
+}
+
+/** The error code of a failed file-system call (`ENOENT`), else its message. */
+function fsReason(error: unknown): string {
+  return (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+}
+
 async function expand(path: string): Promise<{ files: string[]; problem?: LintFinding }> {
   let info;
   try {
     info = await stat(path);
   } catch (error) {
-    return {
-      files: [],
-      problem: {
-        file: path,
-        pointer: '',
-        keyword: '',
-        profile: ALL_PROFILES,
-        rule: 'unreadable',
-        message: `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-        hint: 'Check the path.',
-        severity: 'error',
-      },
-    };
+    return pathProblem(path, 'unreadable', `cannot read ${path}: ${fsReason(error)}`, 'Check the path.', 'error');
   }
   if (!info.isDirectory()) return { files: [path] };
   // Node's own recursive readdir: no glob library is a declared dependency of routecert.
@@ -238,38 +236,14 @@ async function expand(path: string): Promise<{ files: string[]; problem?: LintFi
   try {
     entries = await readdir(path, { recursive: true });
   } catch (error) {
-    return {
-      files: [],
-      problem: {
-        file: path,
-        pointer: '',
-        keyword: '',
-        profile: ALL_PROFILES,
-        rule: 'unreadable',
-        message: `cannot list ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-        hint: 'Check the folder and its permissions.',
-        severity: 'error',
-      },
-    };
+    return pathProblem(path, 'unreadable', `cannot list ${path}: ${fsReason(error)}`, 'Check the folder and its permissions.', 'error');
   }
   const files = entries
     .filter((rel) => rel.endsWith(SCHEMA_FILE_SUFFIX) && !rel.split(/[\\/]/).includes('node_modules'))
     .sort()
     .map((rel) => join(path, rel));
   if (files.length > 0) return { files };
-  return {
-    files: [],
-    problem: {
-      file: path,
-      pointer: '',
-      keyword: '',
-      profile: ALL_PROFILES,
-      rule: 'no-schema-files',
-      message: `no *${SCHEMA_FILE_SUFFIX} file under ${path}`,
-      hint: `Name schema files *${SCHEMA_FILE_SUFFIX}, or pass the file itself.`,
-      severity: 'warning',
-    },
-  };
+  return pathProblem(path, 'no-schema-files', `no *${SCHEMA_FILE_SUFFIX} file under ${path}`, `Name schema files *${SCHEMA_FILE_SUFFIX}, or pass the file itself.`, 'warning');
 }
 
 /**

@@ -152,6 +152,12 @@ function nonfinalCase(env: CheckEnv): LoadedCase | undefined {
 
 const noCase = (what: string, route: string) => ({ skip: `the corpus has no ${what} for ${route}` });
 
+/** One run replaying the first attempt of `c` as is, labelled by the case. */
+const replayRun = (c: LoadedCase) => ({ label: `case ${caseLabel(c)}`, attempts: [replayOf(c, 0)], cases: [c] });
+
+/** The problems of a run that must publish nothing (`why`: the reason nothing may be published). */
+const failedRunProblems = (o: RunObservation, why: string): string[] => [...runProblems(o), ...noArtifact(o, why)];
+
 // ---------------------------------------------------------------------------------------------
 // The checks
 
@@ -161,7 +167,7 @@ const smokeFinal: CheckDefinition = {
   stage: 'smoke',
   covers: ['smoke'],
   expectedVerdict: 'accepted',
-  plan: (env) => (env.smoke.final ? { runs: [{ label: `case ${caseLabel(env.smoke.final)}`, attempts: [replayOf(env.smoke.final, 0)], cases: [env.smoke.final] }] } : noCase('well-formed final case', env.route.route)),
+  plan: (env) => (env.smoke.final ? { runs: [replayRun(env.smoke.final)] } : noCase('well-formed final case', env.route.route)),
   judge: ([run], env) => {
     const o = run!.observed;
     const problems = runProblems(o);
@@ -179,7 +185,7 @@ const smokeProse: CheckDefinition = {
   stage: 'smoke',
   covers: ['smoke'],
   expectedVerdict: 'dropped-unusable',
-  plan: (env) => (env.smoke.prose ? { runs: [{ label: `case ${caseLabel(env.smoke.prose)}`, attempts: [replayOf(env.smoke.prose, 0)], cases: [env.smoke.prose] }] } : noCase('prose-only case', env.route.route)),
+  plan: (env) => (env.smoke.prose ? { runs: [replayRun(env.smoke.prose)] } : noCase('prose-only case', env.route.route)),
   judge: ([run], env) => {
     const o = run!.observed;
     const problems = runProblems(o);
@@ -198,7 +204,7 @@ const acceptedArtifact: CheckDefinition = {
   plan: (env) => {
     const cases = findCases(env.cases, env.route.route, { verdict: 'accepted', attempts: 1, where: (c) => c.case.expect.value !== undefined });
     if (cases.length === 0) return noCase('single-attempt accepted case', env.route.route);
-    return { runs: cases.map((c) => ({ label: `case ${caseLabel(c)}`, attempts: [replayOf(c, 0)], cases: [c] })) };
+    return { runs: cases.map(replayRun) };
   },
   judge: (runs) => {
     const problems = runs.flatMap(({ planned, observed }) => [...runProblems(observed), ...artifactEquals(observed, valueOf(planned.cases[0]!))]);
@@ -360,12 +366,12 @@ const stderrShort: CheckDefinition = {
   plan: (env) => {
     const c = shortStderrCase(env);
     if (!c) return noCase('short-stderr case', env.route.route);
-    return { runs: [{ label: `case ${caseLabel(c)}`, attempts: [replayOf(c, 0)], cases: [c] }] };
+    return { runs: [replayRun(c)] };
   },
   judge: ([run]) => {
     const o = run!.observed;
     const stderr = run!.planned.attempts[0]!.stderr.trim();
-    const problems = [...runProblems(o), ...noArtifact(o, 'the CLI failed')];
+    const problems = failedRunProblems(o, 'the CLI failed');
     if (!logHas(o, stderr)) problems.push(`${o.label}: the log lacks the CLI's stderr "${stderr}" (${stderr.length} characters: short messages must stay whole)`);
     return verdict(problems, [`${o.label}: the log has "${stderr}"`]);
   },
@@ -387,7 +393,7 @@ const stderrLong: CheckDefinition = {
     const o = run!.observed;
     const stderr = flat(run!.planned.attempts[0]!.stderr).trim();
     const log = flat(o.log);
-    const problems = [...runProblems(o), ...noArtifact(o, 'the CLI failed')];
+    const problems = failedRunProblems(o, 'the CLI failed');
     const surfaced = log.includes(stderr.slice(0, 60)) || log.includes(stderr.slice(-60));
     if (!surfaced) problems.push(`${o.label}: the log shows neither the start nor the end of the CLI's stderr`);
     const window = EVIDENCE_LIMIT_CHARS + 1;
@@ -412,12 +418,12 @@ const startupRejection: CheckDefinition = {
   plan: (env) => {
     const c = findCase(env.cases, env.route.route, { tags: ['startup-rejected'], verdict: 'startup-rejected', attempts: 1, scope: 'cli' });
     if (!c) return { skip: `the corpus has no startup-rejection case for ${env.route.cli}` };
-    return { runs: [{ label: `case ${caseLabel(c)}`, attempts: [replayOf(c, 0)], cases: [c] }] };
+    return { runs: [replayRun(c)] };
   },
   judge: ([run], env) => {
     const o = run!.observed;
     const message = run!.planned.attempts[0]!.stderr.split(/\r?\n/).find((l) => l.trim() !== '')?.trim() ?? '';
-    const problems = [...runProblems(o), ...noArtifact(o, 'the CLI refused to start')];
+    const problems = failedRunProblems(o, 'the CLI refused to start');
     if (!logHas(o, message)) problems.push(`${o.label}: the log lacks the CLI's message "${message}"`);
     const calls = callsTo(o, env.route.cli).length;
     if (calls !== 1) problems.push(`${o.label}: a startup rejection is not retried (it fails the same way), got ${calls} calls`);
@@ -442,7 +448,7 @@ const idleWindow: CheckDefinition = {
   },
   judge: ([run], env) => {
     const o = run!.observed;
-    const problems = [...runProblems(o), ...noArtifact(o, 'the peer stalled')];
+    const problems = failedRunProblems(o, 'the peer stalled');
     if (o.killedAtOuterDeadline && !env.adapterHasIdle) problems.push('the adapter declares no idle-window variable (`windowEnv.idleWindowS`): the worker has no idle detection');
     return verdict(problems, [`${o.label}: the silent peer was reaped and the worker ended by itself (${windowsNote(o)})`]);
   },
@@ -463,7 +469,7 @@ const processGroup: CheckDefinition = {
   },
   judge: ([run], env) => {
     const o = run!.observed;
-    const problems = [...runProblems(o), ...noArtifact(o, 'the peer never exited within the hard window')];
+    const problems = failedRunProblems(o, 'the peer never exited within the hard window');
     const children = o.records.filter((r) => r.kind === 'child').length;
     if (callsTo(o, env.route.cli).length === 0) problems.push(`${o.label}: the worker never called \`${env.route.cli}\``);
     return verdict(problems, [`${o.label}: the peer and its ${children} grandchild(ren) were gone when the worker ended (${windowsNote(o)})`]);

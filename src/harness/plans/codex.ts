@@ -21,9 +21,8 @@
  * - every other probe sends the strict variant `schemas/contracts/pov.openai-strict.schema.json`.
  */
 import type { PlannedProbe } from '#src/harness/probePlan.ts';
-import { DEFAULT_FINAL_PAYLOAD, DEFAULT_PLACEHOLDER_PAYLOAD, PROSE_ONLY_TEXT } from '#src/mock/scenarios.ts';
-
-const NONFINAL_EVIDENCE = `peer skip evidence: non-final position: ${String(DEFAULT_PLACEHOLDER_PAYLOAD.position)}`;
+import { DEFAULT_FINAL_PAYLOAD } from '#src/mock/scenarios.ts';
+import { apiErrorProbe, missingFinalProbe, nonfinalProbes, proseOnlyProbe, stallProbe } from './shared.ts';
 
 /** The pov probe plan of Codex (`codex exec --json --output-schema FILE -o FILE`). */
 export const CODEX_POV_PLAN: readonly PlannedProbe[] = [
@@ -43,46 +42,12 @@ export const CODEX_POV_PLAN: readonly PlannedProbe[] = [
     tags: ['placeholder-then-final', 'key-case'],
     expect: () => ({ verdict: 'accepted', origin: 'last-message', value: DEFAULT_FINAL_PAYLOAD }),
   },
-  {
-    slug: 'nonfinal-only',
-    description: 'the only answer is a schema-valid placeholder with final: false; time remains, so retry',
-    scenarios: ['nonfinal-only'],
-    schema: 'openai-strict',
-    tags: ['nonfinal', 'fail-closed'],
-    expect: () => ({ verdict: 'retry' }),
-  },
-  {
-    slug: 'nonfinal-then-final',
-    description: 'a non-final answer, then the retry with the final-answer paragraph returns the final POV',
-    scenarios: ['nonfinal-only', 'final'],
-    schema: 'openai-strict',
-    tags: ['nonfinal', 'retry'],
-    expect: () => ({ verdict: 'accepted', origin: 'last-message', value: DEFAULT_FINAL_PAYLOAD, attempt: 1 }),
-  },
-  {
-    slug: 'nonfinal-twice',
-    description: 'non-final on the first attempt and on the retry: dropped with the skip evidence line',
-    scenarios: ['nonfinal-only', 'nonfinal-only'],
-    schema: 'openai-strict',
-    tags: ['nonfinal', 'fail-closed'],
-    expect: () => ({ verdict: 'dropped-nonfinal', evidence: [NONFINAL_EVIDENCE], attempt: 1 }),
-  },
-  {
-    slug: 'missing-final',
-    description: 'the model omits the required final flag; Codex does not validate (exit 0), the answer is never accepted (fail closed)',
-    scenarios: ['missing-final'],
-    schema: 'openai-strict',
-    tags: ['missing-final', 'fail-closed'],
-    expect: () => ({ verdict: 'retry' }),
-  },
-  {
-    slug: 'prose-only',
-    description: 'the model answers prose; Codex exits 0 with it as the last agent message, which is not success',
-    scenarios: ['prose-only'],
-    schema: 'openai-strict',
-    tags: ['prose-only'],
-    expect: () => ({ verdict: 'dropped-unusable', evidence: [`peer skip evidence: ${PROSE_ONLY_TEXT}`] }),
-  },
+  ...nonfinalProbes('openai-strict', () => ({ verdict: 'accepted', origin: 'last-message', value: DEFAULT_FINAL_PAYLOAD, attempt: 1 })),
+  missingFinalProbe(
+    'openai-strict',
+    'the model omits the required final flag; Codex does not validate (exit 0), the answer is never accepted (fail closed)',
+  ),
+  proseOnlyProbe('openai-strict', 'the model answers prose; Codex exits 0 with it as the last agent message, which is not success'),
   {
     slug: 'fenced',
     description: 'the model answers the final POV inside a ```json fence in prose',
@@ -91,31 +56,11 @@ export const CODEX_POV_PLAN: readonly PlannedProbe[] = [
     tags: ['fenced'],
     expect: () => ({ verdict: 'accepted', origin: 'last-message', value: DEFAULT_FINAL_PAYLOAD, evidence: ['(fenced)'] }),
   },
-  {
-    slug: 'api-400',
-    description: 'the provider answers HTTP 400 invalid_request_error; Codex ends with turn.failed holding the raw body',
-    scenarios: ['api-400'],
-    schema: 'openai-strict',
-    tags: ['api-error'],
-    expect: () => ({ verdict: 'provider-error', evidence: ['api_error_status=400', 'routecert mock: invalid request (scenario api-400)'] }),
-  },
-  {
-    slug: 'api-529',
-    description: 'the provider answers HTTP 529; Codex ends with turn.failed "unexpected status 529 ..."',
-    scenarios: ['api-529'],
-    schema: 'openai-strict',
-    tags: ['api-error'],
-    expect: () => ({ verdict: 'provider-error', evidence: ['api_error_status=529'] }),
-  },
-  {
-    slug: 'stall',
-    description: 'the provider never finishes the stream; the probe kills the process group at its deadline',
-    scenarios: ['stall'],
-    schema: 'openai-strict',
-    timeoutMs: 5_000,
-    tags: ['timeout'],
-    expect: () => ({ verdict: 'timeout' }),
-  },
+  apiErrorProbe('openai-strict', 400, 'the provider answers HTTP 400 invalid_request_error; Codex ends with turn.failed holding the raw body', {
+    moreEvidence: ['routecert mock: invalid request (scenario api-400)'],
+  }),
+  apiErrorProbe('openai-strict', 529, 'the provider answers HTTP 529; Codex ends with turn.failed "unexpected status 529 ..."'),
+  stallProbe('openai-strict', 5_000),
   {
     slug: 'startup-not-strict',
     description: 'the production pov schema has optional properties: the provider refuses it (400 invalid_json_schema) before the model answers',

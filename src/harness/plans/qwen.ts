@@ -16,9 +16,8 @@
  * - a root `_meta` member is refused at startup (Ajv strict mode), exit 52, nothing on stdout.
  */
 import type { PlannedProbe } from '#src/harness/probePlan.ts';
-import { DEFAULT_FINAL_PAYLOAD, DEFAULT_PLACEHOLDER_PAYLOAD } from '#src/mock/scenarios.ts';
-
-const NONFINAL_EVIDENCE = `peer skip evidence: non-final position: ${String(DEFAULT_PLACEHOLDER_PAYLOAD.position)}`;
+import { DEFAULT_FINAL_PAYLOAD } from '#src/mock/scenarios.ts';
+import { apiErrorProbe, missingFinalProbe, nonfinalProbes, proseOnlyProbe, STARTUP_META_PROBE, stallProbe } from './shared.ts';
 
 /** The words of Qwen Code 0.24.4's result when the model answered text instead of calling the tool. */
 export const QWEN_PLAIN_TEXT_ERROR = 'Model produced plain text instead of calling the structured_output tool';
@@ -48,46 +47,12 @@ export const QWEN_POV_PLAN: readonly PlannedProbe[] = [
     tags: ['placeholder-then-final', 'key-case'],
     expect: () => accepted(),
   },
-  {
-    slug: 'nonfinal-only',
-    description: 'the only answer is a schema-valid placeholder with final: false; time remains, so retry',
-    scenarios: ['nonfinal-only'],
-    schema: 'production',
-    tags: ['nonfinal', 'fail-closed'],
-    expect: () => ({ verdict: 'retry' }),
-  },
-  {
-    slug: 'nonfinal-then-final',
-    description: 'a non-final answer, then the retry with the final-answer paragraph returns the final POV',
-    scenarios: ['nonfinal-only', 'final'],
-    schema: 'production',
-    tags: ['nonfinal', 'retry'],
-    expect: () => accepted(1),
-  },
-  {
-    slug: 'nonfinal-twice',
-    description: 'non-final on the first attempt and on the retry: dropped with the skip evidence line',
-    scenarios: ['nonfinal-only', 'nonfinal-only'],
-    schema: 'production',
-    tags: ['nonfinal', 'fail-closed'],
-    expect: () => ({ verdict: 'dropped-nonfinal', evidence: [NONFINAL_EVIDENCE], attempt: 1 }),
-  },
-  {
-    slug: 'missing-final',
-    description: 'the model omits the required final flag; the CLI rejects each call until loop detection stops it; the rejected calls read non-final (fail closed)',
-    scenarios: ['missing-final'],
-    schema: 'production',
-    tags: ['missing-final', 'fail-closed'],
-    expect: () => ({ verdict: 'retry' }),
-  },
-  {
-    slug: 'prose-only',
-    description: 'the model answers prose and never calls the tool; the CLI ends with its plain-text error',
-    scenarios: ['prose-only'],
-    schema: 'production',
-    tags: ['prose-only'],
-    expect: () => ({ verdict: 'dropped-unusable', evidence: [`peer skip evidence: ${QWEN_PLAIN_TEXT_ERROR}`] }),
-  },
+  ...nonfinalProbes('production', () => accepted(1)),
+  missingFinalProbe(
+    'production',
+    'the model omits the required final flag; the CLI rejects each call until loop detection stops it; the rejected calls read non-final (fail closed)',
+  ),
+  proseOnlyProbe('production', 'the model answers prose and never calls the tool; the CLI ends with its plain-text error', QWEN_PLAIN_TEXT_ERROR),
   {
     slug: 'fenced',
     description: 'the model answers the final POV inside a ```json fence instead of calling the tool',
@@ -96,38 +61,14 @@ export const QWEN_POV_PLAN: readonly PlannedProbe[] = [
     tags: ['fenced'],
     expect: () => ({ verdict: 'accepted', origin: 'assistant-text', value: DEFAULT_FINAL_PAYLOAD }),
   },
-  {
-    slug: 'api-400',
-    description: 'the provider answers HTTP 400 invalid_request_error',
-    scenarios: ['api-400'],
-    schema: 'production',
-    tags: ['api-error'],
-    expect: () => ({ verdict: 'provider-error', evidence: ['api_error_status=400'] }),
-  },
-  {
-    slug: 'api-529',
-    description: 'the provider is overloaded (the mock answers 503 with retry-after-ms, as OpenAI does); the CLI retries, then gives up',
-    scenarios: ['api-529'],
-    schema: 'production',
-    tags: ['api-error'],
-    expect: () => ({ verdict: 'provider-error', evidence: ['api_error_status=503'] }),
-  },
-  {
-    slug: 'stall',
-    description: 'the provider never finishes the stream; the probe kills the process group at its deadline',
-    scenarios: ['stall'],
-    schema: 'production',
-    // Qwen Code 0.24.4 takes 5-20 s to start under load: give the stall probe room to reach the request.
-    timeoutMs: 30_000,
-    tags: ['timeout'],
-    expect: () => ({ verdict: 'timeout' }),
-  },
-  {
-    slug: 'startup-meta',
-    description: 'the schema carries a _meta member: the CLI refuses it at startup with a short stderr',
-    scenarios: ['final'],
-    schema: 'meta-root',
-    tags: ['startup-rejected', 'short-stderr'],
-    expect: () => ({ verdict: 'startup-rejected', evidence: ['strict mode: unknown keyword: "_meta"'] }),
-  },
+  apiErrorProbe('production', 400, 'the provider answers HTTP 400 invalid_request_error'),
+  apiErrorProbe(
+    'production',
+    529,
+    'the provider is overloaded (the mock answers 503 with retry-after-ms, as OpenAI does); the CLI retries, then gives up',
+    { reported: 503 },
+  ),
+  // Qwen Code 0.24.4 takes 5-20 s to start under load: give the stall probe room to reach the request.
+  stallProbe('production', 30_000),
+  STARTUP_META_PROBE,
 ];

@@ -12,9 +12,8 @@
  * - there is no schema to refuse at startup, so no `startup-meta` probe.
  */
 import type { PlannedProbe } from '#src/harness/probePlan.ts';
-import { DEFAULT_FINAL_PAYLOAD, DEFAULT_PLACEHOLDER_PAYLOAD, PROSE_ONLY_TEXT } from '#src/mock/scenarios.ts';
-
-const NONFINAL_EVIDENCE = `peer skip evidence: non-final position: ${String(DEFAULT_PLACEHOLDER_PAYLOAD.position)}`;
+import { DEFAULT_FINAL_PAYLOAD } from '#src/mock/scenarios.ts';
+import { apiErrorProbe, missingFinalProbe, nonfinalProbes, proseOnlyProbe, stallProbe } from './shared.ts';
 
 /**
  * Options of {@link schemaInPromptPlan}.
@@ -52,46 +51,9 @@ export function schemaInPromptPlan(options: SchemaInPromptPlanOptions): readonly
       tags: ['placeholder-then-final'],
       expect: (route) => accepted(route),
     },
-    {
-      slug: 'nonfinal-only',
-      description: 'the only answer is a schema-valid placeholder with final: false; time remains, so retry',
-      scenarios: ['nonfinal-only'],
-      schema: 'production',
-      tags: ['nonfinal', 'fail-closed'],
-      expect: () => ({ verdict: 'retry' }),
-    },
-    {
-      slug: 'nonfinal-then-final',
-      description: 'a non-final answer, then the retry with the final-answer paragraph returns the final POV',
-      scenarios: ['nonfinal-only', 'final'],
-      schema: 'production',
-      tags: ['nonfinal', 'retry'],
-      expect: (route) => accepted(route, 1),
-    },
-    {
-      slug: 'nonfinal-twice',
-      description: 'non-final on the first attempt and on the retry: dropped with the skip evidence line',
-      scenarios: ['nonfinal-only', 'nonfinal-only'],
-      schema: 'production',
-      tags: ['nonfinal', 'fail-closed'],
-      expect: () => ({ verdict: 'dropped-nonfinal', evidence: [NONFINAL_EVIDENCE], attempt: 1 }),
-    },
-    {
-      slug: 'missing-final',
-      description: 'the model omits the required final flag; nothing validates it client-side, so it reads non-final (fail closed)',
-      scenarios: ['missing-final'],
-      schema: 'production',
-      tags: ['missing-final', 'fail-closed'],
-      expect: () => ({ verdict: 'retry' }),
-    },
-    {
-      slug: 'prose-only',
-      description: 'the model answers prose with no JSON at all',
-      scenarios: ['prose-only'],
-      schema: 'production',
-      tags: ['prose-only'],
-      expect: () => ({ verdict: 'dropped-unusable', evidence: [`peer skip evidence: ${PROSE_ONLY_TEXT}`] }),
-    },
+    ...nonfinalProbes('production', (route) => accepted(route, 1)),
+    missingFinalProbe('production', 'the model omits the required final flag; nothing validates it client-side, so it reads non-final (fail closed)'),
+    proseOnlyProbe('production', 'the model answers prose with no JSON at all'),
     {
       slug: 'fenced',
       description: 'the model answers the final POV inside a ```json fence between two sentences',
@@ -100,30 +62,12 @@ export function schemaInPromptPlan(options: SchemaInPromptPlanOptions): readonly
       tags: ['fenced'],
       expect: (route) => accepted(route),
     },
-    {
-      slug: 'api-400',
-      description: 'the provider answers HTTP 400',
-      scenarios: ['api-400'],
-      schema: 'production',
-      tags: ['api-error'],
-      expect: () => ({ verdict: 'provider-error', evidence: ['api_error_status=400'] }),
-    },
-    {
-      slug: 'api-529',
-      description: 'the provider answers HTTP 529 (overloaded)',
-      scenarios: ['api-529'],
-      schema: 'production',
-      tags: ['api-error'],
-      expect: () => ({ verdict: 'provider-error', evidence: ['api_error_status=529'] }),
-    },
-    {
-      slug: 'stall',
-      description: 'the provider never finishes its answer; the probe kills the process group at its deadline',
-      scenarios: ['stall'],
-      schema: 'production',
-      timeoutMs: options.stallTimeoutMs ?? 5_000,
-      tags: ['timeout'],
-      expect: () => ({ verdict: 'timeout' }),
-    },
+    apiErrorProbe('production', 400, 'the provider answers HTTP 400'),
+    apiErrorProbe('production', 529, 'the provider answers HTTP 529 (overloaded)'),
+    stallProbe(
+      'production',
+      options.stallTimeoutMs ?? 5_000,
+      'the provider never finishes its answer; the probe kills the process group at its deadline',
+    ),
   ];
 }
