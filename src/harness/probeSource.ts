@@ -104,7 +104,7 @@ export function probeLiveSource(options: { timeoutMs: number; concurrency?: numb
         bin: cli.bin,
         note:
           cli.bin === null
-            ? `not installed; its hermetic probes are skipped. Install with: ${cli.installHint}`
+            ? `hermetic probes skipped. Install with: ${cli.installHint}`
             : planFor(driver.cli).length === 0
               ? 'installed; no probe plan yet'
               : `hermetic probes run against a loopback mock (${cli.source ?? '?'})`,

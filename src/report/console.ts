@@ -65,7 +65,7 @@ export function consoleReporter(options: { write?: (text: string) => void; quiet
       const verdicts = Object.entries(s.byVerdict).map(([v, n]) => `${v} ${n}`).join(', ');
       write(`\n${s.total} cases: ${pc.green(`${s.pass} passed`)}, ${s.fail ? pc.red(`${s.fail} failed`) : '0 failed'}, ${s.error ? pc.magenta(`${s.error} errored`) : '0 errored'}, ${s.skip} skipped; ${s.faults} run faults\n`);
       if (verdicts) write(`verdicts: ${verdicts}\n`);
-      if (report.startupProbes) write(`startup probes: ${startupSummaryLine(report.startupProbes)} Table: summary.md or \`routecert probe --startup-table\`\n`);
+      if (report.startupProbes && report.startupProbes.summary.cells > 0) write(`startup probes: ${startupSummaryLine(report.startupProbes)} Table: summary.md or \`routecert probe --startup-table\`\n`);
     },
   };
 }
