@@ -4,19 +4,8 @@
  * verdict other than `accepted`.
  */
 import { describe, expect, it } from 'vitest';
+import { stripFinal } from '#src/properties/finalRemoval.ts';
 import { corpus, casesTagged, judge } from './_helpers/corpus.ts';
-
-/** Remove `"final": true` members from JSON text, whether raw or escaped once or twice inside strings. */
-export function stripFinal(text: string): string {
-  let out = text;
-  for (const q of ['"', '\\"', '\\\\\\"']) {
-    const key = `${q}final${q}`;
-    const esc = key.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
-    out = out.replace(new RegExp(`,(?:\\s|\\\\n)*${esc}\\s*:\\s*true`, 'g'), '');
-    out = out.replace(new RegExp(`${esc}\\s*:\\s*true\\s*,(?:\\s|\\\\n)*`, 'g'), '');
-  }
-  return out;
-}
 
 describe('missing-final: tagged cases fail closed', () => {
   it.each(casesTagged('missing-final'))('%s', async (_label, c) => {

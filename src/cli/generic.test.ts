@@ -6,19 +6,11 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { DEFAULT_FINAL_PAYLOAD } from '#src/mock/scenarios.ts';
 import { caseId } from '#src/record/caseId.ts';
 import { main } from './main.ts';
 
-const FINAL = {
-  voice: 'peer',
-  position: 'Choose A',
-  reasoning: 'A keeps the decoder linear and the evidence is in src/a.ts.',
-  evidence: ['src/a.ts:1'],
-  external_check: 'ran',
-  mode: 'independent',
-  movement: 'initial',
-  final: true,
-};
+const FINAL = DEFAULT_FINAL_PAYLOAD;
 
 /** A made-up CLI: JSONL whose `done` event holds the answer as a JSON string at /payload/answer, then a telemetry line. */
 const STDOUT = [{ kind: 'progress' }, { kind: 'done', payload: { answer: JSON.stringify(FINAL) } }, { kind: 'telemetry', ms: 3 }]
