@@ -14,6 +14,7 @@ import { discoverCli } from '#src/probe/discover.ts';
 import { PROBE_DRIVERS, driverFor } from '#src/probe/drivers.ts';
 import { KNOWN_CLIS } from '#src/probe/known.ts';
 import { runProbe, runStartupProbe } from '#src/probe/run.ts';
+import { classifyStartup } from '#src/probe/startup.ts';
 import { SCENARIOS, isScenarioName } from '#src/mock/scenarios.ts';
 
 /** Options of `routecert probe`. */
@@ -61,10 +62,13 @@ export async function probeCommand(opts: ProbeCommandOptions): Promise<number> {
     return 3;
   }
   if (opts.startup) {
+    // classifyStartup also reads a provider's refusal (Codex: the mock's `invalid_json_schema`), not only the CLI's stderr.
     const r = await runStartupProbe(cli, route, schema, { timeoutMs: opts.probeTimeout, driver });
-    if (opts.json) process.stdout.write(`${JSON.stringify({ accepted: r.schemaAccepted, rejection: r.rejection, fault: r.fault ?? null, cli: r.cli, route }, null, 2)}\n`);
-    else process.stdout.write(r.fault ? `${pc.magenta('FAULT')} ${r.fault}\n` : r.schemaAccepted ? `${pc.green('accepted')}: ${driver.cli} ${cli.version ?? '?'} takes the schema on ${route}\n` : `${pc.red('rejected')}: ${r.rejection ?? r.envelope.stderr.trim()}\n`);
-    return r.fault ? 3 : r.schemaAccepted ? 0 : 1;
+    const seen = classifyStartup(r, driver);
+    const accepted = seen.outcome === 'accepted';
+    if (opts.json) process.stdout.write(`${JSON.stringify({ accepted, stage: seen.stage, rejection: seen.outcome === 'rejected' ? seen.message : null, fault: r.fault ?? null, cli: r.cli, route }, null, 2)}\n`);
+    else process.stdout.write(seen.outcome === 'fault' ? `${pc.magenta('FAULT')} ${seen.message ?? ''}\n` : accepted ? `${pc.green('accepted')}: ${driver.cli} ${cli.version ?? '?'} takes the schema on ${route}\n` : `${pc.red('rejected')} (${seen.stage ?? '?'}): ${seen.message ?? ''}\n`);
+    return seen.outcome === 'fault' ? 3 : accepted ? 0 : 1;
   }
   const r = await runProbe({ cli, driver, route, scenario: opts.scenario, schema, timeoutMs: opts.probeTimeout });
   if (r.fault) {
