@@ -16,18 +16,18 @@
  * lenient consumer shows; shared/research/anchors.md A6, A9, A13 item 6 "leniency never certifies").
  * Strict and embedded values are `accepted` when schema-valid with an allowed kind, else
  * `dropped-unusable` with the named problems. Judging a CLI envelope never re-asks; re-asking, bounded
- * by the contract file's `policy.maxRetries`, belongs to the structured HTTP client
- * (src/harness/httpStructured.ts), which uses {@link EventContract.evaluate} and
- * {@link EventContract.reask}.
+ * by the codec's `maxRetries`, belongs to the structured HTTP client (src/harness/httpStructured.ts),
+ * which uses {@link EventCodecApi.evaluate} and {@link EventCodecApi.reask}.
+ *
+ * This module is the `event` reply codec (`extensions.codec: { kind: 'event', allowedKinds, ... }`);
+ * the event preset is schemas/contracts/event.contract.json, built by defineContract (./define.ts).
  */
-import type { ClipPolicy } from '#src/diagnostics/evidence.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
-import type { Decoded, Envelope } from '#src/envelope/types.ts';
+import type { Reply } from '#src/envelope/types.ts';
 import { scanJson } from '#src/scan/index.ts';
-import { noAnswer, runFailure } from './outcome.ts';
-import { readReply } from './reply.ts';
-import type { Contract, ParseTier, Verdict } from './types.ts';
-import { compileValidator } from './validator.ts';
+import type { DefinedContract, Reading } from './define.ts';
+import type { ParseTier } from './types.ts';
+import type { Validator } from './validator.ts';
 
 /**
  * One reply read by the tolerant parser and checked:
@@ -46,23 +46,19 @@ export interface EventReading {
 }
 
 /**
- * Options of {@link eventContract}.
- * - `allowedKinds`: the kinds this agent may emit (required; from the contract file);
+ * Options of the event codec (`extensions.codec` with `kind: 'event'`).
+ * - `allowedKinds`: the kinds this agent may emit (required, at least one);
  * - `fallbackKind`: the kind a raw fallback is wrapped as; @default `'progress'`;
- * - `maxRetries`: re-asks a structured HTTP call may make; @default 2;
- * - `clip`: evidence clipping; @default `'head-tail'`.
+ * - `maxRetries`: re-asks a structured HTTP call may make; @default 2.
  */
 export interface EventOptions {
   allowedKinds: readonly string[];
   fallbackKind?: string;
   maxRetries?: number;
-  clip?: ClipPolicy;
 }
 
-/** A compiled event contract. Build with {@link eventContract}. */
-export interface EventContract extends Contract {
-  name: 'event';
-  anchor: 'kind';
+/** What the event codec adds to its contract, for the structured HTTP client. */
+export interface EventCodecApi {
   allowedKinds: readonly string[];
   /** Re-asks allowed to a structured HTTP call (instructor's `max_retries`). */
   maxRetries: number;
@@ -74,17 +70,18 @@ export interface EventContract extends Contract {
   reask(reading: EventReading): string;
 }
 
+/** A contract built with the event codec (the event preset). */
+export type EventContract = DefinedContract & EventCodecApi;
+
 /**
- * Compile the event contract from its production schema (draft-07).
+ * The event codec.
  *
- * @throws Error when the schema does not compile with ajv, or when `allowedKinds` is empty.
+ * @throws Error when `allowedKinds` is empty.
  */
-export function eventContract(schema: Record<string, unknown>, options: EventOptions): EventContract {
-  if (options.allowedKinds.length === 0) throw new Error('[routecert] the event contract needs at least one allowed kind (allowedKinds in event.contract.json)');
+export function eventCodec(validate: Validator, options: EventOptions): { read(reply: Reply): Reading; api: EventCodecApi } {
+  if (options.allowedKinds.length === 0) throw new Error('[routecert] the event codec needs at least one allowed kind (extensions.codec.allowedKinds)');
   const allowedKinds = [...options.allowedKinds];
   const fallbackKind = options.fallbackKind ?? 'progress';
-  const clip = options.clip ?? 'head-tail';
-  const validate = compileValidator(schema);
 
   const check = (value: unknown): string[] => {
     const problems: string[] = [];
@@ -130,12 +127,7 @@ export function eventContract(schema: Record<string, unknown>, options: EventOpt
       .map((k) => `"${k}"`)
       .join(', ')}, "text" is a string and "ref" is a string or null.`;
 
-  const judge = (envelope: Envelope, decoded: Decoded, context: { attempt: number }): Verdict => {
-    const attempt = context.attempt;
-    const early = runFailure(envelope, decoded, attempt, clip);
-    if (early) return early;
-    if (decoded.status.kind === 'provider-error' || decoded.status.kind === 'crashed') return noAnswer(envelope, decoded, attempt, clip, []);
-    const reply = readReply(envelope);
+  const read = (reply: Reply): Reading => {
     let reading: EventReading | undefined;
     if (reply.structured && isPlainObject(reply.structured.value)) {
       reading = fromObject(reply.structured.value, 'strict-json', reply.structured.key, false);
@@ -144,26 +136,35 @@ export function eventContract(schema: Record<string, unknown>, options: EventOpt
     } else if (reply.text && reply.text.value.trim() !== '') {
       reading = evaluate(reply.text.value, reply.text.origin);
     }
-    if (!reading) return noAnswer(envelope, decoded, attempt, clip, ['produced no reply to read as an event']);
+    if (!reading) return { kind: 'miss', shape: 'empty', detail: 'it was empty', why: ['produced no reply to read as an event'], problems: [], correctable: false };
     const where = `${reading.origin}${reading.fenced ? ' (fenced)' : ''}, tier ${reading.tier}`;
     if (reading.problems.length === 0) {
       return {
-        verdict: 'accepted',
-        attempt,
-        origin: reading.origin,
+        kind: 'answer',
         value: reading.value,
+        origin: reading.origin,
+        fenced: reading.fenced,
+        fromText: false,
+        final: null,
         score: reading.tier === 'strict-json' ? 2 : 1,
         tier: reading.tier,
-        evidence: [`accepted ${String(reading.value.kind)} event from ${where}`],
+        accepted: [`accepted ${String(reading.value.kind)} event from ${where}`],
       };
     }
     const head =
       reading.tier === 'raw-fallback'
         ? `raw-fallback tier from ${reading.origin}: wrapped as a "${fallbackKind}" event; flagged, never certifies`
         : `event from ${where} is not valid: ${reading.problems.slice(0, 3).join('; ')}`;
-    const verdict = noAnswer(envelope, decoded, attempt, clip, [head]);
-    return verdict.verdict === 'dropped-unusable' ? { ...verdict, tier: reading.tier } : verdict;
+    return {
+      kind: 'miss',
+      shape: reading.tier === 'raw-fallback' ? 'raw-fallback' : 'schema-invalid',
+      detail: reading.problems.slice(0, 3).join('; '),
+      why: [head],
+      problems: reading.problems,
+      tier: reading.tier,
+      addendum: reask(reading),
+    };
   };
 
-  return { name: 'event', anchor: 'kind', allowedKinds, maxRetries: options.maxRetries ?? 2, evaluate, check, reask, judge };
+  return { read, api: { allowedKinds, maxRetries: options.maxRetries ?? 2, evaluate, check, reask } };
 }

@@ -1,13 +1,15 @@
 export { VERDICTS } from './types.ts';
+export { defineContract, normalizeDefinition, definitionProblems, ContractDefinitionError, commitsResolve, withoutFinality, valueAt, DEFAULT_CLIP } from './define.ts';
+export { PRESET_NAMES, PRESET_DIR, presetDefinition, presetContract } from './presets.ts';
 export { povContract, DEFAULT_POV_POLICY, FINAL_ANSWER_ADDENDUM } from './pov.ts';
-export { loadContract, readContractDefinition, CONTRACT_NAMES, CONTRACT_FACTORIES, UnknownContractError } from './registry.ts';
+export { loadContract, CONTRACT_NAMES, UnknownContractError } from './registry.ts';
 export { judgeCase } from './judgeCase.ts';
 export { compileValidator } from './validator.ts';
-export { findingsContract, selectFindings, FINDINGS_RULES } from './findings.ts';
-export { roleOutputContract, commitsResolve, REPLY_SHAPES, DEFAULT_ROLE_OUTPUT_POLICY } from './roleOutput.ts';
-export { eventContract } from './event.ts';
-export { reviewFooterContract, readFooter, isResultLike, FOOTER_RESULTS, FOOTER_PROBLEMS, DEFAULT_FOOTER_POLICY } from './reviewFooter.ts';
-export { readReply, REPLY_TEXT_FIELDS } from './reply.ts';
+export { selectLastShaped, LAST_SHAPED_RULES } from './select.ts';
+export { CODEC_KINDS, buildCodec } from './codecs.ts';
+export { REPLY_SHAPES, jsonObjectCodec } from './roleOutput.ts';
+export { eventCodec } from './event.ts';
+export { readFooter, isResultLike, footerCodec, FOOTER_RESULTS, FOOTER_PROBLEMS } from './reviewFooter.ts';
 
 export type {
   AcceptedVerdict,
@@ -24,20 +26,12 @@ export type {
   Verdict,
   VerdictName,
 } from './types.ts';
-export type { AttemptContext, PovContract, PovPolicy, ScoredCandidate } from './pov.ts';
-export type { ContractDefinition, ContractFactory } from './registry.ts';
+export type { ContractDefinition, ContractExtensions, ContractSessionState, DefinedContract, NormalizedContractDefinition, Reading } from './define.ts';
+export type { PovContract, PovPolicy } from './pov.ts';
 export type { AttemptJudgement, CaseJudgement } from './judgeCase.ts';
 export type { Validator } from './validator.ts';
-export type { FindingsContract, FindingsOptions, FindingsRule, FindingsSelection } from './findings.ts';
-export type {
-  ReplyReading,
-  ReplyShape,
-  RoleOutputContract,
-  RoleOutputOptions,
-  RoleOutputPolicy,
-  RoleOutputSessionState,
-  ValueCheck,
-} from './roleOutput.ts';
-export type { EventContract, EventOptions, EventReading } from './event.ts';
-export type { FooterPolicy, FooterProblem, FooterReading, ReviewFooterContract, ReviewKind } from './reviewFooter.ts';
-export type { Reply } from './reply.ts';
+export type { LastShapedRule, LastShapedSelection } from './select.ts';
+export type { Codec, ReplyCodec } from './codecs.ts';
+export type { ReplyReading, ReplyShape } from './roleOutput.ts';
+export type { EventCodecApi, EventContract, EventOptions, EventReading } from './event.ts';
+export type { FooterProblem, FooterReading, ReviewKind } from './reviewFooter.ts';

@@ -35,8 +35,8 @@ export function judgeCase(c: { attempts: readonly Envelope[] }, contract: Contra
   for (let i = 0; i < c.attempts.length; i += 1) {
     const envelope = c.attempts[i]!;
     elapsedMs += envelope.elapsedMs;
-    const decoded = decoder.decode(envelope, { anchor: contract.anchor });
-    verdict = contract.judge(envelope, decoded, { attempt: i, elapsedMs });
+    const decoded = decoder.decode(envelope, contract.decodeOptions);
+    verdict = contract.judge(decoded, { attempt: i, elapsedMs });
     attempts.push({
       attempt: i,
       verdict,

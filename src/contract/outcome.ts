@@ -1,43 +1,45 @@
 /**
  * The verdicts every contract reaches the same way when a run did not produce an answer to judge:
  * a run past its deadline, a CLI that refused to start, a provider error, a crash, or nothing usable.
- * Wording and evidence follow the pov contract (./pov.ts), which follows ce-pov's skip evidence
+ * The one source of these verdicts (issue 10 part 3): every contract built by defineContract
+ * (./define.ts) uses them. Wording and evidence follow ce-pov's skip evidence
  * (`peer skip evidence: ...`, shared/research/ce-plugin.md 1.9): short stderr stays whole, long stderr
- * is clipped (src/diagnostics/evidence.ts).
+ * is clipped (src/diagnostics/evidence.ts), and so is the CLI's startup message.
+ * They read the decoder's output only (`Decoded.run`, `status`, `human`, `ancillary`, `raw`).
  */
-import { boundedEvidence, type ClipPolicy } from '#src/diagnostics/evidence.ts';
-import type { Decoded, Envelope } from '#src/envelope/types.ts';
+import { boundedEvidence, clipEvidence, type ClipPolicy } from '#src/diagnostics/evidence.ts';
+import type { Decoded } from '#src/envelope/types.ts';
 import type { Verdict } from './types.ts';
 
 /**
  * Bounded evidence lines for a failing verdict: `peer skip evidence: <stdout human fields or raw>`
  * and `peer skip evidence (stderr): <stderr>`, each present only when non-empty.
  */
-export function failureEvidence(envelope: Envelope, decoded: Decoded, clip: ClipPolicy): string[] {
+export function failureEvidence(decoded: Decoded, clip: ClipPolicy): string[] {
   const lines: string[] = [];
-  const out = boundedEvidence({ human: decoded.human, ancillary: decoded.ancillary, raw: envelope.stdout }, clip);
+  const out = boundedEvidence({ human: decoded.human, ancillary: decoded.ancillary, raw: decoded.raw.stdout }, clip);
   if (out !== '') lines.push(`peer skip evidence: ${out}`);
-  const err = boundedEvidence({ human: [], ancillary: [], raw: envelope.stderr }, clip);
+  const err = boundedEvidence({ human: [], ancillary: [], raw: decoded.raw.stderr }, clip);
   if (err !== '') lines.push(`peer skip evidence (stderr): ${err}`);
   return lines;
 }
 
 /**
  * The verdict that comes before any reading of the answer: `timeout` when the harness ended the run
- * (its output is discarded, ce-plugin.md 1.7), `startup-rejected` when the CLI refused to start.
- * `null` when neither applies.
+ * (its output is discarded, ce-plugin.md 1.7), `startup-rejected` when the CLI refused to start
+ * (`message` verbatim, its evidence line clipped). `null` when neither applies.
  */
-export function runFailure(envelope: Envelope, decoded: Decoded, attempt: number, clip: ClipPolicy): Verdict | null {
-  if (envelope.timedOut) {
+export function runFailure(decoded: Decoded, attempt: number, clip: ClipPolicy): Verdict | null {
+  if (decoded.run.timedOut) {
     return {
       verdict: 'timeout',
       attempt,
-      evidence: [`peer exceeded its deadline after ${Math.round(envelope.elapsedMs)} ms; output discarded`, ...failureEvidence(envelope, decoded, clip)],
+      evidence: [`peer exceeded its deadline after ${Math.round(decoded.run.elapsedMs)} ms; output discarded`, ...failureEvidence(decoded, clip)],
     };
   }
   if (decoded.status.kind === 'startup-rejected') {
-    const message = decoded.status.message ?? envelope.stderr.trim();
-    return { verdict: 'startup-rejected', attempt, message, evidence: [`startup rejected: ${message}`, ...failureEvidence(envelope, decoded, clip)] };
+    const message = decoded.status.message ?? decoded.raw.stderr.trim();
+    return { verdict: 'startup-rejected', attempt, message, evidence: [`startup rejected: ${clipEvidence(message, clip)}`, ...failureEvidence(decoded, clip)] };
   }
   return null;
 }
@@ -46,27 +48,25 @@ export function runFailure(envelope: Envelope, decoded: Decoded, attempt: number
  * The verdict when no answer could be used: `provider-error` when the envelope reports one, `crashed`
  * when the process died without an envelope, else `dropped-unusable` with `why` first.
  */
-export function noAnswer(envelope: Envelope, decoded: Decoded, attempt: number, clip: ClipPolicy, why: string[]): Verdict {
+export function noAnswer(decoded: Decoded, attempt: number, clip: ClipPolicy, why: string[]): Verdict {
   if (decoded.status.kind === 'provider-error') {
     const status = decoded.status.apiErrorStatus ?? null;
     return {
       verdict: 'provider-error',
       attempt,
       status,
-      evidence: [`provider error${status ? ` (HTTP ${status})` : ''}`, ...failureEvidence(envelope, decoded, clip)],
+      evidence: [`provider error${status ? ` (HTTP ${status})` : ''}`, ...failureEvidence(decoded, clip)],
     };
   }
   if (decoded.status.kind === 'crashed') {
+    const { signal, exitCode } = decoded.run;
     return {
       verdict: 'crashed',
       attempt,
-      exitCode: envelope.exitCode,
-      signal: envelope.signal ?? null,
-      evidence: [
-        `peer exited ${envelope.signal ? `on ${envelope.signal}` : `with code ${String(envelope.exitCode)}`} without an envelope`,
-        ...failureEvidence(envelope, decoded, clip),
-      ],
+      exitCode,
+      signal,
+      evidence: [`peer exited ${signal ? `on ${signal}` : `with code ${String(exitCode)}`} without an envelope`, ...failureEvidence(decoded, clip)],
     };
   }
-  return { verdict: 'dropped-unusable', attempt, evidence: [...why, ...failureEvidence(envelope, decoded, clip)] };
+  return { verdict: 'dropped-unusable', attempt, evidence: [...why, ...failureEvidence(decoded, clip)] };
 }

@@ -17,15 +17,13 @@
  * - `trailing-text`: text after the footer;
  * - `no-footer`: no result-like line at all.
  *
- * Up to `maxAttempts` attempts (default 3). A rejected footer with attempts left is a `retry` whose
- * `addendum` names the problem, so each next prompt carries the previous problem; on the last attempt
- * it is `dropped-unusable` with the problem. The accepted value is `{kind, result}`.
+ * Up to 3 attempts (the presets' `corrections.budget` 2). A rejected footer with attempts left is a
+ * `retry` whose `addendum` names the problem, so each next prompt carries the previous problem; on the
+ * last attempt it is `dropped-unusable` with the problem (`extensions.exhausted`). The accepted value
+ * is `{kind, result}`. The presets are schemas/contracts/{review,critique}-footer.contract.json.
  */
-import type { ClipPolicy } from '#src/diagnostics/evidence.ts';
-import type { Decoded, Envelope } from '#src/envelope/types.ts';
-import { noAnswer, runFailure } from './outcome.ts';
-import { readReply } from './reply.ts';
-import type { Contract, Verdict } from './types.ts';
+import type { Reply } from '#src/envelope/types.ts';
+import type { Reading } from './define.ts';
 
 /** The two kinds of review and the result words each may end with. */
 export const FOOTER_RESULTS = { verdict: ['PASS', 'WARN', 'FAIL'], critique: ['REPORT'] } as const;
@@ -105,78 +103,37 @@ export function readFooter(markdown: string, kind: ReviewKind): FooterReading {
 }
 
 /**
- * Policy of the review-footer contracts.
- * - `maxAttempts`: attempts in all, the first included (default 3);
- * - `hardWindowS`: the window reported as `remainingMs` on a retry (default 600 s).
+ * The `markdown-footer` codec (`extensions.codec: { kind: 'markdown-footer', review }`): reads the
+ * reply text (or a structured field that is a string) and its footer. The attempts are the
+ * contract's `corrections` (./define.ts); each correction's addendum names the problem.
  */
-export interface FooterPolicy {
-  maxAttempts: number;
-  hardWindowS: number;
-}
-
-/** Defaults of {@link FooterPolicy}. */
-export const DEFAULT_FOOTER_POLICY: FooterPolicy = { maxAttempts: 3, hardWindowS: 600 };
-
-/** A compiled review-footer contract. Build with {@link reviewFooterContract}. */
-export interface ReviewFooterContract extends Contract {
-  kind: ReviewKind;
-  policy: FooterPolicy;
-  /** The prompt addendum after a rejected footer: the problem, then the rule restated. */
-  addendum(reading: Extract<FooterReading, { ok: false }>): string;
-}
-
-/**
- * Build a review-footer contract for reviews of `kind`.
- *
- * @param options `name` (default `review-footer` / `critique-footer`), `policy`, `clip`.
- */
-export function reviewFooterContract(
-  kind: ReviewKind,
-  options: { name?: string; policy?: Partial<FooterPolicy>; clip?: ClipPolicy } = {},
-): ReviewFooterContract {
-  const policy: FooterPolicy = { ...DEFAULT_FOOTER_POLICY, ...options.policy };
-  const clipPolicy = options.clip ?? 'head-tail';
+export function footerCodec(kind: ReviewKind): { read(reply: Reply): Reading; addendum(reading: Extract<FooterReading, { ok: false }>): string } {
   const words = FOOTER_RESULTS[kind] as readonly string[];
-
   const addendum = (reading: Extract<FooterReading, { ok: false }>): string =>
     `Your previous review was rejected (${reading.problem}): ${reading.detail}. ` +
     `End the review with exactly one final line, one of ${words.map((w) => `\`## Result: ${w}\``).join(', ')}: ` +
     'a level-2 heading, the word Result, a colon, the result in capitals; nothing after it, and no other Result or Verdict line anywhere.';
 
-  const judge = (envelope: Envelope, decoded: Decoded, context: { attempt: number; elapsedMs: number }): Verdict => {
-    const attempt = context.attempt;
-    const early = runFailure(envelope, decoded, attempt, clipPolicy);
-    if (early) return early;
-    if (decoded.status.kind === 'provider-error' || decoded.status.kind === 'crashed') return noAnswer(envelope, decoded, attempt, clipPolicy, []);
-    const reply = readReply(envelope);
+  const read = (reply: Reply): Reading => {
     const text = reply.text ?? (typeof reply.structured?.value === 'string' ? { origin: reply.structured.key, value: reply.structured.value } : undefined);
-    if (!text || text.value.trim() === '') return noAnswer(envelope, decoded, attempt, clipPolicy, ['produced no review text']);
+    if (!text || text.value.trim() === '') return { kind: 'miss', shape: 'empty', detail: 'it was empty', why: ['produced no review text'], problems: [], correctable: false };
     const reading = readFooter(text.value, kind);
     if (reading.ok) {
       return {
-        verdict: 'accepted',
-        attempt,
-        origin: text.origin,
+        kind: 'answer',
         value: { kind, result: reading.result },
+        origin: text.origin,
+        fenced: false,
+        fromText: false,
+        final: null,
         score: 2,
-        evidence: [`accepted footer \`## Result: ${reading.result}\` on line ${reading.line} of ${text.origin}${attempt > 0 ? ` on attempt ${attempt + 1}` : ''}`],
+        accepted: [`accepted footer \`## Result: ${reading.result}\` on line ${reading.line} of ${text.origin}`],
       };
     }
     const named = `footer rejected (${reading.problem}): ${reading.detail}`;
-    if (attempt + 1 < policy.maxAttempts) {
-      return {
-        verdict: 'retry',
-        attempt,
-        reason: reading.problem,
-        addendum: addendum(reading),
-        remainingMs: Math.max(0, policy.hardWindowS * 1000 - context.elapsedMs),
-        evidence: [`attempt ${attempt + 1} of ${policy.maxAttempts}: ${named}; retrying with the problem in the prompt`],
-      };
-    }
-    return noAnswer(envelope, decoded, attempt, clipPolicy, [`attempt ${attempt + 1} of ${policy.maxAttempts}: ${named}; no attempts left`]);
+    return { kind: 'miss', shape: reading.problem, detail: reading.detail, why: [named], problems: [], reason: reading.problem, named, addendum: addendum(reading) };
   };
-
-  return { name: options.name ?? (kind === 'verdict' ? 'review-footer' : 'critique-footer'), anchor: 'Result', kind, policy, addendum, judge };
+  return { read, addendum };
 }
 
 function clip(text: string, max: number): string {

@@ -2,7 +2,8 @@
  * Verdicts: named outcome categories, never a bare boolean (DESIGN.md "Words": verdict).
  * Each arm carries its evidence lines and only its own fields (STYLE.md item 4).
  */
-import type { Candidate, Decoded, Envelope } from '#src/envelope/types.ts';
+import type { Candidate, Decoded, DecodeOptions } from '#src/envelope/types.ts';
+import type { NormalizedContractDefinition } from './define.ts';
 import type { UsageTotals } from '#src/policy/usage.ts';
 
 /** The verdict names, in the order reports list them. */
@@ -53,6 +54,8 @@ export interface AcceptedVerdict extends VerdictBase {
   score: number;
   /** The parser tier the value came from, for contracts with a tolerant parser (event). */
   tier?: ParseTier;
+  /** Set when the value was found only in free text (no envelope recognised), which `textFallback` allowed. */
+  fromText?: true;
 }
 
 /**
@@ -136,15 +139,16 @@ export type Verdict =
 
 /**
  * What every contract offers the runner: its name, the anchor key that makes an object a candidate,
- * and `judge`, which turns one attempt's envelope into a verdict without throwing.
- * `context.attempt` is 0-based; `context.elapsedMs` is the time spent on the route so far (ms).
+ * its normalized definition (./define.ts), the options it asks of decoders, and `judge`, which turns
+ * what the decoder found in one attempt into a verdict without throwing. A contract never sees the
+ * envelope (issue 10 part 2). `context.attempt` is 0-based; `context.elapsedMs` is the time spent on
+ * the route so far (ms).
  */
 export interface Contract {
   name: string;
+  /** The first key of the anchor, passed to decoders as `DecodeOptions.anchor`. */
   anchor: string;
-  judge(
-    envelope: Envelope,
-    decoded: Decoded,
-    context: { attempt: number; elapsedMs: number },
-  ): Verdict;
+  definition: NormalizedContractDefinition;
+  decodeOptions: DecodeOptions;
+  judge(decoded: Decoded, context: { attempt: number; elapsedMs: number }): Verdict;
 }

@@ -9,10 +9,14 @@
 
 /**
  * How long evidence is clipped:
- * - `head-tail` (default): first 147 characters + ` ... ` + last 147 characters (301 in all);
- * - `tail`: the last 300 characters.
+ * - `head-tail` (default): first 147 characters + ` ... ` + last 147 characters (299 in all), the
+ *   same as `{ head: 147, tail: 147 }`;
+ * - `tail`: the last 300 characters, the same as `{ head: 0, tail: 300 }`;
+ * - `{ head, tail }` (a contract's `clip`): a text of at most `head + tail + 6` characters (`tail`
+ *   when `head` is 0) stays whole; a longer one keeps its first `head` and last `tail` characters
+ *   joined by ` ... `. Characters are UTF-16 code units; a code point is never split.
  */
-export type ClipPolicy = 'head-tail' | 'tail';
+export type ClipPolicy = 'head-tail' | 'tail' | { head: number; tail: number };
 
 /** The bound, in characters (UTF-16 code units), up to which evidence stays whole. */
 export const EVIDENCE_LIMIT_CHARS = 300;
@@ -30,9 +34,35 @@ const ELLIPSIS = ' ... ';
  */
 export function clipEvidence(text: string, policy: ClipPolicy = 'head-tail'): string {
   const flat = text.replace(/\r\n|\r|\n/g, ' ');
-  if (flat.length <= EVIDENCE_LIMIT_CHARS) return flat;
-  if (policy === 'tail') return flat.slice(startOfCodePoint(flat, flat.length - EVIDENCE_LIMIT_CHARS));
-  return flat.slice(0, endOfCodePoint(flat, HEAD_TAIL_PART)) + ELLIPSIS + flat.slice(startOfCodePoint(flat, flat.length - HEAD_TAIL_PART));
+  const { head, tail } = policy === 'head-tail' ? { head: HEAD_TAIL_PART, tail: HEAD_TAIL_PART } : policy === 'tail' ? { head: 0, tail: EVIDENCE_LIMIT_CHARS } : policy;
+  const limit = head === 0 ? tail : head + tail + ELLIPSIS.length + 1;
+  if (flat.length <= limit) return flat;
+  if (head === 0) return flat.slice(startOfCodePoint(flat, flat.length - tail));
+  return flat.slice(0, endOfCodePoint(flat, head)) + ELLIPSIS + (tail === 0 ? '' : flat.slice(startOfCodePoint(flat, flat.length - tail)));
+}
+
+/** Room an evidence line has besides its clipped parts (its fixed words and short quotes), in characters. */
+export const EVIDENCE_LINE_ROOM = 200;
+
+/**
+ * The longest an evidence line of a contract with clip `{ head, tail }` may be:
+ * `head + tail + 5 + {@link EVIDENCE_LINE_ROOM}` (505 with the default 147 + 147).
+ */
+export function evidenceLineLimit(clip: { head: number; tail: number }): number {
+  return clip.head + clip.tail + ELLIPSIS.length + EVIDENCE_LINE_ROOM;
+}
+
+/**
+ * The last guard on every evidence line of a verdict: a line within {@link evidenceLineLimit} is
+ * returned as is (its parts were clipped where they were made); a longer one keeps its first
+ * `head + 100` and last `tail + 100` characters, newlines made spaces.
+ */
+export function boundLine(line: string, clip: { head: number; tail: number }): string {
+  if (line.length <= evidenceLineLimit(clip)) return line;
+  const flat = line.replace(/\r\n|\r|\n/g, ' ');
+  const head = clip.head + EVIDENCE_LINE_ROOM / 2;
+  const tail = clip.tail + EVIDENCE_LINE_ROOM / 2;
+  return flat.slice(0, endOfCodePoint(flat, head)) + ELLIPSIS + flat.slice(startOfCodePoint(flat, flat.length - tail));
 }
 
 /** `end` moved back by one when it would cut a surrogate pair (so no half emoji is kept). */

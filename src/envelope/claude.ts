@@ -21,8 +21,9 @@ import { crashedStatus } from './status.ts';
 import { finishDecode } from './decodeParts.ts';
 import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from './types.ts';
 
-/** Spellings of the structured field, folded by {@link findKeys}; `structured_result` is Qwen Code's. */
-export const STRUCTURED_FIELD_NAMES = ['structured_output', 'structured_result'] as const;
+/** Spellings of the structured field (one list, in ./keys.ts). */
+export { STRUCTURED_FIELD_NAMES } from './keys.ts';
+import { STRUCTURED_FIELD_NAMES } from './keys.ts';
 
 /** stderr lines by which Claude Code refuses to start (2.1.332, observed). */
 const STARTUP_REJECTION = [
@@ -112,7 +113,7 @@ function decodeClaude(route: string, envelope: Envelope, options: DecodeOptions 
     if (typeof t.terminal_reason === 'string') ancillary.push(`terminal_reason=${t.terminal_reason}`);
   }
 
-  const decoded = finishDecode(route, { candidates, human, ancillary, notes }, status, terminal?.value);
+  const decoded = finishDecode(route, { candidates, human, ancillary, notes }, status, terminal?.value, envelope, options);
   if (structured) decoded.structured = structured;
   if (terminal && terminal.value.usage !== undefined) decoded.usage = terminal.value.usage;
   return decoded;

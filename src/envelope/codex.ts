@@ -28,6 +28,7 @@ import { readJsonDocuments } from './jsonl.ts';
 import { candidatesFromText, dedupeCandidates } from './candidates.ts';
 import { isPlainObject } from './keys.ts';
 import { crashedStatus } from './status.ts';
+import { envelopeFacts } from './decodeParts.ts';
 import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from './types.ts';
 
 /** The route this decoder reads. */
@@ -196,6 +197,7 @@ function decodeCodex(envelope: Envelope, options: DecodeOptions = {}): Decoded {
   if (docs.documents.length > 0 && !completed && !failed) notes.push('no turn.completed or turn.failed event: the turn never ended');
 
   const decoded: Decoded = {
+    ...envelopeFacts(envelope, options),
     route: CODEX_ROUTE,
     candidates: kept,
     status,

@@ -106,7 +106,7 @@ function decodeCopilot(envelope: Envelope, options: DecodeOptions = {}): Decoded
     notes.push('no {"type":"result"} event in stdout');
   }
   const terminal = result ?? last;
-  const decoded = finishDecode(COPILOT_ROUTE, { candidates, human, ancillary, notes }, status, terminal);
+  const decoded = finishDecode(COPILOT_ROUTE, { candidates, human, ancillary, notes }, status, terminal, envelope, options);
   if (result && result.usage !== undefined) decoded.usage = result.usage;
   return decoded;
 }

@@ -2,9 +2,11 @@
  * The start and the end every JSON-event decoder shares: stdout read as JSON documents, the
  * lists a decoder fills while it walks the events, and the {@link Decoded} built from them.
  */
+import { findJsonObjects } from '#src/scan/index.ts';
 import { readJsonDocuments, type JsonDocuments } from './jsonl.ts';
 import { dedupeCandidates } from './candidates.ts';
-import type { Candidate, Decoded, EnvelopeStatus } from './types.ts';
+import { readReply } from './reply.ts';
+import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus } from './types.ts';
 
 /**
  * What a decoder fills while it reads stdout.
@@ -32,14 +34,41 @@ export function startDecode(stdout: string): DecodeParts {
   };
 }
 
-/** The decoded envelope: candidates deduplicated, `keys` those of `terminal` (none without one). */
+/**
+ * What every decoder copies off the envelope besides its own reading, so that a contract never needs
+ * the envelope (issue 10 part 2): the reply ({@link readReply}), how the run ended, stdout and stderr
+ * for evidence, and with `options.freeText` the objects bearing `options.anchor` found by scanning
+ * the whole of stdout (origin `stdout`, `nested` = string layers unwrapped). Never throws.
+ */
+export function envelopeFacts(envelope: Envelope, options: DecodeOptions = {}): Pick<Decoded, 'reply' | 'run' | 'raw' | 'freeText'> {
+  const facts: Pick<Decoded, 'reply' | 'run' | 'raw' | 'freeText'> = {
+    reply: readReply(envelope),
+    run: { exitCode: envelope.exitCode, signal: envelope.signal ?? null, timedOut: envelope.timedOut === true, elapsedMs: envelope.elapsedMs },
+    raw: { stdout: envelope.stdout, stderr: envelope.stderr },
+  };
+  if (options.freeText && options.anchor !== undefined) {
+    const anchor = options.anchor;
+    facts.freeText = envelope.stdout.includes(anchor)
+      ? findJsonObjects(envelope.stdout, { anchor }).map((f) => ({ value: f.value, origin: 'stdout', pointer: f.pointer, offset: f.offset, fenced: f.fenced, nested: f.nested }))
+      : [];
+  }
+  return facts;
+}
+
+/**
+ * The decoded envelope: candidates deduplicated, `keys` those of `terminal` (none without one), and
+ * the {@link envelopeFacts} of `envelope`.
+ */
 export function finishDecode(
   route: string,
   parts: Pick<DecodeParts, 'candidates' | 'human' | 'ancillary' | 'notes'>,
   status: EnvelopeStatus,
   terminal: Record<string, unknown> | undefined,
+  envelope: Envelope,
+  options: DecodeOptions = {},
 ): Decoded {
   return {
+    ...envelopeFacts(envelope, options),
     route,
     candidates: dedupeCandidates(parts.candidates),
     status,

@@ -20,7 +20,7 @@ import { readJsonDocuments, type JsonDocument } from './jsonl.ts';
 import { candidatesFromText, dedupeCandidates } from './candidates.ts';
 import { isPlainObject } from './keys.ts';
 import { crashedStatus, isHttpErrorStatus } from './status.ts';
-import { finishDecode } from './decodeParts.ts';
+import { envelopeFacts, finishDecode } from './decodeParts.ts';
 import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from './types.ts';
 
 /** The Gemini CLI routes this file decodes. */
@@ -119,7 +119,7 @@ function decodeJson(route: string, envelope: Envelope, options: DecodeOptions = 
       status = exitStatus(envelope);
     }
   }
-  const decoded: Decoded = { route, candidates: dedupeCandidates(candidates), status, human, ancillary, keys, notes };
+  const decoded: Decoded = { ...envelopeFacts(envelope, options), route, candidates: dedupeCandidates(candidates), status, human, ancillary, keys, notes };
   if (terminal && terminal.value.stats !== undefined) decoded.usage = terminal.value.stats;
   return decoded;
 }
@@ -185,7 +185,7 @@ function decodeStream(route: string, envelope: Envelope, options: DecodeOptions 
       status = exitStatus(envelope);
     }
   }
-  const decoded = finishDecode(route, { candidates, human, ancillary, notes }, status, terminal?.value);
+  const decoded = finishDecode(route, { candidates, human, ancillary, notes }, status, terminal?.value, envelope, options);
   if (terminal && terminal.value.stats !== undefined) decoded.usage = terminal.value.stats;
   return decoded;
 }

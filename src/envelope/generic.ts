@@ -242,7 +242,7 @@ export function genericDecoder(route: string, options: GenericDecoderOptions = {
         candidates.push(...candidatesFromText(envelope.stdout, { origin: 'stdout', pointer: '', offset: 0 }, anchor));
         status = crashedStatus(envelope) ?? status;
       }
-      const decoded = finishDecode(route, { candidates, human, ancillary, notes }, status, terminal?.value);
+      const decoded = finishDecode(route, { candidates, human, ancillary, notes }, status, terminal?.value, envelope, decodeOptions);
       if (structured) decoded.structured = structured;
       if (terminal && terminal.value.usage !== undefined) decoded.usage = terminal.value.usage;
       return decoded;

@@ -95,5 +95,5 @@ function decodeGrokCli(route: string, envelope: Envelope, options: DecodeOptions
     if (docs.documents.length > 0) notes.push('no assistant message in stdout');
     status = crashedStatus(envelope) ?? status;
   }
-  return finishDecode(route, { candidates, human, ancillary, notes }, status, terminal);
+  return finishDecode(route, { candidates, human, ancillary, notes }, status, terminal, envelope, options);
 }

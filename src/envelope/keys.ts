@@ -28,6 +28,20 @@ export function findKeys(object: unknown, names: readonly string[]): string[] {
   return Object.keys(object).filter((k) => wanted.has(foldKey(k)));
 }
 
+/**
+ * Spellings of the structured field (the CLI's schema-constrained answer), folded by {@link findKeys}:
+ * `structured_output` (Claude Code 2.1.332, cursor-agent), `structured_result` (Qwen Code 0.0.x);
+ * `structuredOutput` (grok 1.0.4, PR #1325) is the same field in another spelling.
+ */
+export const STRUCTURED_FIELD_NAMES = ['structured_output', 'structured_result'] as const;
+
+const STRUCTURED_FOLDED = new Set<string>(STRUCTURED_FIELD_NAMES.map(foldKey));
+
+/** True when a candidate origin names a structured field, in any key spelling (`structuredOutput`). */
+export function isStructuredOrigin(origin: string): boolean {
+  return STRUCTURED_FOLDED.has(foldKey(origin));
+}
+
 /** True for a JSON object (not null, not an array). */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -81,7 +81,7 @@ function decodeOpencode(envelope: Envelope, options: DecodeOptions = {}): Decode
     if (docs.documents.length > 0) notes.push('no opencode event in stdout');
     status = crashedStatus(envelope) ?? status;
   }
-  const decoded = finishDecode(OPENCODE_ROUTE, { candidates, human, ancillary, notes }, status, terminal);
+  const decoded = finishDecode(OPENCODE_ROUTE, { candidates, human, ancillary, notes }, status, terminal, envelope, options);
   if (usage !== undefined) decoded.usage = usage;
   return decoded;
 }

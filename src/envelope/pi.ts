@@ -88,7 +88,7 @@ function decodePi(envelope: Envelope, options: DecodeOptions = {}): Decoded {
     if (docs.documents.length > 0) notes.push('no assistant message_end in stdout');
     status = crashedStatus(envelope) ?? status;
   }
-  const decoded = finishDecode(PI_ROUTE, { candidates, human, ancillary, notes }, status, terminal);
+  const decoded = finishDecode(PI_ROUTE, { candidates, human, ancillary, notes }, status, terminal, envelope, options);
   if (terminal && terminal.usage !== undefined) decoded.usage = terminal.usage;
   return decoded;
 }

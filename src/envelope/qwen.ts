@@ -154,7 +154,7 @@ function decodeQwen(route: string, envelope: Envelope, options: DecodeOptions = 
   const status = readStatus(envelope, t, errorMessage ?? apiErrors.at(-1), documents);
   pushApiErrorStatus(status, ancillary);
 
-  const decoded = finishDecode(route, { candidates, human, ancillary, notes }, status, t);
+  const decoded = finishDecode(route, { candidates, human, ancillary, notes }, status, t, envelope, options);
   if (structured) decoded.structured = structured;
   if (t && t.usage !== undefined) decoded.usage = t.usage;
   return decoded;

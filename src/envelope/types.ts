@@ -89,6 +89,32 @@ export interface EnvelopeStatus {
 }
 
 /**
+ * The reply of one envelope.
+ * - `structured`: the structured field, present when the terminal object has one: `key` as spelled,
+ *   `value` as decoded (object, array, string, number, boolean or `null`);
+ * - `text`: the answer text and its origin (`result`, `text`, `response`, `last-message`, `stdout`);
+ * - `usage`: the terminal object's `usage`, as the CLI spells it.
+ * Both `structured` and `text` are absent when the envelope holds no reply (empty stdout).
+ */
+export interface Reply {
+  structured?: { key: string; value: unknown };
+  text?: { origin: string; value: string };
+  usage?: unknown;
+}
+
+/**
+ * How the process of one run ended, as the envelope records it (copied by the decoder so that a
+ * contract never needs the envelope): `exitCode` (`null` after a signal), `signal`, `timedOut` (the
+ * harness ended it at its deadline), `elapsedMs` (wall time, ms).
+ */
+export interface RunFacts {
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  elapsedMs: Milliseconds;
+}
+
+/**
  * A decoder's reading of one envelope.
  *
  * - `candidates`: in envelope order; the structured field (if any) first.
@@ -99,6 +125,16 @@ export interface EnvelopeStatus {
  * - `usage`: the token usage object of the terminal line, as the CLI spells it.
  * - `keys`: the top-level keys of the terminal object, for drift reports.
  * - `notes`: what the decoder had to tolerate (a truncated last line, a BOM, invalid lines).
+ * - `reply`: the reply as a consumer reads it (structured field raw value, answer text, usage), see
+ *   {@link Reply}; `{}` when the decoder found none.
+ * - `run`: how the process ended, see {@link RunFacts}.
+ * - `raw`: stdout and stderr verbatim, **for evidence lines only** (clipped by the contract); no
+ *   contract reads an answer from them (issue 10 part 2: contracts judge what the decoder found).
+ * - `freeText`: with {@link DecodeOptions.freeText}, every object that bears the anchor found by
+ *   scanning the whole of stdout as free text (nested JSON strings unwrapped), in order, origin
+ *   `stdout`; absent otherwise.
+ *
+ * Contracts judge a `Decoded` alone (`Contract.judge(decoded, context)`).
  */
 export interface Decoded {
   route: string;
@@ -110,6 +146,10 @@ export interface Decoded {
   usage?: unknown;
   keys: string[];
   notes: string[];
+  reply: Reply;
+  run: RunFacts;
+  raw: { stdout: string; stderr: string };
+  freeText?: Candidate[];
 }
 
 /**
@@ -131,7 +171,11 @@ export interface RouteDecoder {
  * Hints a contract gives a decoder.
  * - `anchor`: only objects with this own key are candidates from free text (e.g. `position`);
  *   structured fields are always candidates. Also lets the scanner skip strings that cannot hold one.
+ * - `freeText`: also scan the whole of stdout for objects that bear `anchor` (nested JSON strings
+ *   included) into {@link Decoded.freeText}: a contract whose answer may be recovered from free text
+ *   (findings' `recover_findings_json`) asks for it.
  */
 export interface DecodeOptions {
   anchor?: string;
+  freeText?: boolean;
 }

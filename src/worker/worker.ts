@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { PovPolicy } from '#src/contract/pov.ts';
-import { CONTRACT_FACTORIES, readContractDefinition } from '#src/contract/registry.ts';
+import { povContract } from '#src/contract/pov.ts';
 import type { Contract, Verdict } from '#src/contract/types.ts';
 import { decoderFor } from '#src/envelope/registry.ts';
 import type { Envelope } from '#src/envelope/types.ts';
@@ -27,10 +27,7 @@ export const WORKER_LOG_PREFIX = '[routecert-worker]';
 export type ContractMaker = (schema: Record<string, unknown>, policy: Partial<PovPolicy>) => Contract | Promise<Contract>;
 
 /** The pov contract as `schemas/contracts/pov.contract.json` defines it, over `schema`. */
-export const povContractMaker: ContractMaker = async (schema, policy) => {
-  const { definition } = await readContractDefinition('pov');
-  return CONTRACT_FACTORIES.pov!(definition, schema, { policy });
-};
+export const povContractMaker: ContractMaker = (schema, policy) => povContract(schema, { policy });
 
 /**
  * Options of {@link runWorker}.
@@ -121,8 +118,8 @@ export async function runWorker(options: WorkerOptions): Promise<WorkerResult> {
       });
       if (outcome.spawnError) log(`could not run ${route.cli}: ${outcome.spawnError}`);
       const envelope: Envelope = outcome.envelope;
-      const decoded = decoder.decode(envelope, { anchor: contract.anchor });
-      verdict = contract.judge(envelope, decoded, { attempt, elapsedMs: performance.now() - started });
+      const decoded = decoder.decode(envelope, contract.decodeOptions);
+      verdict = contract.judge(decoded, { attempt, elapsedMs: performance.now() - started });
       attempts.push({ argv, outcome, verdict });
       for (const line of verdict.evidence) log(line);
       if (verdict.verdict !== 'retry') break;

@@ -66,8 +66,8 @@ export function tailCutStderr(contract: Contract): Contract {
   const prefix = 'peer skip evidence (stderr): ';
   return {
     ...contract,
-    judge: (envelope, decoded, context) => {
-      const v = contract.judge(envelope, decoded, context);
+    judge: (decoded, context) => {
+      const v = contract.judge(decoded, context);
       return { ...v, evidence: v.evidence.map((line) => (line.startsWith(prefix) && line.length - prefix.length < 300 ? prefix : line)) };
     },
   };

@@ -77,7 +77,7 @@ export async function probeCommand(opts: ProbeCommandOptions): Promise<number> {
   }
   const contract = await loadContract('pov');
   const decoder = decoderFor(route);
-  const verdict = contract.judge(r.envelope, decoder.decode(r.envelope, { anchor: contract.anchor }), { attempt: 0, elapsedMs: r.envelope.elapsedMs });
+  const verdict = contract.judge(decoder.decode(r.envelope, contract.decodeOptions), { attempt: 0, elapsedMs: r.envelope.elapsedMs });
   if (opts.json) {
     process.stdout.write(`${JSON.stringify({ route, scenario: opts.scenario, cli: r.cli, argv: r.argv, envelope: r.envelope, verdict, unexpected: r.unexpected }, null, 2)}\n`);
   } else {

@@ -90,8 +90,8 @@ function asLoaded(config: CertifyConfig | LoadedConfig): LoadedConfig {
 function positionReader(contract: Contract): CheckEnv['nonfinalPosition'] {
   return (c: LoadedCase, index: number) => {
     const envelope = { ...c.case.attempts[index]!, elapsedMs: 0 };
-    const decoded = decoderFor(c.case.route).decode(envelope, { anchor: contract.anchor });
-    const v = contract.judge(envelope, decoded, { attempt: 1, elapsedMs: Number.MAX_SAFE_INTEGER });
+    const decoded = decoderFor(c.case.route).decode(envelope, contract.decodeOptions);
+    const v = contract.judge(decoded, { attempt: 1, elapsedMs: Number.MAX_SAFE_INTEGER });
     return v.verdict === 'dropped-nonfinal' && isPlainObject(v.value) && typeof v.value[contract.anchor] === 'string' ? (v.value[contract.anchor] as string) : null;
   };
 }

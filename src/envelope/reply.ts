@@ -1,9 +1,9 @@
 /**
  * The model's reply in an envelope, as a consumer reads it before any contract rule: the raw value of
- * the structured field (whatever its JSON type, `null` included) and the answer text. Contracts whose
- * rules are about the reply's shape (role-output: prose, scalars, arrays; event: parser tiers;
- * review-footer: the Markdown) read it here, because route decoders only keep JSON objects as
- * candidates.
+ * the structured field (whatever its JSON type, `null` included) and the answer text. Decoders put it
+ * on {@link Decoded.reply} (./decodeParts.ts `envelopeFacts`); contracts whose rules are about the
+ * reply's shape (role-output: prose, scalars, arrays; event: parser tiers; review-footer: the
+ * Markdown) read it there, because candidates are JSON objects only. No contract reads stdout.
  *
  * Where the reply sits (shared/research/ce-plugin.md 1.3, research/cli-envelopes.md):
  * - the terminal object is the last stdout JSON object with `type: "result"` (Claude Code, cursor-agent
@@ -14,27 +14,13 @@
  * - with no JSON document in stdout, the text is stdout itself (a CLI that prints the answer);
  * - a side file `last-message` (codex `-o`) is the text when the terminal object has none.
  */
-import { readJsonDocuments } from '#src/envelope/jsonl.ts';
-import { findKeys, isPlainObject } from '#src/envelope/keys.ts';
-import { STRUCTURED_FIELD_NAMES } from '#src/envelope/claude.ts';
-import type { Envelope } from '#src/envelope/types.ts';
+import { readJsonDocuments } from './jsonl.ts';
+import { findKeys, isPlainObject, STRUCTURED_FIELD_NAMES } from './keys.ts';
+import type { Envelope, Reply } from './types.ts';
 
 /** String fields of the terminal object that hold the answer text, in order of preference. */
 export const REPLY_TEXT_FIELDS = ['result', 'text', 'response'] as const;
 
-/**
- * The reply of one envelope.
- * - `structured`: the structured field, present when the terminal object has one: `key` as spelled,
- *   `value` as decoded (object, array, string, number, boolean or `null`);
- * - `text`: the answer text and its origin (`result`, `text`, `response`, `last-message`, `stdout`);
- * - `usage`: the terminal object's `usage`, as the CLI spells it.
- * Both `structured` and `text` are absent when the envelope holds no reply (empty stdout).
- */
-export interface Reply {
-  structured?: { key: string; value: unknown };
-  text?: { origin: string; value: string };
-  usage?: unknown;
-}
 
 /**
  * Read the reply of `envelope`. Never throws.
@@ -43,7 +29,7 @@ export interface Reply {
  * readReply({ stdout: '{"type":"result","result":"null","structured_output":null}', stderr: '', exitCode: 0, elapsedMs: 1 })
  * // { structured: { key: 'structured_output', value: null }, text: { origin: 'result', value: 'null' } }
  */
-export function readReply(envelope: Envelope): Reply {
+export function readReply(envelope: Pick<Envelope, 'stdout' | 'files'>): Reply {
   const docs = readJsonDocuments(envelope.stdout);
   let terminal: Record<string, unknown> | undefined;
   let typed: Record<string, unknown> | undefined;
