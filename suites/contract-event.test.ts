@@ -17,7 +17,8 @@ import { corpus, judge } from './_helpers/corpus.ts';
 
 const rows = corpus.cases.filter((c) => c.case.contract === 'event');
 const label = (c: (typeof rows)[number]) => `${c.case.id} ${c.case.route}: ${c.case.description}`;
-const definition = JSON.parse(readFileSync(projectPath('schemas/contracts/event.contract.json'), 'utf8')) as { allowedKinds: string[]; policy: { maxRetries: number } };
+const codec = (JSON.parse(readFileSync(projectPath('schemas/contracts/event.contract.json'), 'utf8')) as { extensions: { codec: { allowedKinds: string[]; maxRetries: number } } }).extensions.codec;
+const definition = { allowedKinds: codec.allowedKinds, policy: { maxRetries: codec.maxRetries } };
 const schema = JSON.parse(readFileSync(projectPath('schemas/contracts/event.schema.json'), 'utf8')) as { properties: { kind: { enum: string[] } } };
 
 describe('event: corpus', () => {

@@ -12,7 +12,7 @@ import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { judgeCase } from '#src/contract/judgeCase.ts';
 import { loadContract } from '#src/contract/registry.ts';
-import type { RoleOutputContract } from '#src/contract/roleOutput.ts';
+import type { DefinedContract } from '#src/contract/define.ts';
 import { decoderFor } from '#src/envelope/registry.ts';
 import { projectPath } from '#src/paths.ts';
 import { readReport } from '#src/report/json.ts';
@@ -23,8 +23,8 @@ const label = (c: (typeof rows)[number]) => `${c.case.id} ${c.case.route}: ${c.c
 const schema = JSON.parse(readFileSync(projectPath('schemas/contracts/role-output.schema.json'), 'utf8')) as Record<string, unknown>;
 const SHAPES = ['prose', 'scalar-or-array', 'schema-echo', 'missing-required'];
 
-async function fresh(): Promise<RoleOutputContract> {
-  return (await loadContract('role-output')) as RoleOutputContract;
+async function fresh(): Promise<DefinedContract> {
+  return (await loadContract('role-output')) as DefinedContract;
 }
 
 describe('role-output: corpus', () => {

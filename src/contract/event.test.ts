@@ -1,18 +1,22 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { eventContract } from '#src/contract/event.ts';
+import { defineContract } from '#src/contract/define.ts';
+import type { EventContract } from '#src/contract/event.ts';
+import { presetDefinition, PRESET_DIR } from '#src/contract/presets.ts';
 import { decoderFor } from '#src/envelope/registry.ts';
 import type { Envelope } from '#src/envelope/types.ts';
 import { projectPath } from '#src/paths.ts';
 
 const schema = JSON.parse(readFileSync(projectPath('schemas/contracts/event.schema.json'), 'utf8')) as Record<string, unknown>;
+const eventContract = (s: Record<string, unknown>, codec: { allowedKinds: string[] }) =>
+  defineContract({ ...presetDefinition('event'), schema: s, extensions: { codec: { kind: 'event', ...codec } } }, PRESET_DIR) as EventContract;
 const contract = eventContract(schema, { allowedKinds: ['progress', 'finding', 'done'] });
 const EVENT = { kind: 'finding', text: 'The cache is never invalidated.', ref: 'src/cache.ts:40' };
 
 function judgeText(text: string) {
   const envelope: Envelope = { stdout: JSON.stringify({ text }), stderr: '', exitCode: 0, elapsedMs: 5 };
-  return contract.judge(envelope, decoderFor('grok/json').decode(envelope, { anchor: 'kind' }), { attempt: 0, elapsedMs: 5 });
+  return contract.judge(decoderFor('grok/json').decode(envelope, contract.decodeOptions), { attempt: 0, elapsedMs: 5 });
 }
 
 describe('event: parser tiers', () => {

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { findingsContract } from '#src/contract/findings.ts';
+import { presetContract } from '#src/contract/presets.ts';
 import { decoderFor } from '#src/envelope/registry.ts';
 import type { Envelope } from '#src/envelope/types.ts';
 import { projectPath } from '#src/paths.ts';
 
 const schema = JSON.parse(readFileSync(projectPath('schemas/contracts/code-review-findings.schema.json'), 'utf8')) as Record<string, unknown>;
-const contract = findingsContract(schema, { name: 'findings-code', defaults: { reviewer: 'peer', residual_risks: [], testing_gaps: [] } });
+const contract = presetContract('findings-code');
 
 const FINDING = {
   title: 'Off by one',
@@ -27,8 +27,10 @@ const STUB = { findings: [] };
 
 function judge(route: string, stdout: string) {
   const envelope: Envelope = { stdout, stderr: '', exitCode: 0, elapsedMs: 10 };
-  const decoded = decoderFor(route).decode(envelope, { anchor: contract.anchor });
-  return { verdict: contract.judge(envelope, decoded, { attempt: 0, elapsedMs: 10 }), selection: contract.select(decoded, envelope) };
+  const decoded = decoderFor(route).decode(envelope, contract.decodeOptions);
+  const verdict = contract.judge(decoded, { attempt: 0, elapsedMs: 10 });
+  const rule = / rule ([a-z-]+)/.exec(verdict.evidence.join('\n'))?.[1];
+  return { verdict, selection: rule === undefined ? null : { rule } };
 }
 
 const grok = (fields: Record<string, unknown>) => JSON.stringify(fields);

@@ -20,7 +20,7 @@ function env(stdout: unknown, extra: Partial<Envelope> = {}): Envelope {
   return { stdout: typeof stdout === 'string' ? stdout : JSON.stringify(stdout), stderr: '', exitCode: 0, elapsedMs: 20_000, ...extra };
 }
 function judge(envelope: Envelope, decoder = claude, attempt = 0, elapsedMs = envelope.elapsedMs) {
-  return pov.judge(envelope, decoder.decode(envelope, { anchor: 'position' }), { attempt, elapsedMs });
+  return pov.judge(decoder.decode(envelope, pov.decodeOptions), { attempt, elapsedMs });
 }
 
 describe('pov contract: selection', () => {

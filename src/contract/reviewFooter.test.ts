@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { judgeCase } from '#src/contract/judgeCase.ts';
-import { readFooter, reviewFooterContract } from '#src/contract/reviewFooter.ts';
+import { presetContract } from '#src/contract/presets.ts';
+import { readFooter } from '#src/contract/reviewFooter.ts';
 import { decoderFor } from '#src/envelope/registry.ts';
 import type { Envelope } from '#src/envelope/types.ts';
 
@@ -54,7 +55,7 @@ describe('review-footer contract', () => {
   const decoder = decoderFor('grok/json');
 
   it('retries with the previous problem in the addendum, at most three attempts in all', () => {
-    const contract = reviewFooterContract('verdict');
+    const contract = presetContract('review-footer');
     const judged = judgeCase({ attempts: [turn(`${BODY}Result: pass`), turn(`${BODY}## Result: PASS\nbye`), turn(`${BODY}none`), turn(`${BODY}## Result: PASS`)] }, contract, decoder);
     expect(judged.attempts.map((a) => a.verdict.verdict)).toEqual(['retry', 'retry', 'dropped-unusable']);
     expect(judged.unusedAttempts).toBe(1);
@@ -65,12 +66,12 @@ describe('review-footer contract', () => {
   });
 
   it('accepts on a later attempt with the kind and result as value', () => {
-    const judged = judgeCase({ attempts: [turn(`${BODY}## Verdict: WARN`), turn(`${BODY}## Result: WARN`)] }, reviewFooterContract('verdict'), decoder);
+    const judged = judgeCase({ attempts: [turn(`${BODY}## Verdict: WARN`), turn(`${BODY}## Result: WARN`)] }, presetContract('review-footer'), decoder);
     expect(judged.verdict).toMatchObject({ verdict: 'accepted', attempt: 1, origin: 'text', value: { kind: 'verdict', result: 'WARN' } });
   });
 
   it('honours a smaller attempt budget', () => {
-    const judged = judgeCase({ attempts: [turn(`${BODY}Result: pass`)] }, reviewFooterContract('verdict', { policy: { maxAttempts: 1 } }), decoder);
+    const judged = judgeCase({ attempts: [turn(`${BODY}Result: pass`)] }, presetContract('review-footer', { corrections: { budget: 0 } }), decoder);
     expect(judged.verdict.verdict).toBe('dropped-unusable');
   });
 });

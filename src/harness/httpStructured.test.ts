@@ -6,14 +6,16 @@ import { readFileSync } from 'node:fs';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { eventContract } from '#src/contract/event.ts';
+import { defineContract } from '#src/contract/define.ts';
+import type { EventContract } from '#src/contract/event.ts';
+import { presetDefinition, PRESET_DIR } from '#src/contract/presets.ts';
 import { structuredCall, type StructuredCallOptions } from '#src/harness/httpStructured.ts';
 import { openAiCompatHandlers, type OpenAiCompatOptions, type OpenAiCompatRequest } from '#src/mock/openaiCompatHttp.ts';
 import { projectPath } from '#src/paths.ts';
 
 const BASE = 'http://127.0.0.1:4010/v1';
 const schema = JSON.parse(readFileSync(projectPath('schemas/contracts/event.schema.json'), 'utf8')) as Record<string, unknown>;
-const judge = eventContract(schema, { allowedKinds: ['progress', 'finding', 'done'] });
+const judge = defineContract({ ...presetDefinition('event'), schema, extensions: { codec: { kind: 'event', allowedKinds: ['progress', 'finding', 'done'] } } }, PRESET_DIR) as EventContract;
 const EVENT = { kind: 'finding', text: 'The cache is never invalidated.', ref: 'src/cache.ts:40' };
 
 const server = setupServer();
