@@ -13,6 +13,9 @@ export { driftLines } from '#src/harness/drift.ts';
 export { findJsonObjects, scanJson } from '#src/scan/index.ts';
 // Contracts and verdicts
 export { VERDICTS, povContract, DEFAULT_POV_POLICY, FINAL_ANSWER_ADDENDUM, loadContract, judgeCase } from '#src/contract/index.ts';
+export { defineContract, definitionProblems, ContractDefinitionError, presetContract, presetDefinition, PRESET_NAMES } from '#src/contract/index.ts';
+export { loadProjectConfig, configFor, CONFIG_FILE_NAMES } from '#src/config/project.ts';
+export { initProject } from '#src/config/init.ts';
 // Bounded evidence
 export { clipEvidence, boundedEvidence, EVIDENCE_LIMIT_CHARS } from '#src/diagnostics/evidence.ts';
 // The conformance run
@@ -55,6 +58,8 @@ export type { GenericDecoderOptions, EventFilter } from '#src/envelope/index.ts'
 export type { DriftInput, DriftSide } from '#src/harness/drift.ts';
 // Contracts and verdicts
 export type { Contract, Verdict, VerdictName, PovContract, PovPolicy } from '#src/contract/index.ts';
+export type { ContractDefinition, ContractExtensions, DefinedContract, NormalizedContractDefinition, ReplyCodec } from '#src/contract/index.ts';
+export type { ProjectConfig } from '#src/config/project.ts';
 // The conformance run
 export type { LiveSource, RunOptions } from '#src/harness/run.ts';
 export type { CaseResult, RunReport } from '#src/report/types.ts';
@@ -62,6 +67,8 @@ export type { CaseResult, RunReport } from '#src/report/types.ts';
 export type {
   Certificate,
   CertifyConfig,
+  RoutecertConfig,
+  ContractsConfig,
   CertifyOptions,
   CertifyOutcome,
   CertifyProgress,

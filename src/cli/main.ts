@@ -37,7 +37,8 @@ export async function main(argv: string[]): Promise<number> {
   program
     .command('run')
     .description('Judge every corpus case (and probe installed CLIs hermetically); write reports/<run>/report.json, junit.xml, summary.md')
-    .option('--cases <dir>', 'folder of case files', 'fixtures/cases')
+    .option('--config <file>', 'your routecert config (contracts, cases, worker); default: ./routecert.config.* when present')
+    .option('--cases <dir>', 'folder of case files (default: the config\'s cases, else the bundled fixtures/cases)')
     .option('--case <id>', 'run only this case id (a prefix is enough); repeatable', collect)
     .option('--route <route>', 'only this route or CLI (claude-code, claude-code/json); repeatable', collect)
     .option('--contract <name>', 'only cases of this contract; repeatable', collect)
@@ -68,6 +69,17 @@ export async function main(argv: string[]): Promise<number> {
     });
 
   program
+    .command('init')
+    .description('Write a starter routecert.config.ts (a contract per schema file, the CLIs found) and cases/ that `routecert run` passes')
+    .option('--schemas <folder>', 'your production schemas (*.schema.json, else *.json); default: an example schema')
+    .option('--json', 'write routecert.config.json instead (the same shape, for teams without TypeScript)')
+    .option('--force', 'overwrite files that exist (never done without it)')
+    .action(async (opts) => {
+      const { initCommand } = await import('./commands/init.ts');
+      exitCode = await initCommand(opts);
+    });
+
+  program
     .command('record')
     .description('Probe a real CLI hermetically for each scenario and write each envelope as a redacted case file')
     .option('--cli <name>', 'the CLI to record', 'claude')
@@ -90,7 +102,8 @@ export async function main(argv: string[]): Promise<number> {
     .option('--route <route>', 'the route to probe')
     .option('--scenario <name>', 'the scenario to run', 'final')
     .option('--schema <file>', 'the schema to send (default: the pov production schema)')
-    .option('--startup', 'only check whether the CLI accepts the schema at startup')
+    .option('--startup', 'only check whether the CLI accepts the schema at startup; with --config: every schema of the config on every installed CLI and output format (a table)')
+    .option('--config <file>', 'your routecert config: probe --startup probes its contracts\' schemas; exit 1 when a CLI a contract names in `clis` rejects one')
     .option('--startup-table', 'probe every installed schema-flag CLI with the production schemas, keyword canaries and each output format; print the table')
     .option('--probe-timeout <ms>', 'deadline of one probe run in ms', (v) => Number(v), 60_000)
     .option('--json', 'print the probe result as JSON')
@@ -116,7 +129,8 @@ export async function main(argv: string[]): Promise<number> {
   program
     .command('lint')
     .description('Lint JSON Schemas for portability across model CLIs and providers')
-    .argument('[paths...]', 'schema files or folders', ['schemas/contracts'])
+    .argument('[paths...]', 'schema files or folders (default: schemas/contracts, or with --config the schemas of its contracts)')
+    .option('--config <file>', 'lint the production schema of every contract of this config against the profiles of the CLIs it names (`clis`)')
     .addOption(new Option('--profile <name>', 'provider profile to check against; repeatable').argParser(collect))
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
     .action(async (paths: string[], opts) => {
@@ -137,6 +151,8 @@ export async function main(argv: string[]): Promise<number> {
     .option('--cases <dir>', 'corpus whose cases run first as examples', 'fixtures/cases')
     .option('--no-examples', 'do not run the corpus examples first')
     .option('--list', 'list the properties and exit')
+    .option('--config <file>', 'also check your contracts: payloads generated from each contract\'s schema, in generated envelopes')
+    .option('--contract <name>', 'with --config: only this contract; repeatable', collect)
     .action(async (opts) => {
       const { fuzzCommand } = await import('./commands/fuzz.ts');
       exitCode = await fuzzCommand({

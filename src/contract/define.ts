@@ -63,6 +63,10 @@ import { compileValidator, type Validator } from './validator.ts';
  *   (UTF-16 code units, never splitting a code point); @default `{ head: 147, tail: 147 }` (ce-pov's
  *   bounded_failure_evidence, PR #1175);
  * - `extensions`: the knobs some presets need, as data (see {@link ContractExtensions});
+ * - `clis`: the CLIs the team sends this schema to, by routecert's names (`claude`, `codex`, `qwen`,
+ *   `gemini`, `opencode`, `copilot`, `pi`, `grok-cli`; `routecert probe --list`): `lint --config`
+ *   checks the schema against their profiles and `probe --startup --config` fails when one of them
+ *   rejects it; @default every CLI that takes a schema flag (claude, codex, qwen);
  * - `description`: one sentence for reports.
  */
 export interface ContractDefinition {
@@ -77,6 +81,7 @@ export interface ContractDefinition {
   textFallback?: 'any' | 'fenced' | 'off';
   clip?: { head: number; tail: number };
   extensions?: ContractExtensions;
+  clis?: string[];
   description?: string;
 }
 
@@ -122,6 +127,8 @@ export interface NormalizedContractDefinition {
   textFallback: 'any' | 'fenced' | 'off';
   clip: { head: number; tail: number };
   extensions: ContractExtensions;
+  /** As given; `null` when the definition does not say (every schema-flag CLI). */
+  clis: string[] | null;
   description: string;
 }
 
@@ -139,6 +146,7 @@ export function definitionOf(n: NormalizedContractDefinition): ContractDefinitio
     extensions: { ...n.extensions },
   };
   if (n.description !== '') def.description = n.description;
+  if (n.clis) def.clis = [...n.clis];
   if (n.retry) def.retry = { ...n.retry };
   if (n.corrections) def.corrections = { budget: n.corrections.budget, ...(n.corrections.message !== null ? { message: n.corrections.message } : {}) };
   return def;
@@ -192,7 +200,8 @@ export function definitionProblems(value: unknown): string[] {
     }
   }
   if (d.extensions !== undefined && !isPlainObject(d.extensions)) p.push('`extensions` must be an object');
-  const known = ['name', 'schema', 'anchor', 'finality', 'selection', 'emptyIsAnswer', 'retry', 'corrections', 'textFallback', 'clip', 'extensions', 'description', '$schema'];
+  if (d.clis !== undefined && !(Array.isArray(d.clis) && d.clis.every((c) => typeof c === 'string' && c !== ''))) p.push('`clis` must be an array of CLI names ("claude", "codex", ...)');
+  const known = ['name', 'schema', 'anchor', 'finality', 'selection', 'emptyIsAnswer', 'retry', 'corrections', 'textFallback', 'clip', 'extensions', 'clis', 'description', '$schema'];
   for (const k of Object.keys(d)) if (!known.includes(k)) p.push(`unknown field \`${k}\` (known: ${known.filter((x) => x !== '$schema').join(', ')})`);
   return p;
 }
@@ -244,12 +253,15 @@ export function normalizeDefinition(def: ContractDefinition, baseDir: string = p
     textFallback: def.textFallback ?? 'any',
     clip: def.clip ? { ...def.clip } : { ...DEFAULT_CLIP },
     extensions: { ...def.extensions },
+    clis: def.clis ? [...def.clis] : null,
     description: def.description ?? '',
   };
 }
 
 /** What a contract built by {@link defineContract} offers besides {@link Contract}. */
 export interface DefinedContract extends Contract {
+  /** The definition as given (a config loader rebuilds the contract from it against the config file's folder). */
+  source: ContractDefinition;
   definition: NormalizedContractDefinition;
   /** The decoder options this contract asks for (the anchor's first key; free text for last-shaped). */
   decodeOptions: DecodeOptions;
@@ -339,6 +351,41 @@ export function clipOf(clip: { head: number; tail: number }): ClipPolicy {
  * answer.judge(decoderFor('claude-code/json').decode(envelope, answer.decodeOptions), { attempt: 0, elapsedMs: 0 }).verdict
  */
 export function defineContract(def: ContractDefinition, baseDir?: string): DefinedContract {
+  if (baseDir === undefined && typeof def?.schema === 'string' && !path.isAbsolute(def.schema)) return deferred(def);
+  return { ...build(def, baseDir), source: def };
+}
+
+/**
+ * A contract whose relative schema path is resolved when it is first used (against the working
+ * folder), so that a config file can call defineContract at import time whatever the folder it is
+ * loaded from; the config loader rebuilds it from `source` against the config file's folder.
+ * The definition's fields are checked now.
+ */
+function deferred(def: ContractDefinition): DefinedContract {
+  const problems = definitionProblems(def);
+  if (problems.length > 0) throw new ContractDefinitionError(`contract "${String(def.name)}" is not usable:\n  - ${problems.join('\n  - ')}`);
+  let built: Omit<DefinedContract, 'source'> | undefined;
+  const get = (): Omit<DefinedContract, 'source'> => (built ??= build(def, process.cwd()));
+  return {
+    source: def,
+    name: def.name,
+    get anchor() {
+      return get().anchor;
+    },
+    get definition() {
+      return get().definition;
+    },
+    get decodeOptions() {
+      return get().decodeOptions;
+    },
+    read: (decoded, attempt) => get().read(decoded, attempt),
+    judge: (decoded, context) => get().judge(decoded, context),
+    save: () => get().save(),
+    resume: (state) => get().resume(state),
+  };
+}
+
+function build(def: ContractDefinition, baseDir?: string): Omit<DefinedContract, 'source'> {
   const d = normalizeDefinition(def, baseDir);
   const clip = clipOf(d.clip);
   const finalityKey = d.finality === 'none' ? null : d.finality.key;
@@ -387,7 +434,8 @@ export function defineContract(def: ContractDefinition, baseDir?: string): Defin
       .filter((c) => allowed(c) && bears(c))
       .map((candidate) => {
         const { published, filled } = withDefaults(candidate.value as Record<string, unknown>);
-        const problems = shaped(published);
+        const anchorValue = valueAt(published, d.anchorPointer);
+        const problems = Array.isArray(anchorValue) && anchorValue.length === 0 && !d.emptyIsAnswer ? [`"${d.anchor}" is empty (emptyIsAnswer is off)`] : shaped(published);
         const score = problems.length > 0 ? 0 : isFinal(published) === false ? 1 : 2;
         return { candidate, published, filled, problems, score };
       });

@@ -38,6 +38,8 @@ export interface RunOptions {
   filter?: CaseFilter;
   reporters?: Reporter[];
   decoders?: RouteDecoder[];
+  /** The team's contracts (a config's `contracts`); a case's `contract` names one of them or a preset. */
+  contracts?: readonly Contract[];
   live?: LiveSource[];
   /** The command line, for the report header. */
   command?: string;
@@ -76,7 +78,7 @@ export async function runConformance(options: RunOptions): Promise<{ report: Run
 
   const corpus = await loadCorpus(options.casesDir);
   for (const e of corpus.errors) faults.push({ kind: 'case-file', file: e.file, where: e.where, message: e.message });
-  const contracts = new Map<string, Contract>();
+  const contracts = new Map<string, Contract>((options.contracts ?? []).map((c) => [c.name, c]));
   for (const loaded of corpus.cases) {
     if (!matchesFilter(loaded.case, filter)) continue;
     await emit(await runCase(loaded, { contracts, ...(options.decoders ? { decoders: options.decoders } : {}) }));

@@ -32,7 +32,7 @@ export function matchesFilter(c: LoadedCase['case'], filter: CaseFilter): boolea
 /**
  * Judge one loaded case. Never throws: a failure inside routecert is an `error` result.
  *
- * @param contracts a cache of compiled contracts by name (filled as needed).
+ * @param contracts compiled contracts by name: the team's own first, then presets as needed (a cache).
  */
 export async function runCase(
   loaded: LoadedCase,
@@ -69,7 +69,7 @@ export async function runCase(
     const contracts = options.contracts ?? new Map<string, Contract>();
     let contract = contracts.get(c.contract);
     if (!contract) {
-      contract = await loadContract(c.contract);
+      contract = await loadContract(c.contract, {}, [...contracts.values()]);
       contracts.set(c.contract, contract);
     }
     const decoder = decoderFor(c.route, options.decoders ?? defaultDecoders());

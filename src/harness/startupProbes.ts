@@ -86,6 +86,29 @@ export async function productionSubjects(dir: string = projectPath('schemas/cont
   return out;
 }
 
+/**
+ * The production rows of a config: each contract's schema under each output format of `drivers`
+ * (`production:<contract>@<format>`), listed for the profiles of the CLIs the contract sends it to
+ * (`clis`), so that a rejection by one of those CLIs counts in `summary.listedRejected`.
+ */
+export async function contractSubjects(
+  contracts: readonly { name: string; definition: { schema: Record<string, unknown>; schemaFile: string | null } }[],
+  listedProfiles: (contract: { name: string }) => readonly string[],
+  drivers: readonly ProbeDriver[] = PROBE_DRIVERS,
+): Promise<StartupSubject[]> {
+  const formats = [...new Set(schemaFlagDrivers(drivers).flatMap((d) => startupRoutes(d).map(routeFormat)))];
+  const out: StartupSubject[] = [];
+  for (const contract of contracts) {
+    const { schema, schemaFile } = contract.definition;
+    const payload = await samplePayload(schema);
+    const file = schemaFile ? path.basename(schemaFile) : 'inline schema';
+    for (const format of formats) {
+      out.push({ id: `production:${contract.name}@${format}`, kind: 'production', label: `${contract.name} (${file}) as ${format}`, keyword: '', pointer: '', schema, payload, format, listedProfiles: listedProfiles(contract) });
+    }
+  }
+  return out;
+}
+
 /** The canary rows (src/probe/canaries.ts), baseline first. */
 export function canarySubjects(): StartupSubject[] {
   return canarySchemas().map((c) => ({
@@ -143,6 +166,7 @@ export async function startupTargets(drivers: readonly ProbeDriver[] = PROBE_DRI
  * - `targets`: already discovered columns (skips discovery);
  * - `schemasDir`: the production schemas; @default the bundled `schemas/contracts`;
  * - `rows`: which row families; @default all three;
+ * - `production`: the production rows to use instead of the bundled schemas' (a config's: {@link contractSubjects});
  * - `timeoutMs`, `concurrency`, `onCell`: as in `runStartupTable`.
  */
 export interface BuildStartupTableOptions {
@@ -150,6 +174,7 @@ export interface BuildStartupTableOptions {
   targets?: readonly StartupTarget[];
   schemasDir?: string;
   rows?: readonly ('production' | 'canaries' | 'formats')[];
+  production?: readonly StartupSubject[];
   timeoutMs?: number;
   concurrency?: number;
   onCell?: (row: StartupSubject, cell: StartupCell) => void | Promise<void>;
@@ -169,7 +194,7 @@ export async function buildStartupTable(options: BuildStartupTableOptions = {}):
   const families = options.rows ?? ['production', 'canaries', 'formats'];
   const installedDrivers = targets.filter((t) => t.cli.bin !== null).map((t) => t.driver);
   const subjects: StartupSubject[] = [
-    ...(families.includes('production') ? await productionSubjects(options.schemasDir) : []),
+    ...(families.includes('production') ? (options.production ?? (await productionSubjects(options.schemasDir))) : []),
     ...(families.includes('canaries') ? canarySubjects() : []),
     ...(families.includes('formats') ? formatSubjects(installedDrivers) : []),
   ];
@@ -196,7 +221,12 @@ function routeSelects(entry: string, driver: ProbeDriver): boolean {
  * Filters: `--case` or `--contract` select corpus cases, so the table is skipped; `--tag` runs it
  * only when one tag is `startup`; `--route` keeps the CLIs it names.
  */
-export function startupProbeSource(options: { timeoutMs: number; concurrency?: number; drivers?: readonly ProbeDriver[] }): LiveSource {
+export function startupProbeSource(options: {
+  timeoutMs: number;
+  concurrency?: number;
+  drivers?: readonly ProbeDriver[];
+  production?: readonly StartupSubject[];
+}): LiveSource {
   let table: StartupTable | undefined;
   return {
     async clis() {
@@ -208,7 +238,12 @@ export function startupProbeSource(options: { timeoutMs: number; concurrency?: n
       let drivers = schemaFlagDrivers(options.drivers ?? PROBE_DRIVERS);
       if (filter.routes?.length) drivers = drivers.filter((d) => filter.routes!.some((r) => routeSelects(r, d)));
       if (drivers.length === 0) return [];
-      table = await buildStartupTable({ drivers, timeoutMs: options.timeoutMs, ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }) });
+      table = await buildStartupTable({
+        drivers,
+        timeoutMs: options.timeoutMs,
+        ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+        ...(options.production === undefined ? {} : { production: options.production }),
+      });
       return table.rows.flatMap((row) =>
         row.cells.filter((c) => c.outcome === 'fault').map((c) => ({ kind: 'probe' as const, message: `startup probe ${row.id} on ${c.cli} ${c.version ?? '?'} (${c.route}): ${c.message ?? 'fault'}` })),
       );

@@ -14,6 +14,8 @@ import { checkProperty, numRunsFor, seedFromEnv, type PropertyRun } from '#src/p
 import type { AnyProperty, PropertyEnv } from '#src/properties/types.ts';
 import type { RouteDecoder } from '#src/envelope/types.ts';
 import { loadCorpus, type LoadedCase } from '#src/record/corpus.ts';
+import { configFor, type ProjectConfig } from '#src/config/project.ts';
+import { fuzzContract } from '#src/config/fuzzContracts.ts';
 
 /** Options of `routecert fuzz` as commander parses them (numbers still as text). */
 export interface FuzzCommandOptions {
@@ -27,6 +29,10 @@ export interface FuzzCommandOptions {
   cases?: string;
   examples?: boolean;
   list?: boolean;
+  /** A config file: fuzz each of its contracts on payloads from its own schema (src/config/fuzzContracts.ts). */
+  config?: string;
+  /** With `config`: only these contracts. */
+  contract?: string[];
 }
 
 /**
@@ -93,6 +99,8 @@ export async function fuzzCommand(opts: FuzzCommandOptions, deps: FuzzDependenci
     return 2;
   }
 
+  if (opts.config !== undefined) return fuzzConfig(opts, write, writeErr);
+
   let env: PropertyEnv;
   let cases: LoadedCase[] | undefined;
   try {
@@ -141,6 +149,46 @@ export async function fuzzCommand(opts: FuzzCommandOptions, deps: FuzzDependenci
         outcome.refused = saved.refused;
         writeErr(`${saved.refused}\n`);
       }
+    }
+  }
+  return code;
+}
+
+/** `fuzz --config`: one property per contract of the config; exit 1 when one fails, 2 for a bad config or name. */
+async function fuzzConfig(opts: FuzzCommandOptions, write: (s: string) => void, writeErr: (s: string) => void): Promise<number> {
+  let project: ProjectConfig | null;
+  try {
+    project = await configFor(opts.config);
+  } catch (error) {
+    writeErr(`${(error as Error).message}\n`);
+    return 2;
+  }
+  const contracts = project?.contracts ?? [];
+  const unknown = (opts.contract ?? []).filter((n) => !contracts.some((c) => c.name === n));
+  if (unknown.length > 0) {
+    writeErr(`[routecert] unknown contract ${unknown.map((n) => `"${n}"`).join(', ')} in --contract. Contracts of the config: ${contracts.map((c) => c.name).join(', ') || '(none)'}\n`);
+    return 2;
+  }
+  const chosen = opts.contract?.length ? contracts.filter((c) => opts.contract!.includes(c.name)) : contracts;
+  if (chosen.length === 0) {
+    writeErr('[routecert] the config defines no contracts to fuzz\n');
+    return 2;
+  }
+  const seed = opts.seed === undefined ? seedFromEnv() : Number(opts.seed);
+  const numRuns = opts.runs === undefined ? undefined : Number(opts.runs);
+  if (!Number.isInteger(seed) || (numRuns !== undefined && !(Number.isInteger(numRuns) && numRuns >= 1))) {
+    writeErr('[routecert] --seed and --runs take integers (--runs >= 1)\n');
+    return 2;
+  }
+  write(`routecert fuzz --config: seed ${seed}; ${chosen.length} contract(s), payloads from each contract's schema\n`);
+  let code = 0;
+  for (const contract of chosen) {
+    const r = fuzzContract(contract, { seed, ...(numRuns !== undefined ? { numRuns } : {}), ...(opts.path !== undefined ? { path: opts.path } : {}) });
+    if (r.skipped !== null) write(`skip contract:${r.contract}: ${r.skipped}\n`);
+    else if (r.failure === null) write(`ok   contract:${r.contract}: ${r.runs} runs\n`);
+    else {
+      code = 1;
+      write(`FAIL contract:${r.contract}: ${r.failure.message}\n  counterexample: ${r.failure.counterexample}\n  replay: npx routecert fuzz --config ${opts.config} --contract ${r.contract} --seed ${r.failure.seed} --path ${r.failure.path}\n`);
     }
   }
   return code;

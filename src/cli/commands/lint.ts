@@ -1,12 +1,41 @@
 /**
- * `routecert lint`: schema portability across model CLIs and providers (src/schema).
+ * `routecert lint`: schema portability across model CLIs and providers (src/schema). With
+ * `--config`, the production schema of every contract of the config is linted against the profiles
+ * of the CLIs the contract sends it to (its `clis`, src/config/project.ts).
  */
-import { runLint } from '#src/schema/lintCommand.ts';
+import path from 'node:path';
+import { configFor, clisOf, profilesOf } from '#src/config/project.ts';
+import { lintSchema, type FileLintResult } from '#src/schema/lint.ts';
+import { formatText, runLint } from '#src/schema/lintCommand.ts';
 
 /** Lint; returns the exit code (0 clean, 1 findings, 2 usage error). */
-export async function lintCommand(paths: string[], opts: { profile?: string[]; format: 'text' | 'json' }): Promise<number> {
-  return runLint(
-    { paths, ...(opts.profile ? { profiles: opts.profile } : {}), format: opts.format },
-    { stdout: (s) => process.stdout.write(s), stderr: (s) => process.stderr.write(s) },
-  );
+export async function lintCommand(paths: string[], opts: { profile?: string[]; format: 'text' | 'json'; config?: string }): Promise<number> {
+  const io = { stdout: (s: string) => process.stdout.write(s), stderr: (s: string) => process.stderr.write(s) };
+  if (opts.config === undefined) {
+    return runLint({ paths: paths.length > 0 ? paths : ['schemas/contracts'], ...(opts.profile ? { profiles: opts.profile } : {}), format: opts.format }, io);
+  }
+  let results: FileLintResult[];
+  try {
+    const project = await configFor(opts.config);
+    if (!project || project.contracts.length === 0) {
+      io.stderr('[routecert] the config defines no contracts whose schemas could be linted\n');
+      return 2;
+    }
+    results = [];
+    for (const contract of project.contracts) {
+      const profiles = opts.profile?.length ? opts.profile : profilesOf(contract);
+      const file = contract.definition.schemaFile ? path.relative(process.cwd(), contract.definition.schemaFile) || contract.definition.schemaFile : `(inline schema of ${contract.name})`;
+      if (profiles.length === 0) {
+        io.stdout(`${file}  skipped: contract ${contract.name} is sent to ${clisOf(contract).join(', ')}, whose schema goes in the prompt (no CLI validates it)\n`);
+        continue;
+      }
+      results.push({ file, profiles: [...profiles], manifest: `contract ${contract.name} (clis: ${clisOf(contract).join(', ')})`, findings: lintSchema(contract.definition.schema, { profiles, file }) });
+    }
+  } catch (error) {
+    io.stderr(`${(error as Error).message}\n`);
+    return 2;
+  }
+  const findings = results.flatMap((r) => r.findings);
+  io.stdout(opts.format === 'json' ? `${JSON.stringify(findings, null, 2)}\n` : formatText(results));
+  return findings.length === 0 ? 0 : 1;
 }

@@ -28,11 +28,18 @@ export interface ProbeCommandOptions {
   startupTable?: boolean;
   probeTimeout: number;
   json?: boolean;
+  /** A config file: `--startup` probes the schema of each of its contracts (see {@link configStartupCommand}). */
+  config?: string;
 }
 
 /** Probe or list; returns the exit code. */
 export async function probeCommand(opts: ProbeCommandOptions): Promise<number> {
   if (opts.list) return listClis(opts.json ?? false);
+  if (opts.config !== undefined && (opts.startup || opts.startupTable)) return configStartupCommand(opts);
+  if (opts.config !== undefined) {
+    process.stderr.write('[routecert] probe --config probes the schemas of the config at startup: add --startup\n');
+    return 2;
+  }
   if (opts.startupTable) return startupTableCommand(opts);
   const driver = driverFor(opts.cli);
   if (!driver) {
@@ -87,6 +94,41 @@ export async function probeCommand(opts: ProbeCommandOptions): Promise<number> {
     for (const u of r.unexpected) process.stdout.write(`${pc.red('unexpected request')}: ${u.method} ${u.path}\n`);
   }
   return r.unexpected.length > 0 ? 3 : 0;
+}
+
+/**
+ * `--startup --config <file>`: the startup smoke test of a team's schemas: the schema of every
+ * contract of the config, on every installed schema-flag CLI and each of its output formats, one
+ * table. Exit 1 when a CLI that a contract sends its schema to (`clis`) rejects it; 3 when a probe
+ * could not be carried out or no schema-flag CLI is installed; 2 for a bad config; else 0. A
+ * rejection by a CLI the contract does not name is shown, not counted.
+ */
+async function configStartupCommand(opts: ProbeCommandOptions): Promise<number> {
+  const { buildStartupTable, contractSubjects, startupTargets } = await import('#src/harness/startupProbes.ts');
+  const { startupTableText } = await import('#src/report/startupTable.ts');
+  const { configFor, profilesOf } = await import('#src/config/project.ts');
+  let production;
+  try {
+    const project = await configFor(opts.config);
+    if (!project || project.contracts.length === 0) {
+      process.stderr.write('[routecert] the config defines no contracts whose schemas could be probed\n');
+      return 2;
+    }
+    const byName = new Map(project.contracts.map((c) => [c.name, c]));
+    production = await contractSubjects(project.contracts, (c) => profilesOf(byName.get(c.name)!));
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n`);
+    return 2;
+  }
+  const targets = await startupTargets();
+  const table = await buildStartupTable({ targets, rows: ['production'], production, timeoutMs: opts.probeTimeout });
+  process.stdout.write(opts.json ? `${JSON.stringify(table, null, 2)}\n` : startupTableText(table));
+  if (!table.columns.some((c) => c.installed)) {
+    process.stderr.write('[routecert] no CLI that takes a schema flag is installed (claude, codex, qwen): nothing was probed\n');
+    return 3;
+  }
+  if (table.summary.faults > 0) return 3;
+  return table.summary.listedRejected > 0 ? 1 : 0;
 }
 
 /**

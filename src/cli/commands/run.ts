@@ -10,16 +10,21 @@ import { junitReporter } from '#src/report/junit.ts';
 import { markdownReporter } from '#src/report/markdown.ts';
 import { projectPath } from '#src/paths.ts';
 import { probeLiveSource } from '#src/harness/probeSource.ts';
-import { startupProbeSource } from '#src/harness/startupProbes.ts';
+import { contractSubjects, startupProbeSource } from '#src/harness/startupProbes.ts';
 import { certifyLiveSource } from '#src/harness/certify/liveSource.ts';
 import { referenceWorkerConfig } from '#src/harness/certify/reference.ts';
 import { genericDecoderFromOption } from '#src/envelope/generic.ts';
 import { withDecoders } from '#src/envelope/registry.ts';
 import type { RouteDecoder } from '#src/envelope/types.ts';
+import { configFor, profilesOf, type ProjectConfig } from '#src/config/project.ts';
+import type { DefinedContract } from '#src/contract/define.ts';
 
 /** Options of `routecert run` as commander parses them. */
 export interface RunCommandOptions {
-  cases: string;
+  /** The cases folder; @default the config's `cases`, else `cases` beside the config, else the bundled fixtures/cases. */
+  cases?: string;
+  /** A config file (src/config/project.ts); @default ./routecert.config.* when present (not in routecert's own checkout). */
+  config?: string;
   case?: string[];
   route?: string[];
   contract?: string[];
@@ -41,7 +46,19 @@ export function runFolderName(date = new Date()): string {
 
 /** Run and report; returns the exit code. */
 export async function runCommand(opts: RunCommandOptions, commandLine: string): Promise<number> {
-  const casesDir = opts.cases === 'fixtures/cases' ? projectPath('fixtures/cases') : path.resolve(opts.cases);
+  let project: ProjectConfig | null;
+  try {
+    project = await configFor(opts.config);
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n`);
+    return 2;
+  }
+  const casesDir =
+    opts.cases !== undefined
+      ? path.resolve(opts.cases)
+      : project
+        ? (project.casesDir ?? path.join(project.dir, 'cases'))
+        : projectPath('fixtures/cases');
   let decoders: RouteDecoder[] | undefined;
   try {
     decoders = opts.generic?.length ? withDecoders(opts.generic.map(genericDecoderFromOption)) : undefined;
@@ -51,9 +68,17 @@ export async function runCommand(opts: RunCommandOptions, commandLine: string): 
   }
   const dir = path.resolve(opts.reports, runFolderName());
   await mkdir(dir, { recursive: true });
-  const live: LiveSource[] = opts.probes ? [probeLiveSource({ timeoutMs: opts.probeTimeout }), startupProbeSource({ timeoutMs: opts.probeTimeout })] : [];
-  // The reference worker, certified in-process with fake CLIs replaying the corpus (route `certify:<route>`).
-  if (opts.probes && opts.certify !== false) live.push(certifyLiveSource(referenceWorkerConfig({ inProcess: true }), { parallelRoutes: true, concurrency: 8 }));
+  const live: LiveSource[] = [];
+  if (opts.probes && project) {
+    // A team's run: their schemas in the startup table, their worker (if the config has one) certified.
+    const production = await contractSubjects(project.contracts, (c) => profilesOf(c as DefinedContract));
+    live.push(probeLiveSource({ timeoutMs: opts.probeTimeout }), startupProbeSource({ timeoutMs: opts.probeTimeout, production }));
+    if (project.certify && opts.certify !== false) live.push(certifyLiveSource(project.certify, { parallelRoutes: true, concurrency: 8 }));
+  } else if (opts.probes) {
+    live.push(probeLiveSource({ timeoutMs: opts.probeTimeout }), startupProbeSource({ timeoutMs: opts.probeTimeout }));
+    // The reference worker, certified in-process with fake CLIs replaying the corpus (route `certify:<route>`).
+    if (opts.certify !== false) live.push(certifyLiveSource(referenceWorkerConfig({ inProcess: true }), { parallelRoutes: true, concurrency: 8 }));
+  }
   const { exitCode } = await runConformance({
     casesDir,
     filter: {
@@ -69,6 +94,7 @@ export async function runCommand(opts: RunCommandOptions, commandLine: string): 
       markdownReporter({ dir, githubStepSummary: process.env.GITHUB_STEP_SUMMARY }),
     ],
     live,
+    ...(project ? { contracts: project.contracts } : {}),
     ...(decoders ? { decoders } : {}),
     command: `routecert ${commandLine}`,
   });

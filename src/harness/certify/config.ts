@@ -17,7 +17,7 @@
  *   routes: ['claude-code/stream-json'],
  * });
  */
-import { access } from 'node:fs/promises';
+import { access, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isPlainObject } from '#src/envelope/keys.ts';
@@ -134,10 +134,25 @@ export class CertifyConfigError extends Error {
 }
 
 /**
- * Type a certification config. Returns it unchanged; the types are the point (as vitest's
- * `defineConfig`).
+ * What a routecert.config.ts (or .json) may hold besides a certification:
+ * - `contracts`: the team's own contracts (`defineContract({...})`, or plain definitions in a JSON
+ *   config), which a case's `contract` names; a relative `schema` path is relative to the config file;
+ * - `cases`: the folder of the team's cases, relative to the config file (`routecert run --config`
+ *   reads it when `--cases` is not given).
+ * See src/config/project.ts.
  */
-export function defineConfig(config: CertifyConfig): CertifyConfig {
+export interface ContractsConfig {
+  contracts?: unknown[];
+  cases?: string;
+}
+
+/** A routecert config: contracts and cases, a certification (worker and routes), or both. */
+export type RoutecertConfig = ContractsConfig & (CertifyConfig | { worker?: undefined; routes?: undefined });
+
+/**
+ * Type a config. Returns it unchanged; the types are the point (as vitest's `defineConfig`).
+ */
+export function defineConfig<T extends RoutecertConfig>(config: T): T {
   return config;
 }
 
@@ -190,11 +205,31 @@ export function configProblems(value: unknown): string[] {
  * @throws {CertifyConfigError} when the file is missing, does not load, or the config is unusable.
  */
 export async function loadConfig(file: string): Promise<LoadedConfig> {
+  const { value: config, file: absolute, dir } = await importConfig(file);
+  const problems = configProblems(config);
+  if (problems.length > 0) throw new CertifyConfigError(`config file ${file} is not usable:\n  - ${problems.join('\n  - ')}`);
+  return { config: config as CertifyConfig, file: absolute, dir };
+}
+
+/**
+ * Import a config file and return its default export (or `config` named export) unchecked, with the
+ * file's absolute path and folder.
+ *
+ * @throws {CertifyConfigError} when the file is missing or does not load.
+ */
+export async function importConfig(file: string): Promise<{ value: unknown; file: string; dir: string }> {
   const absolute = path.resolve(file);
   try {
     await access(absolute);
   } catch {
     throw new CertifyConfigError(`config file ${file} not found (create a routecert.config.ts that default-exports defineConfig({...}))`);
+  }
+  if (absolute.endsWith('.json')) {
+    try {
+      return { value: JSON.parse(await readFile(absolute, 'utf8')) as unknown, file: absolute, dir: path.dirname(absolute) };
+    } catch (error) {
+      throw new CertifyConfigError(`config file ${file} is not JSON: ${(error as Error).message}`);
+    }
   }
   let module: Record<string, unknown>;
   try {
@@ -202,10 +237,7 @@ export async function loadConfig(file: string): Promise<LoadedConfig> {
   } catch (error) {
     throw new CertifyConfigError(`config file ${file} does not load: ${(error as Error).message}`);
   }
-  const config = module.default ?? module.config;
-  const problems = configProblems(config);
-  if (problems.length > 0) throw new CertifyConfigError(`config file ${file} is not usable:\n  - ${problems.join('\n  - ')}`);
-  return { config: config as CertifyConfig, file: absolute, dir: path.dirname(absolute) };
+  return { value: module.default ?? module.config, file: absolute, dir: path.dirname(absolute) };
 }
 
 /**

@@ -16,7 +16,7 @@ export { referenceWorkerConfig, inProcessRunner, REFERENCE_ROUTES, REFERENCE_COM
 export { miniatureConfig, MINIATURES, finalityRemoved, pidOnlyPeer } from './miniatures/index.ts';
 
 export type { CertifyOptions, CertifyOutcome, CertifyProgress } from './certify.ts';
-export type { CertifyConfig, InProcessInvocation, LoadedConfig, Placeholder, WorkerAdapter } from './config.ts';
+export type { CertifyConfig, ContractsConfig, InProcessInvocation, LoadedConfig, Placeholder, RoutecertConfig, WorkerAdapter } from './config.ts';
 export type { Certificate, CheckResult, RouteCertificate } from './certificate.ts';
 export type { CheckDefinition, CheckEnv, CheckJudgement, CheckPlan, PlannedRun } from './checks.ts';
 export type { CertifyRoute } from './routes.ts';

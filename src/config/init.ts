@@ -1,0 +1,208 @@
+/**
+ * `routecert init [--schemas <folder>]`: a starter routecert config in a team's repo that passes at
+ * once, and what to edit next.
+ *
+ * Writes, in the target folder (never overwriting a file without `force`):
+ * - `routecert.config.ts` (or `.json` with `format: 'json'`): one contract per schema file of the
+ *   schemas folder (`*.schema.json`, else `*.json`), named after the file; anchor = the schema's
+ *   first required property (else its first property); finality = a boolean `final` or `done`
+ *   property when the schema has one (with a retry policy: 600 s window, 60 s minimum), else `none`;
+ *   selection `score`; `clis` = the schema-flag CLIs found installed (else every schema-flag CLI);
+ * - with no schema file: `schemas/answer.schema.json`, an example schema, and its contract;
+ * - `cases/<contract>/`: per contract, an accepted answer (a payload generated from the schema, as
+ *   Claude Code's `structured_output`), prose without an answer (`dropped-unusable`), and for a
+ *   contract with finality a non-final answer on its last attempt (`dropped-nonfinal`).
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { defineContract, type ContractDefinition } from '#src/contract/define.ts';
+import { FINAL_ANSWER_ADDENDUM } from '#src/contract/pov.ts';
+import { isPlainObject } from '#src/envelope/keys.ts';
+import { samplePayload } from '#src/harness/startupProbes.ts';
+import { discoverCli } from '#src/probe/discover.ts';
+import { PROBE_DRIVERS } from '#src/probe/drivers.ts';
+import { caseId } from '#src/record/caseId.ts';
+import type { CaseFile } from '#src/record/caseTypes.ts';
+import { SCHEMA_FLAG_CLIS } from './project.ts';
+
+/** Options of {@link initProject}: `dir` (@default the working folder), `schemas` (a folder, relative to `dir`), `force`, `format`, `clis` (skip discovery). */
+export interface InitOptions {
+  dir?: string;
+  schemas?: string;
+  force?: boolean;
+  format?: 'ts' | 'json';
+  clis?: string[];
+}
+
+/** What init wrote and skipped, and the lines it prints. */
+export interface InitResult {
+  written: string[];
+  skipped: string[];
+  contracts: ContractDefinition[];
+  next: string[];
+}
+
+const EXAMPLE_SCHEMA = {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  title: 'answer',
+  type: 'object',
+  required: ['answer', 'confidence'],
+  properties: {
+    answer: { type: 'string', description: 'The answer, in one paragraph.' },
+    confidence: { type: 'string', enum: ['low', 'medium', 'high'] },
+  },
+};
+
+/** The folder's schema files: `*.schema.json`, else `*.json`, sorted. */
+async function schemaFiles(dir: string): Promise<string[]> {
+  const names = (await readdir(dir)).sort();
+  const tagged = names.filter((n) => n.endsWith('.schema.json'));
+  return tagged.length > 0 ? tagged : names.filter((n) => n.endsWith('.json'));
+}
+
+/** A contract name from a schema file name (`code-review.schema.json` -> `code-review`). */
+function nameOf(file: string): string {
+  return path.basename(file).replace(/\.schema\.json$|\.json$/, '').replace(/[^A-Za-z0-9._-]+/g, '-') || 'contract';
+}
+
+/** The starter definition for `schema` (see the module doc), with its schema path relative to the config. */
+export function starterDefinition(name: string, schemaPath: string, schema: Record<string, unknown>, clis: string[]): ContractDefinition {
+  const properties = isPlainObject(schema.properties) ? schema.properties : {};
+  const required = Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : [];
+  const flag = ['final', 'done'].find((k) => isPlainObject(properties[k]) && (properties[k] as Record<string, unknown>).type === 'boolean');
+  const anchor = required.find((r) => r !== flag) ?? Object.keys(properties).find((k) => k !== flag) ?? required[0] ?? 'answer';
+  const def: ContractDefinition = { name, schema: schemaPath, anchor, finality: flag ? { key: flag } : 'none', selection: 'score', clis };
+  if (flag) def.retry = { hardWindowMs: 600_000, retryMinMs: 60_000, paragraph: FINAL_ANSWER_ADDENDUM.replace(/"final"/g, `"${flag}"`) };
+  return def;
+}
+
+function claudeEnvelope(result: string, structured?: unknown): CaseFile['attempts'][number] {
+  const doc: Record<string, unknown> = { type: 'result', subtype: 'success', is_error: false, result };
+  if (structured !== undefined) doc.structured_output = structured;
+  return { stdout: `${JSON.stringify(doc)}\n`, stderr: '', exitCode: 0, signal: null, timedOut: false, elapsedMs: 1_000 };
+}
+
+function caseFile(contract: string, description: string, attempts: CaseFile['attempts'], expect: CaseFile['expect'], tags: string[]): CaseFile {
+  const c: CaseFile = {
+    id: '',
+    description,
+    route: 'claude-code/json',
+    cli: { name: 'claude', version: 'starter' },
+    provenance: { source: 'generated', ref: 'routecert init: a starter case; replace it with envelopes your CLIs printed (routecert record)', date: new Date().toISOString().slice(0, 10) },
+    contract,
+    attempts,
+    expect,
+    tags: ['starter', ...tags],
+  };
+  c.id = caseId(c);
+  return c;
+}
+
+/** The starter cases of a contract (see the module doc). */
+export async function starterCases(def: ContractDefinition, schema: Record<string, unknown>): Promise<Record<string, CaseFile>> {
+  const flag = def.finality === 'none' ? null : def.finality.key;
+  const payload = await samplePayload(schema, {});
+  if (flag) payload[flag] = true;
+  const cases: Record<string, CaseFile> = {
+    'accepted.json': caseFile(def.name, `${def.name}: a schema-valid answer in structured_output is accepted`, [claudeEnvelope(JSON.stringify(payload), payload)], { verdict: 'accepted', origin: 'structured_output', value: payload }, ['accepted']),
+    'prose-only.json': caseFile(def.name, `${def.name}: prose without a JSON answer is dropped`, [claudeEnvelope('I could not finish the review in time.')], { verdict: 'dropped-unusable' }, ['no-answer']),
+  };
+  if (flag) {
+    const nonfinal = { ...payload, [flag]: false };
+    const attempt = { ...claudeEnvelope(JSON.stringify(nonfinal), nonfinal), elapsedMs: 590_000 };
+    cases['nonfinal-no-time-left.json'] = caseFile(def.name, `${def.name}: an answer with ${flag}: false and too little of the window left is dropped non-final`, [attempt], { verdict: 'dropped-nonfinal', attempt: 0 }, ['finality']);
+  }
+  return cases;
+}
+
+function configText(defs: ContractDefinition[], format: 'ts' | 'json'): string {
+  if (format === 'json') return `${JSON.stringify({ cases: 'cases', contracts: defs }, null, 2)}\n`;
+  const body = defs.map((d) => `    defineContract(${JSON.stringify(d, null, 2).replace(/\n/g, '\n    ')}),`).join('\n');
+  return [
+    '// routecert config, written by `npx routecert init`. Each contract judges the answers of one production schema;',
+    '// a case (cases/<contract>/*.json) names its contract. Fields: see the README section "Your own contracts".',
+    "import { defineConfig, defineContract } from 'routecert';",
+    '',
+    'export default defineConfig({',
+    "  cases: 'cases',",
+    '  contracts: [',
+    body,
+    '  ],',
+    '});',
+    '',
+  ].join('\n');
+}
+
+/** The schema-flag CLIs found installed (routecert names), in driver order. */
+export async function installedSchemaClis(): Promise<string[]> {
+  const drivers = PROBE_DRIVERS.filter((d) => SCHEMA_FLAG_CLIS.includes(d.cli));
+  const found = await Promise.all(drivers.map(async (d) => ((await discoverCli(d.cli, { bin: d.bin })).bin !== null ? d.cli : null)));
+  return found.filter((c): c is string => c !== null);
+}
+
+/**
+ * Write the starter config and cases.
+ *
+ * @throws Error for a schemas folder that does not exist or a schema file that is not a JSON object
+ *   (nothing is written then), or a contract the generated definition cannot build.
+ */
+export async function initProject(options: InitOptions = {}): Promise<InitResult> {
+  const dir = path.resolve(options.dir ?? process.cwd());
+  const format = options.format ?? 'ts';
+  const written: string[] = [];
+  const skipped: string[] = [];
+  const write = async (rel: string, text: string): Promise<void> => {
+    const file = path.join(dir, rel);
+    if (existsSync(file) && !options.force) {
+      skipped.push(rel);
+      return;
+    }
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, text);
+    written.push(rel);
+  };
+  const found = options.clis ?? (await installedSchemaClis());
+  const clis = found.length > 0 ? found : [...SCHEMA_FLAG_CLIS];
+  const schemas: { rel: string; schema: Record<string, unknown> }[] = [];
+  if (options.schemas !== undefined) {
+    const folder = path.resolve(dir, options.schemas);
+    if (!existsSync(folder)) throw new Error(`[routecert] init: the schemas folder ${options.schemas} does not exist`);
+    for (const f of await schemaFiles(folder)) {
+      let schema: unknown;
+      try {
+        schema = JSON.parse(await readFile(path.join(folder, f), 'utf8'));
+      } catch (error) {
+        throw new Error(`[routecert] init: ${path.join(options.schemas, f)} is not JSON: ${(error as Error).message}`);
+      }
+      if (!isPlainObject(schema)) throw new Error(`[routecert] init: ${path.join(options.schemas, f)} is not a JSON Schema object`);
+      schemas.push({ rel: path.relative(dir, path.join(folder, f)).split(path.sep).join('/'), schema });
+    }
+  }
+  if (schemas.length === 0) {
+    await write('schemas/answer.schema.json', `${JSON.stringify(EXAMPLE_SCHEMA, null, 2)}\n`);
+    schemas.push({ rel: 'schemas/answer.schema.json', schema: EXAMPLE_SCHEMA });
+  }
+  const defs: ContractDefinition[] = [];
+  for (const { rel, schema } of schemas) {
+    let name = nameOf(rel);
+    while (defs.some((d) => d.name === name)) name = `${name}-2`;
+    const def = starterDefinition(name, rel, schema, clis);
+    defineContract({ ...def, schema }); // throws now for a schema that does not compile
+    defs.push(def);
+    for (const [file, c] of Object.entries(await starterCases(def, schema))) await write(`cases/${name}/${file}`, `${JSON.stringify(c, null, 2)}\n`);
+  }
+  const configName = format === 'json' ? 'routecert.config.json' : 'routecert.config.ts';
+  await write(configName, configText(defs, format));
+  const next = [
+    `Next: edit ${configName}:`,
+    '  - check each contract\'s anchor (the member every answer must bear) and finality ({ key } or "none"),',
+    `  - clis: the CLIs you send each schema to (found here: ${found.length > 0 ? found.join(', ') : 'none, so every schema-flag CLI'});`,
+    'then replace the starter cases in cases/ with envelopes your CLIs printed (`npx routecert record`), and run:',
+    '  npx routecert run                 judge every case by its contract',
+    '  npx routecert lint --config .     lint your schemas for the CLIs you send them to',
+    '  npx routecert probe --startup --config .   does each installed CLI accept your schemas at startup?',
+    '  npx routecert fuzz --config .     payloads generated from your schemas, in every envelope style',
+  ];
+  return { written, skipped, contracts: defs, next };
+}

@@ -1,0 +1,123 @@
+/**
+ * A team's routecert config, as every command reads it with `--config <file>`: their contracts
+ * (`contracts: [defineContract({...})]`, or plain definitions in a JSON config of the same shape),
+ * their cases folder, and optionally a certification (`worker`, `routes`: src/harness/certify/config.ts).
+ *
+ * @example
+ * // routecert.config.ts
+ * import { defineConfig, defineContract } from 'routecert';
+ * export default defineConfig({
+ *   cases: 'cases',
+ *   contracts: [
+ *     defineContract({ name: 'answer', schema: 'schemas/answer.schema.json', anchor: 'answer', finality: 'none', selection: 'score', clis: ['claude'] }),
+ *   ],
+ * });
+ */
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { projectPath } from '#src/paths.ts';
+import { defineContract, ContractDefinitionError, type ContractDefinition, type DefinedContract } from '#src/contract/define.ts';
+import { isPlainObject } from '#src/envelope/keys.ts';
+import { KNOWN_CLIS } from '#src/probe/known.ts';
+import { LINT_PROFILE_BY_CLI } from '#src/probe/startup.ts';
+import { CertifyConfigError, configProblems, importConfig, type CertifyConfig, type LoadedConfig } from '#src/harness/certify/config.ts';
+
+/** The file names `--config` looks for when given a folder, and `init` writes (the first). */
+export const CONFIG_FILE_NAMES = ['routecert.config.ts', 'routecert.config.mts', 'routecert.config.mjs', 'routecert.config.js', 'routecert.config.json'] as const;
+
+/**
+ * A loaded config:
+ * - `file`, `dir`: the config file and its folder (relative paths in it are relative to `dir`);
+ * - `contracts`: the team's contracts, built against `dir`, in config order;
+ * - `casesDir`: the `cases` folder, resolved; `null` when the config names none;
+ * - `certify`: the certification part (worker, routes) when the config has one, else `null`.
+ */
+export interface ProjectConfig {
+  file: string;
+  dir: string;
+  contracts: DefinedContract[];
+  casesDir: string | null;
+  certify: LoadedConfig | null;
+}
+
+/** The CLIs that take a schema flag, each with the lint profile that models it (src/probe/startup.ts). */
+export const SCHEMA_FLAG_CLIS: readonly string[] = Object.keys(LINT_PROFILE_BY_CLI);
+
+/** The CLIs a contract's schema is sent to: its `clis`, else every {@link SCHEMA_FLAG_CLIS}. */
+export function clisOf(contract: DefinedContract): string[] {
+  return contract.definition.clis ?? [...SCHEMA_FLAG_CLIS];
+}
+
+/** The lint profiles of the CLIs a contract's schema is sent to (CLIs whose schema goes in the prompt have none). */
+export function profilesOf(contract: DefinedContract): string[] {
+  return [...new Set(clisOf(contract).map((cli) => LINT_PROFILE_BY_CLI[cli]).filter((p): p is string => p !== undefined))];
+}
+
+/**
+ * The config a command uses: `file` when given (a folder means the first {@link CONFIG_FILE_NAMES}
+ * in it), else the first {@link CONFIG_FILE_NAMES} in the working folder, except routecert's own
+ * checkout (whose routecert.config.ts certifies the reference worker); `null` when there is none.
+ *
+ * @throws {CertifyConfigError} as {@link loadProjectConfig}, and for a folder without a config file.
+ */
+export async function configFor(file: string | undefined, cwd: string = process.cwd()): Promise<ProjectConfig | null> {
+  if (file !== undefined) {
+    const absolute = path.resolve(cwd, file);
+    if (existsSync(absolute) && statSync(absolute).isDirectory()) {
+      const found = CONFIG_FILE_NAMES.map((n) => path.join(absolute, n)).find((f) => existsSync(f));
+      if (!found) throw new CertifyConfigError(`no config file in ${file} (looked for ${CONFIG_FILE_NAMES.join(', ')}; \`npx routecert init\` writes one)`);
+      return loadProjectConfig(found);
+    }
+    return loadProjectConfig(absolute);
+  }
+  if (path.resolve(cwd) === projectPath()) return null;
+  const found = CONFIG_FILE_NAMES.map((n) => path.join(cwd, n)).find((f) => existsSync(f));
+  return found ? loadProjectConfig(found) : null;
+}
+
+/**
+ * Load and check a config file (.ts, .mts, .mjs, .js or .json; the loader is
+ * src/harness/certify/config.ts `importConfig`).
+ *
+ * @throws {CertifyConfigError} (exit 2) naming the file and, for a contract, its index and name and the
+ *   field: a missing file, one that does not load, an unusable contract or schema, a duplicate name,
+ *   an unknown CLI name, a config with neither `contracts` nor `worker`.
+ */
+export async function loadProjectConfig(file: string): Promise<ProjectConfig> {
+  const { value, file: absolute, dir } = await importConfig(file);
+  const shown = path.relative(process.cwd(), absolute) || absolute;
+  const fail = (problems: string[]): never => {
+    throw new CertifyConfigError(`config file ${shown} is not usable:\n  - ${problems.join('\n  - ')}`);
+  };
+  if (!isPlainObject(value)) return fail(['the config must be an object (default-export defineConfig({...}), or a JSON object)']);
+  const problems: string[] = [];
+  const contracts: DefinedContract[] = [];
+  if (value.contracts !== undefined && !Array.isArray(value.contracts)) problems.push('`contracts` must be an array of defineContract({...}) (or of contract definitions in JSON)');
+  const known = new Set(KNOWN_CLIS.map((k) => k.name));
+  for (const [i, entry] of (Array.isArray(value.contracts) ? value.contracts : []).entries()) {
+    const def = (isPlainObject(entry) && isPlainObject(entry.source) ? entry.source : entry) as ContractDefinition;
+    const label = `contracts/${i}${isPlainObject(def) && typeof def.name === 'string' ? ` ("${def.name}")` : ''}`;
+    try {
+      const contract = defineContract(def, dir);
+      if (contracts.some((c) => c.name === contract.name)) problems.push(`${label}: a contract named "${contract.name}" is defined twice`);
+      for (const cli of contract.definition.clis ?? []) {
+        if (!known.has(cli)) problems.push(`${label}: unknown CLI "${cli}" in clis. Known CLIs: ${[...known].join(', ')}`);
+      }
+      contracts.push(contract);
+    } catch (error) {
+      if (!(error instanceof ContractDefinitionError)) throw error;
+      problems.push(`${label}: ${error.message.replace(/^\[routecert\] /, '').replace(/\n {2}- /g, '; ')}`);
+    }
+  }
+  if (value.cases !== undefined && (typeof value.cases !== 'string' || value.cases === '')) problems.push('`cases` must be a folder path (relative to the config file)');
+  let certify: LoadedConfig | null = null;
+  if (value.worker !== undefined || value.routes !== undefined) {
+    const certifyProblems = configProblems(value);
+    problems.push(...certifyProblems);
+    if (certifyProblems.length === 0) certify = { config: value as unknown as CertifyConfig, file: absolute, dir };
+  } else if (value.contracts === undefined) {
+    problems.push('the config defines neither `contracts` (your contracts) nor `worker` (a worker to certify)');
+  }
+  if (problems.length > 0) fail(problems);
+  return { file: absolute, dir, contracts, casesDir: typeof value.cases === 'string' ? path.resolve(dir, value.cases) : null, certify };
+}
