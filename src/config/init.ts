@@ -47,6 +47,7 @@ const EXAMPLE_SCHEMA = {
   $schema: 'http://json-schema.org/draft-07/schema#',
   title: 'answer',
   type: 'object',
+  additionalProperties: false,
   required: ['answer', 'confidence'],
   properties: {
     answer: { type: 'string', description: 'The answer, in one paragraph.' },
