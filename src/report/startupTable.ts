@@ -17,7 +17,7 @@ export function startupSummaryLine(table: StartupTable): string {
   const s = table.summary;
   return (
     `${s.cells} probes: ${s.accepted} accepted, ${s.rejected} rejected, ${s.faults} faults; ` +
-    `${s.disagreements} disagree with the lint profile; ${s.listedRejected} production schemas rejected by a CLI that profiles.json sends them to.`
+    `${s.disagreements} disagree with the lint profile; ${s.listedRejected} production schemas rejected by a CLI they are sent to (profiles.json, or a config contract's clis).`
   );
 }
 
@@ -71,7 +71,7 @@ export function startupTableMarkdown(table: StartupTable): string {
     });
     lines.push(`| ${mdCell(code(row.label))} | ${row.kind} | ${cells.join(' | ')} |`);
   });
-  lines.push('', '"sent here": profiles.json sends this production schema to this CLI. Canaries add one keyword to a baseline that every profile accepts.', '');
+  lines.push('', '"sent here": this production schema is sent to this CLI (profiles.json, or a config contract\'s clis). Canaries add one keyword to a baseline that every profile accepts.', '');
   return `${lines.join('\n')}\n`;
 }
 
@@ -115,6 +115,6 @@ export function startupTableText(table: StartupTable): string {
     out.push('', 'Disagreements with the lint profiles:');
     for (const { row, c } of disagreeing) out.push(`! ${row.label} on ${columnTitle(c)}: ${c.outcome}, but ${c.profile ?? 'lint'} expects ${c.expected}${c.because.length > 0 ? ` (${c.because.join(', ')})` : ''}`);
   }
-  out.push('', `* profiles.json sends this production schema to this CLI; ! disagrees with the CLI's lint profile.`, startupSummaryLine(table));
+  out.push('', `* this production schema is sent to this CLI (profiles.json, or a config contract's clis); ! disagrees with the CLI's lint profile.`, startupSummaryLine(table));
   return `${out.join('\n')}\n`;
 }
