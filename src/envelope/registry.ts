@@ -2,15 +2,15 @@
  * The ordered list of route decoders. A test or a user overrides a route by prepending its own
  * decoder (`withDecoders([mine])`), as msw's `server.use()` puts overrides first.
  */
-import { claudeDecoder } from './claude.ts';
-import { codexDecoder } from './codex.ts';
+import { claudeDecoder } from '#src/routes/claude/decoder.ts';
+import { codexDecoder } from '#src/routes/codex/decoder.ts';
 import { genericDecoder, genericRouteDecoder } from './generic.ts';
-import { geminiDecoder } from './gemini.ts';
-import { grokCliDecoder } from './grokCli.ts';
-import { qwenDecoder } from './qwen.ts';
-import { opencodeDecoder } from './opencode.ts';
-import { copilotDecoder } from './copilot.ts';
-import { piDecoder } from './pi.ts';
+import { geminiDecoder } from '#src/routes/gemini/decoder.ts';
+import { grokCliDecoder } from '#src/routes/grok-cli/decoder.ts';
+import { qwenDecoder } from '#src/routes/qwen/decoder.ts';
+import { opencodeDecoder } from '#src/routes/opencode/decoder.ts';
+import { copilotDecoder } from '#src/routes/copilot/decoder.ts';
+import { piDecoder } from '#src/routes/pi/decoder.ts';
 import type { RouteDecoder } from './types.ts';
 
 /** Raised for a route no decoder knows; `code` is stable, the message lists the known routes. */

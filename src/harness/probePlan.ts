@@ -16,13 +16,13 @@ import type { CaseExpectation } from '#src/record/caseTypes.ts';
 import type { ScenarioName } from '#src/mock/scenarios.ts';
 import { DEFAULT_FINAL_PAYLOAD } from '#src/mock/scenarios.ts';
 import { projectPath } from '#src/paths.ts';
-import { CODEX_POV_PLAN } from '#src/harness/plans/codex.ts';
-import { GEMINI_POV_PLAN } from '#src/harness/plans/gemini.ts';
-import { GROK_CLI_POV_PLAN } from '#src/harness/plans/grokCli.ts';
-import { QWEN_POV_PLAN } from '#src/harness/plans/qwen.ts';
-import { OPENCODE_POV_PLAN } from '#src/harness/plans/opencode.ts';
-import { COPILOT_POV_PLAN } from '#src/harness/plans/copilot.ts';
-import { PI_POV_PLAN } from '#src/harness/plans/pi.ts';
+import { CODEX_POV_PLAN } from '#src/routes/codex/plan.ts';
+import { GEMINI_POV_PLAN } from '#src/routes/gemini/plan.ts';
+import { GROK_CLI_POV_PLAN } from '#src/routes/grok-cli/plan.ts';
+import { QWEN_POV_PLAN } from '#src/routes/qwen/plan.ts';
+import { OPENCODE_POV_PLAN } from '#src/routes/opencode/plan.ts';
+import { COPILOT_POV_PLAN } from '#src/routes/copilot/plan.ts';
+import { PI_POV_PLAN } from '#src/routes/pi/plan.ts';
 import { apiErrorProbe, missingFinalProbe, nonfinalProbes, proseOnlyProbe, STARTUP_META_PROBE, stallProbe } from '#src/harness/plans/shared.ts';
 
 /**

@@ -15,7 +15,7 @@ export {
   claudeArgv,
   claudeEnv,
   isClaudeRoute,
-} from '#src/probe/claude.ts';
+} from '#src/routes/claude/probe.ts';
 // Codex route
 export {
   CODEX_ROUTES,
@@ -34,7 +34,7 @@ export {
   codexEnv,
   codexRejectionLine,
   isCodexRoute,
-} from '#src/probe/codex.ts';
+} from '#src/routes/codex/probe.ts';
 // Runner
 export {
   DEFAULT_PROBE_TIMEOUT_MS,
@@ -47,14 +47,14 @@ export {
 // Discovery
 export type { CliName, DiscoveredCli, DiscoverOptions } from '#src/probe/discover.ts';
 // Claude Code routes
-export type { ClaudeRoute, ClaudeArgv, ClaudeArgvOptions, ClaudeEnvOptions } from '#src/probe/claude.ts';
+export type { ClaudeRoute, ClaudeArgv, ClaudeArgvOptions, ClaudeEnvOptions } from '#src/routes/claude/probe.ts';
 // Codex route
-export type { CodexRoute, CodexArgvOptions } from '#src/probe/codex.ts';
+export type { CodexRoute, CodexArgvOptions } from '#src/routes/codex/probe.ts';
 // Runner
 export type { ProbeOptions, ProbeResult, StartupProbeResult } from '#src/probe/run.ts';
 // Drivers
 export { PROBE_DRIVERS, driverFor, driverForRoute } from '#src/probe/drivers.ts';
-export { claudeDriver, claudeRejectionLine } from '#src/probe/claude.ts';
+export { claudeDriver, claudeRejectionLine } from '#src/routes/claude/probe.ts';
 // Chat Completions family (issue 3): Qwen Code, opencode, Copilot CLI, pi
 export {
   QWEN_ROUTES,
@@ -67,7 +67,7 @@ export {
   qwenArgv,
   qwenEnv,
   qwenDriver,
-} from '#src/probe/qwen.ts';
+} from '#src/routes/qwen/probe.ts';
 export {
   OPENCODE_ROUTES,
   OPENCODE_PROVIDER_ID,
@@ -77,10 +77,10 @@ export {
   opencodeEnv,
   prepareOpencodeConfigDir,
   opencodeDriver,
-} from '#src/probe/opencode.ts';
-export { COPILOT_ROUTES, COPILOT_PINNED_MODEL, COPILOT_TEST_API_KEY, COPILOT_ARGV, copilotEnv, copilotDriver } from '#src/probe/copilot.ts';
-export { PI_ROUTES, PI_PROVIDER_ID, PI_PINNED_MODEL, PI_TEST_API_KEY, PI_HERMETIC_SETTINGS, piModelsJson, piArgv, piEnv, piDriver } from '#src/probe/pi.ts';
-export type { QwenProbeRoute } from '#src/probe/qwen.ts';
+} from '#src/routes/opencode/probe.ts';
+export { COPILOT_ROUTES, COPILOT_PINNED_MODEL, COPILOT_TEST_API_KEY, COPILOT_ARGV, copilotEnv, copilotDriver } from '#src/routes/copilot/probe.ts';
+export { PI_ROUTES, PI_PROVIDER_ID, PI_PINNED_MODEL, PI_TEST_API_KEY, PI_HERMETIC_SETTINGS, piModelsJson, piArgv, piEnv, piDriver } from '#src/routes/pi/probe.ts';
+export type { QwenProbeRoute } from '#src/routes/qwen/probe.ts';
 export { KNOWN_CLIS } from '#src/probe/known.ts';
 export type { ProbeDriver, PrepareInput, PreparedRun, ProbeWorkspace } from '#src/probe/driver.ts';
 export type { KnownCli } from '#src/probe/known.ts';
@@ -127,8 +127,8 @@ export {
   geminiEnv,
   geminiDriver,
   isGeminiRoute,
-} from '#src/probe/gemini.ts';
-export type { GeminiRoute } from '#src/probe/gemini.ts';
+} from '#src/routes/gemini/probe.ts';
+export type { GeminiRoute } from '#src/routes/gemini/probe.ts';
 // grok-cli route
 export {
   GROK_CLI_ROUTES,
@@ -138,4 +138,4 @@ export {
   grokCliArgv,
   grokCliEnv,
   grokCliDriver,
-} from '#src/probe/grokCli.ts';
+} from '#src/routes/grok-cli/probe.ts';

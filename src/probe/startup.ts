@@ -19,7 +19,7 @@ import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { Milliseconds } from '#src/envelope/types.ts';
 import type { JsonObject } from '#src/mock/scenarios.ts';
-import { CLAUDE_TEXT_ROUTE } from '#src/probe/claude.ts';
+import { CLAUDE_TEXT_ROUTE } from '#src/routes/claude/probe.ts';
 import type { DiscoveredCli } from '#src/probe/discover.ts';
 import type { ProbeDriver } from '#src/probe/driver.ts';
 import { DEFAULT_PROBE_TIMEOUT_MS, runProbe, schemaRejectionLine, type ProbeResult } from '#src/probe/run.ts';

@@ -22,7 +22,7 @@
  */
 import type { PlannedProbe } from '#src/harness/probePlan.ts';
 import { DEFAULT_FINAL_PAYLOAD } from '#src/mock/scenarios.ts';
-import { apiErrorProbe, missingFinalProbe, nonfinalProbes, proseOnlyProbe, stallProbe } from './shared.ts';
+import { apiErrorProbe, missingFinalProbe, nonfinalProbes, proseOnlyProbe, stallProbe } from '#src/harness/plans/shared.ts';
 
 /** The pov probe plan of Codex (`codex exec --json --output-schema FILE -o FILE`). */
 export const CODEX_POV_PLAN: readonly PlannedProbe[] = [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { piDecoder, piErrorStatus } from './pi.ts';
+import { piDecoder, piErrorStatus } from './decoder.ts';
 
 const POV = { position: 'Choose A', final: true };
 const decoder = piDecoder();

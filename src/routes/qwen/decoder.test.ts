@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { qwenDecoder, qwenErrorStatus, qwenRejectionLine } from './qwen.ts';
+import { qwenDecoder, qwenErrorStatus, qwenRejectionLine } from './decoder.ts';
 
 const POV = { position: 'Choose A', final: true };
 const DRAFT = { position: 'draft', final: false };

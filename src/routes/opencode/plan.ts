@@ -8,7 +8,7 @@
  * times (at once, with the mock's `retry-after-ms`) before that event; it starts in 5-25 s under load.
  */
 import type { PlannedProbe } from '#src/harness/probePlan.ts';
-import { schemaInPromptPlan } from './schemaInPrompt.ts';
+import { schemaInPromptPlan } from '#src/harness/plans/schemaInPrompt.ts';
 
 /** The pov probe plan of opencode. */
 export const OPENCODE_POV_PLAN: readonly PlannedProbe[] = schemaInPromptPlan({ answerOrigin: () => 'assistant-text', stallTimeoutMs: 30_000 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { codexDecoder, readCodexFailure } from './codex.ts';
-import type { Envelope } from './types.ts';
+import { codexDecoder, readCodexFailure } from './decoder.ts';
+import type { Envelope } from '#src/envelope/types.ts';
 
 const decoder = codexDecoder();
 const FINAL = { position: 'Choose A', final: true };

@@ -24,11 +24,11 @@
  * - a schema file Codex cannot read or parse stops it before any event: stderr
  *   `Failed to read output schema file X: ...` / `Output schema file X is not valid JSON: ...`, exit 1.
  */
-import { readJsonDocuments } from './jsonl.ts';
-import { candidatesFromText, dedupeCandidates } from './candidates.ts';
-import { isPlainObject } from './keys.ts';
-import { crashedStatus } from './status.ts';
-import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from './types.ts';
+import { readJsonDocuments } from '#src/envelope/jsonl.ts';
+import { candidatesFromText, dedupeCandidates } from '#src/envelope/candidates.ts';
+import { isPlainObject } from '#src/envelope/keys.ts';
+import { crashedStatus } from '#src/envelope/status.ts';
+import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from '#src/envelope/types.ts';
 
 /** The route this decoder reads. */
 export const CODEX_ROUTE = 'codex/jsonl';

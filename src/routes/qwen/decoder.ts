@@ -16,13 +16,13 @@
  * - a schema the CLI refuses: exit 52, stdout empty, one red ANSI line on stderr
  *   (`--json-schema is not a valid JSON Schema: strict mode: unknown keyword: "_meta"`).
  */
-import { readJsonDocuments } from './jsonl.ts';
-import { candidatesFromStructured, candidatesFromText } from './candidates.ts';
-import { STRUCTURED_FIELD_NAMES } from './claude.ts';
-import { findKeys, isPlainObject, pointerToken } from './keys.ts';
-import { crashedStatus, httpStatusIn, pushApiErrorStatus } from './status.ts';
-import { finishDecode } from './decodeParts.ts';
-import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from './types.ts';
+import { readJsonDocuments } from '#src/envelope/jsonl.ts';
+import { candidatesFromStructured, candidatesFromText } from '#src/envelope/candidates.ts';
+import { STRUCTURED_FIELD_NAMES } from '#src/routes/claude/decoder.ts';
+import { findKeys, isPlainObject, pointerToken } from '#src/envelope/keys.ts';
+import { crashedStatus, httpStatusIn, pushApiErrorStatus } from '#src/envelope/status.ts';
+import { finishDecode } from '#src/envelope/decodeParts.ts';
+import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from '#src/envelope/types.ts';
 
 /** The Qwen Code routes. */
 export type QwenRoute = 'qwen-code/json' | 'qwen-code/stream-json';

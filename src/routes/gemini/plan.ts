@@ -9,7 +9,7 @@
  * retried and the run ends in seconds; a never-finished SSE stream is waited on past 8 s.
  */
 import type { PlannedProbe } from '#src/harness/probePlan.ts';
-import { schemaInPromptPlan } from './schemaInPrompt.ts';
+import { schemaInPromptPlan } from '#src/harness/plans/schemaInPrompt.ts';
 
 /** The pov probe plan of Gemini CLI. */
 export const GEMINI_POV_PLAN: readonly PlannedProbe[] = schemaInPromptPlan({

@@ -10,7 +10,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openaiChatHandlers } from '#src/mock/openaiChat.ts';
 import type { ProbeDriver } from '#src/probe/driver.ts';
-import { qwenRejectionLine } from '#src/envelope/qwen.ts';
+import { qwenRejectionLine } from '#src/routes/qwen/decoder.ts';
 
 /** The Qwen Code routes, in the order reports list them. */
 export const QWEN_ROUTES = ['qwen-code/json', 'qwen-code/stream-json'] as const;

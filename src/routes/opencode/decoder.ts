@@ -12,11 +12,11 @@
  *   `{"error":{"name":"APIError","data":{"message":..,"statusCode":400,"isRetryable":false,"responseBody":..}}}`,
  *   exit 1; a 5xx is retried first (5 retries, honouring `retry-after-ms`).
  */
-import { candidatesFromText } from './candidates.ts';
-import { isPlainObject } from './keys.ts';
-import { crashedStatus, errorStatusFromCode, pushApiErrorStatus } from './status.ts';
-import { finishDecode, startDecode } from './decodeParts.ts';
-import type { Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from './types.ts';
+import { candidatesFromText } from '#src/envelope/candidates.ts';
+import { isPlainObject } from '#src/envelope/keys.ts';
+import { crashedStatus, errorStatusFromCode, pushApiErrorStatus } from '#src/envelope/status.ts';
+import { finishDecode, startDecode } from '#src/envelope/decodeParts.ts';
+import type { Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from '#src/envelope/types.ts';
 
 /** The opencode route. */
 export const OPENCODE_ROUTE = 'opencode/jsonl';

@@ -16,12 +16,12 @@
  *   with plain text (research, not re-observed here).
  */
 import { findJsonObjects } from '#src/scan/index.ts';
-import { readJsonDocuments, type JsonDocument } from './jsonl.ts';
-import { candidatesFromText, dedupeCandidates } from './candidates.ts';
-import { isPlainObject } from './keys.ts';
-import { crashedStatus, isHttpErrorStatus } from './status.ts';
-import { finishDecode } from './decodeParts.ts';
-import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from './types.ts';
+import { readJsonDocuments, type JsonDocument } from '#src/envelope/jsonl.ts';
+import { candidatesFromText, dedupeCandidates } from '#src/envelope/candidates.ts';
+import { isPlainObject } from '#src/envelope/keys.ts';
+import { crashedStatus, isHttpErrorStatus } from '#src/envelope/status.ts';
+import { finishDecode } from '#src/envelope/decodeParts.ts';
+import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from '#src/envelope/types.ts';
 
 /** The Gemini CLI routes this file decodes. */
 export type GeminiDecoderRoute = 'gemini-cli/json' | 'gemini-cli/stream-json';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { copilotDecoder } from './copilot.ts';
+import { copilotDecoder } from './decoder.ts';
 
 const POV = { position: 'Choose A', final: true };
 const decoder = copilotDecoder();

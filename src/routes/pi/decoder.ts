@@ -13,11 +13,11 @@
  *   with `auto_retry_end {success: false, finalError}`;
  * - `message_update`, `turn_end` and `agent_end` repeat the same messages: only `message_end` is read.
  */
-import { candidatesFromText } from './candidates.ts';
-import { isPlainObject } from './keys.ts';
-import { crashedStatus, errorStatusFromCode, httpStatusIn, pushApiErrorStatus } from './status.ts';
-import { finishDecode, startDecode } from './decodeParts.ts';
-import type { Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from './types.ts';
+import { candidatesFromText } from '#src/envelope/candidates.ts';
+import { isPlainObject } from '#src/envelope/keys.ts';
+import { crashedStatus, errorStatusFromCode, httpStatusIn, pushApiErrorStatus } from '#src/envelope/status.ts';
+import { finishDecode, startDecode } from '#src/envelope/decodeParts.ts';
+import type { Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from '#src/envelope/types.ts';
 
 /** The pi route. */
 export const PI_ROUTE = 'pi/json';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { claudeDecoder } from './claude.ts';
-import { foldKey, findKeys } from './keys.ts';
+import { claudeDecoder } from './decoder.ts';
+import { foldKey, findKeys } from '#src/envelope/keys.ts';
 
 const decoder = claudeDecoder('claude-code/stream-json');
 const POV = { position: 'Choose A', final: true };

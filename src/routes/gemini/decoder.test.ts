@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { geminiDecoder, geminiErrorStatus } from './gemini.ts';
-import type { Envelope } from './types.ts';
+import { geminiDecoder, geminiErrorStatus } from './decoder.ts';
+import type { Envelope } from '#src/envelope/types.ts';
 
 const FINAL = { position: 'Choose A', final: true };
 const PLACEHOLDER = { position: 'blocked: gathering subject evidence', final: false };

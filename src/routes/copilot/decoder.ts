@@ -14,11 +14,11 @@
  * - `result {exitCode, usage: {premiumRequests, totalApiDurationMs, ...}}` closes every run; it has no
  *   token counts (github/copilot-cli#4107).
  */
-import { candidatesFromText } from './candidates.ts';
-import { isPlainObject } from './keys.ts';
-import { crashedStatus, errorStatusFromCode, pushApiErrorStatus } from './status.ts';
-import { finishDecode, startDecode } from './decodeParts.ts';
-import type { Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from './types.ts';
+import { candidatesFromText } from '#src/envelope/candidates.ts';
+import { isPlainObject } from '#src/envelope/keys.ts';
+import { crashedStatus, errorStatusFromCode, pushApiErrorStatus } from '#src/envelope/status.ts';
+import { finishDecode, startDecode } from '#src/envelope/decodeParts.ts';
+import type { Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from '#src/envelope/types.ts';
 
 /** The Copilot CLI route. */
 export const COPILOT_ROUTE = 'copilot/json';

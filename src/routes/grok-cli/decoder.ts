@@ -12,11 +12,11 @@
  * - an exception outside the agent loop prints `{"role":"assistant","content":"Error: <message>"}`
  *   and exits 1; a missing key prints `❌ Error: API key required...` on stderr, exit 1, no stdout.
  */
-import { candidatesFromText } from './candidates.ts';
-import { isPlainObject } from './keys.ts';
-import { crashedStatus, errorStatusFromCode, httpStatusIn, pushApiErrorStatus } from './status.ts';
-import { finishDecode, startDecode } from './decodeParts.ts';
-import type { Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from './types.ts';
+import { candidatesFromText } from '#src/envelope/candidates.ts';
+import { isPlainObject } from '#src/envelope/keys.ts';
+import { crashedStatus, errorStatusFromCode, httpStatusIn, pushApiErrorStatus } from '#src/envelope/status.ts';
+import { finishDecode, startDecode } from '#src/envelope/decodeParts.ts';
+import type { Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from '#src/envelope/types.ts';
 
 /** The prefix grok-cli 0.0.34 gives an error turned into an assistant message (`grok-agent.js`). */
 export const GROK_CLI_ERROR_PREFIX = 'Sorry, I encountered an error: ';

@@ -8,7 +8,7 @@
  * a 529 is retried 5 times first (about 5 s with the mock's `retry-after`).
  */
 import type { PlannedProbe } from '#src/harness/probePlan.ts';
-import { schemaInPromptPlan } from './schemaInPrompt.ts';
+import { schemaInPromptPlan } from '#src/harness/plans/schemaInPrompt.ts';
 
 /** The pov probe plan of the Copilot CLI. */
 export const COPILOT_POV_PLAN: readonly PlannedProbe[] = schemaInPromptPlan({ answerOrigin: () => 'assistant-text', stallTimeoutMs: 20_000 });

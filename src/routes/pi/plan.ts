@@ -8,7 +8,7 @@
  * status the decoder reads, so `api-400` / `api-529` are provider errors despite the exit code.
  */
 import type { PlannedProbe } from '#src/harness/probePlan.ts';
-import { schemaInPromptPlan } from './schemaInPrompt.ts';
+import { schemaInPromptPlan } from '#src/harness/plans/schemaInPrompt.ts';
 
 /** The pov probe plan of pi. */
 export const PI_POV_PLAN: readonly PlannedProbe[] = schemaInPromptPlan({ answerOrigin: () => 'assistant-text', stallTimeoutMs: 20_000 });

@@ -14,12 +14,12 @@
  *   valid JSON Schema: ...`) and exit 1;
  * - `success` without `structured_output` means the model never called the tool.
  */
-import { readJsonDocuments } from './jsonl.ts';
-import { candidatesFromStructured, candidatesFromText } from './candidates.ts';
-import { findKeys, isPlainObject, pointerToken } from './keys.ts';
-import { crashedStatus } from './status.ts';
-import { finishDecode } from './decodeParts.ts';
-import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from './types.ts';
+import { readJsonDocuments } from '#src/envelope/jsonl.ts';
+import { candidatesFromStructured, candidatesFromText } from '#src/envelope/candidates.ts';
+import { findKeys, isPlainObject, pointerToken } from '#src/envelope/keys.ts';
+import { crashedStatus } from '#src/envelope/status.ts';
+import { finishDecode } from '#src/envelope/decodeParts.ts';
+import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from '#src/envelope/types.ts';
 
 /** Spellings of the structured field, folded by {@link findKeys}; `structured_result` is Qwen Code's. */
 export const STRUCTURED_FIELD_NAMES = ['structured_output', 'structured_result'] as const;

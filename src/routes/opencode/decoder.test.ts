@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { opencodeDecoder } from './opencode.ts';
+import { opencodeDecoder } from './decoder.ts';
 
 const POV = { position: 'Choose A', final: true };
 const DRAFT = { position: 'draft', final: false };
