@@ -1,19 +1,13 @@
 /**
- * The registered probe drivers, one per CLI, in the order `routecert probe --list` and the live
- * probes use them. Add a CLI by adding its driver here.
+ * The registered probe drivers, one per CLI that runs here, in the order `routecert probe --list`
+ * and the live probes use them. Derived from the route definitions (src/routes/<cli>/route.ts);
+ * add a CLI by adding its folder there.
  */
-import { claudeDriver } from '#src/routes/claude/probe.ts';
-import { codexDriver } from '#src/routes/codex/probe.ts';
 import type { ProbeDriver } from './driver.ts';
-import { geminiDriver } from '#src/routes/gemini/probe.ts';
-import { grokCliDriver } from '#src/routes/grok-cli/probe.ts';
-import { qwenDriver } from '#src/routes/qwen/probe.ts';
-import { opencodeDriver } from '#src/routes/opencode/probe.ts';
-import { copilotDriver } from '#src/routes/copilot/probe.ts';
-import { piDriver } from '#src/routes/pi/probe.ts';
+import { ROUTE_DRIVERS } from '#src/routes/index.ts';
 
 /** Every probe driver routecert ships. */
-export const PROBE_DRIVERS: readonly ProbeDriver[] = [claudeDriver, codexDriver, geminiDriver, grokCliDriver, qwenDriver, opencodeDriver, copilotDriver, piDriver];
+export const PROBE_DRIVERS: readonly ProbeDriver[] = ROUTE_DRIVERS;
 
 /** The driver of `cli` (its routecert name, e.g. `claude`), or `undefined`. */
 export function driverFor(cli: string): ProbeDriver | undefined {

@@ -30,7 +30,6 @@ export {
   LAST_MESSAGE_ROLE,
   codexArgv,
   codexConfigToml,
-  codexDriver,
   codexEnv,
   codexRejectionLine,
   isCodexRoute,
@@ -54,7 +53,16 @@ export type { CodexRoute, CodexArgvOptions } from '#src/routes/codex/probe.ts';
 export type { ProbeOptions, ProbeResult, StartupProbeResult } from '#src/probe/run.ts';
 // Drivers
 export { PROBE_DRIVERS, driverFor, driverForRoute } from '#src/probe/drivers.ts';
-export { claudeDriver, claudeRejectionLine } from '#src/routes/claude/probe.ts';
+// Each CLI's driver, built from its route definition (src/routes/<cli>/route.ts)
+export { claudeDriver } from '#src/routes/claude/route.ts';
+export { codexDriver } from '#src/routes/codex/route.ts';
+export { qwenDriver } from '#src/routes/qwen/route.ts';
+export { geminiDriver } from '#src/routes/gemini/route.ts';
+export { opencodeDriver } from '#src/routes/opencode/route.ts';
+export { copilotDriver } from '#src/routes/copilot/route.ts';
+export { piDriver } from '#src/routes/pi/route.ts';
+export { grokCliDriver } from '#src/routes/grok-cli/route.ts';
+export { claudeRejectionLine } from '#src/routes/claude/probe.ts';
 // Chat Completions family (issue 3): Qwen Code, opencode, Copilot CLI, pi
 export {
   QWEN_ROUTES,
@@ -66,7 +74,6 @@ export {
   isQwenRoute,
   qwenArgv,
   qwenEnv,
-  qwenDriver,
 } from '#src/routes/qwen/probe.ts';
 export {
   OPENCODE_ROUTES,
@@ -76,10 +83,9 @@ export {
   opencodeConfig,
   opencodeEnv,
   prepareOpencodeConfigDir,
-  opencodeDriver,
 } from '#src/routes/opencode/probe.ts';
-export { COPILOT_ROUTES, COPILOT_PINNED_MODEL, COPILOT_TEST_API_KEY, COPILOT_ARGV, copilotEnv, copilotDriver } from '#src/routes/copilot/probe.ts';
-export { PI_ROUTES, PI_PROVIDER_ID, PI_PINNED_MODEL, PI_TEST_API_KEY, PI_HERMETIC_SETTINGS, piModelsJson, piArgv, piEnv, piDriver } from '#src/routes/pi/probe.ts';
+export { COPILOT_ROUTES, COPILOT_PINNED_MODEL, COPILOT_TEST_API_KEY, COPILOT_ARGV, copilotEnv } from '#src/routes/copilot/probe.ts';
+export { PI_ROUTES, PI_PROVIDER_ID, PI_PINNED_MODEL, PI_TEST_API_KEY, PI_HERMETIC_SETTINGS, piModelsJson, piArgv, piEnv } from '#src/routes/pi/probe.ts';
 export type { QwenProbeRoute } from '#src/routes/qwen/probe.ts';
 export { KNOWN_CLIS } from '#src/probe/known.ts';
 export type { ProbeDriver, PrepareInput, PreparedRun, ProbeWorkspace } from '#src/probe/driver.ts';
@@ -125,7 +131,6 @@ export {
   GEMINI_HERMETIC_SETTINGS,
   geminiArgv,
   geminiEnv,
-  geminiDriver,
   isGeminiRoute,
 } from '#src/routes/gemini/probe.ts';
 export type { GeminiRoute } from '#src/routes/gemini/probe.ts';
@@ -137,5 +142,4 @@ export {
   PROMPT_PLACEHOLDER,
   grokCliArgv,
   grokCliEnv,
-  grokCliDriver,
 } from '#src/routes/grok-cli/probe.ts';

@@ -7,7 +7,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { anthropicHandlers } from '#src/mock/anthropic.ts';
-import type { ProbeDriver } from '#src/probe/driver.ts';
+import type { ProbeHooks } from '#src/routes/define.ts';
 
 /** The Claude Code routes, in the order reports list them. */
 export const CLAUDE_ROUTES = ['claude-code/json', 'claude-code/stream-json'] as const;
@@ -174,15 +174,10 @@ export function claudeRejectionLine(stderr: string): string | null {
 }
 
 /**
- * The Claude Code probe driver: Anthropic Messages mock (SSE), `ANTHROPIC_BASE_URL`, prompt on
+ * The Claude Code probe hooks (route.ts adds the facts and builds the driver): Anthropic Messages mock (SSE), `ANTHROPIC_BASE_URL`, prompt on
  * stdin, schema as one `--json-schema` token, config dir `<home>/.claude`.
  */
-export const claudeDriver: ProbeDriver = {
-  cli: 'claude',
-  bin: 'claude',
-  npmPackage: '@anthropic-ai/claude-code',
-  routes: CLAUDE_ROUTES,
-  schemaFlag: true,
+export const claudeProbe: ProbeHooks = {
   handlers: (scenario, payloads) => anthropicHandlers({ scenario, payloads }),
   async prepare(input) {
     if (!isClaudeRoute(input.route) && input.route !== CLAUDE_TEXT_ROUTE) {

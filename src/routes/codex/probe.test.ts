@@ -2,7 +2,8 @@ import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CODEX_FORBIDDEN_FLAGS, CODEX_TEST_API_KEY, codexArgv, codexDriver, codexRejectionLine } from './probe.ts';
+import { CODEX_FORBIDDEN_FLAGS, CODEX_TEST_API_KEY, codexArgv, codexRejectionLine } from './probe.ts';
+import { codexDriver } from './route.ts';
 
 const roots: string[] = [];
 afterEach(async () => {

@@ -6,7 +6,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openAiResponsesHandlers } from '#src/mock/openaiResponses.ts';
-import type { ProbeDriver } from '#src/probe/driver.ts';
+import type { ProbeHooks } from '#src/routes/define.ts';
 
 /** The Codex routes, in the order reports list them. */
 export const CODEX_ROUTES = ['codex/jsonl'] as const;
@@ -214,16 +214,11 @@ export function codexRejectionLine(stderr: string): string | null {
 }
 
 /**
- * The Codex probe driver: OpenAI Responses mock (SSE, strict `text.format` enforced), a custom
+ * The Codex probe hooks (route.ts adds the facts and builds the driver): OpenAI Responses mock (SSE, strict `text.format` enforced), a custom
  * model provider in a throwaway `CODEX_HOME`, the schema written to `<root>/output-schema.json`, the
  * `-o` file `<root>/last-message.txt` read back as side file `last-message`, prompt on stdin.
  */
-export const codexDriver: ProbeDriver = {
-  cli: 'codex',
-  bin: 'codex',
-  npmPackage: '@openai/codex',
-  routes: CODEX_ROUTES,
-  schemaFlag: true,
+export const codexProbe: ProbeHooks = {
   handlers: (scenario, payloads) => openAiResponsesHandlers({ scenario, payloads }),
   async prepare(input) {
     if (!isCodexRoute(input.route)) throw new Error(`[routecert] codex has no route ${input.route}; routes: ${CODEX_ROUTES.join(', ')}`);

@@ -8,7 +8,7 @@
  * text in the `assistant.message` event.
  */
 import { openaiChatHandlers } from '#src/mock/openaiChat.ts';
-import type { ProbeDriver } from '#src/probe/driver.ts';
+import type { ProbeHooks } from '#src/routes/define.ts';
 import { promptWithSchema } from '#src/probe/schemaPrompt.ts';
 
 /** The Copilot CLI routes. */
@@ -52,16 +52,11 @@ export function copilotEnv(options: { baseUrl: string; home: string; tmpDir: str
 }
 
 /**
- * The Copilot CLI probe driver: Chat Completions mock (SSE), overloads with `retry-after-ms: 1`
+ * The Copilot CLI probe hooks (route.ts adds the facts and builds the driver): Chat Completions mock (SSE), overloads with `retry-after-ms: 1`
  * (Copilot retries a 5xx 5 times and honours `retry-after`, read in whole seconds: about 5 s);
  * argv {@link COPILOT_ARGV}; the prompt, with the schema appended, on stdin.
  */
-export const copilotDriver: ProbeDriver = {
-  cli: 'copilot',
-  bin: 'copilot',
-  npmPackage: '@github/copilot',
-  routes: COPILOT_ROUTES,
-  schemaFlag: false,
+export const copilotProbe: ProbeHooks = {
   handlers: (scenario, payloads) => openaiChatHandlers({ scenario, payloads, retryAfterMs: 1 }),
   async prepare(input) {
     if (input.route !== 'copilot/json') throw new Error(`[routecert] copilot has no route ${input.route}; routes: ${COPILOT_ROUTES.join(', ')}`);

@@ -19,7 +19,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { geminiHandlers } from '#src/mock/gemini.ts';
-import type { ProbeDriver } from '#src/probe/driver.ts';
+import type { ProbeHooks } from '#src/routes/define.ts';
 import { promptWithSchema } from '#src/probe/schemaPrompt.ts';
 
 /** The Gemini CLI routes, in the order reports list them. */
@@ -81,15 +81,10 @@ export function geminiEnv(options: { baseUrl: string; home: string; tmpDir: stri
 }
 
 /**
- * The Gemini CLI probe driver: Gemini API mock (SSE), settings file in the throwaway HOME, prompt
+ * The Gemini CLI probe hooks (route.ts adds the facts and builds the driver): Gemini API mock (SSE), settings file in the throwaway HOME, prompt
  * (schema appended) on stdin, model pinned with `-m`.
  */
-export const geminiDriver: ProbeDriver = {
-  cli: 'gemini',
-  bin: 'gemini',
-  npmPackage: '@google/gemini-cli',
-  routes: GEMINI_ROUTES,
-  schemaFlag: false,
+export const geminiProbe: ProbeHooks = {
   handlers: (scenario, payloads) => geminiHandlers({ scenario, payloads }),
   async prepare(input) {
     if (!isGeminiRoute(input.route)) throw new Error(`[routecert] gemini has no route ${input.route}; routes: ${GEMINI_ROUTES.join(', ')}`);

@@ -15,7 +15,7 @@
  *   <message>` with exit 0; 408/409/429/5xx are retried twice by the OpenAI SDK (3 requests).
  */
 import { openaiChatJsonHandlers } from '#src/mock/openaiChatJson.ts';
-import type { ProbeDriver } from '#src/probe/driver.ts';
+import type { ProbeHooks } from '#src/routes/define.ts';
 import { promptWithSchema } from '#src/probe/schemaPrompt.ts';
 
 /** The grok-cli routes. */
@@ -52,15 +52,10 @@ export function grokCliEnv(options: { baseUrl: string; home: string; tmpDir: str
 }
 
 /**
- * The grok-cli probe driver: non-streaming Chat Completions mock, `GROK_BASE_URL`, prompt (schema
+ * The grok-cli probe hooks (route.ts adds the facts and builds the driver): non-streaming Chat Completions mock, `GROK_BASE_URL`, prompt (schema
  * appended) as the `-p` argument.
  */
-export const grokCliDriver: ProbeDriver = {
-  cli: 'grok-cli',
-  bin: 'grok',
-  npmPackage: '@vibe-kit/grok-cli',
-  routes: GROK_CLI_ROUTES,
-  schemaFlag: false,
+export const grokCliProbe: ProbeHooks = {
   handlers: (scenario, payloads) => openaiChatJsonHandlers({ scenario, payloads }),
   async prepare(input) {
     if (input.route !== 'grok-cli/jsonl') throw new Error(`[routecert] grok-cli has no route ${input.route}; routes: ${GROK_CLI_ROUTES.join(', ')}`);

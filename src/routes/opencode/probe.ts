@@ -9,7 +9,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openaiChatHandlers } from '#src/mock/openaiChat.ts';
-import type { ProbeDriver } from '#src/probe/driver.ts';
+import type { ProbeHooks } from '#src/routes/define.ts';
 import { promptWithSchema } from '#src/probe/schemaPrompt.ts';
 
 /** The opencode routes. */
@@ -82,17 +82,12 @@ export async function prepareOpencodeConfigDir(home: string): Promise<string> {
 }
 
 /**
- * The opencode probe driver: Chat Completions mock (SSE; the title-generation request is answered
+ * The opencode probe hooks (route.ts adds the facts and builds the driver): Chat Completions mock (SSE; the title-generation request is answered
  * by content, not counted as a turn), overloads with `retry-after-ms: 1` (opencode retries a 5xx 5
  * times, 2-30 s apart without the header); argv `run --format json`; the prompt, with the schema
  * appended, on stdin.
  */
-export const opencodeDriver: ProbeDriver = {
-  cli: 'opencode',
-  bin: 'opencode',
-  npmPackage: 'opencode-ai',
-  routes: OPENCODE_ROUTES,
-  schemaFlag: false,
+export const opencodeProbe: ProbeHooks = {
   handlers: (scenario, payloads) => openaiChatHandlers({ scenario, payloads, retryAfterMs: 1 }),
   async prepare(input) {
     if (input.route !== 'opencode/jsonl') throw new Error(`[routecert] opencode has no route ${input.route}; routes: ${OPENCODE_ROUTES.join(', ')}`);

@@ -9,7 +9,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openaiChatHandlers } from '#src/mock/openaiChat.ts';
-import type { ProbeDriver } from '#src/probe/driver.ts';
+import type { ProbeHooks } from '#src/routes/define.ts';
 import { promptWithSchema } from '#src/probe/schemaPrompt.ts';
 
 /** The pi routes. */
@@ -71,16 +71,11 @@ export function piEnv(options: { home: string; tmpDir: string; path?: string }):
 }
 
 /**
- * The pi probe driver: Chat Completions mock (SSE), overloads with `retry-after-ms: 1` (honoured by
+ * The pi probe hooks (route.ts adds the facts and builds the driver): Chat Completions mock (SSE), overloads with `retry-after-ms: 1` (honoured by
  * the OpenAI SDK's own 2 retries under pi's); `~/.pi/agent/models.json` ({@link piModelsJson}) and
  * `settings.json` ({@link PI_HERMETIC_SETTINGS}); the prompt, with the schema appended, on stdin.
  */
-export const piDriver: ProbeDriver = {
-  cli: 'pi',
-  bin: 'pi',
-  npmPackage: '@mariozechner/pi-coding-agent',
-  routes: PI_ROUTES,
-  schemaFlag: false,
+export const piProbe: ProbeHooks = {
   handlers: (scenario, payloads) => openaiChatHandlers({ scenario, payloads, retryAfterMs: 1 }),
   async prepare(input) {
     if (input.route !== 'pi/json') throw new Error(`[routecert] pi has no route ${input.route}; routes: ${PI_ROUTES.join(', ')}`);

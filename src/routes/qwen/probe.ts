@@ -9,7 +9,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openaiChatHandlers } from '#src/mock/openaiChat.ts';
-import type { ProbeDriver } from '#src/probe/driver.ts';
+import type { ProbeHooks } from '#src/routes/define.ts';
 import { qwenRejectionLine } from '#src/routes/qwen/decoder.ts';
 
 /** The Qwen Code routes, in the order reports list them. */
@@ -92,17 +92,12 @@ export function qwenEnv(options: { baseUrl: string; home: string; tmpDir: string
 }
 
 /**
- * The Qwen Code probe driver: Chat Completions mock (SSE) offering the answer through the
+ * The Qwen Code probe hooks (route.ts adds the facts and builds the driver): Chat Completions mock (SSE) offering the answer through the
  * `structured_output` tool; overloads answered 503 with `retry-after-ms: 1` (Qwen Code 0.24.4 honours
  * the header only on 429/503: a 529 is retried 7 times with 1.5-30 s backoff, about 75 s);
  * `~/.qwen/settings.json` = {@link QWEN_HERMETIC_SETTINGS}; prompt on stdin.
  */
-export const qwenDriver: ProbeDriver = {
-  cli: 'qwen',
-  bin: 'qwen',
-  npmPackage: '@qwen-code/qwen-code',
-  routes: QWEN_ROUTES,
-  schemaFlag: true,
+export const qwenProbe: ProbeHooks = {
   handlers: (scenario, payloads) =>
     openaiChatHandlers({ scenario, payloads, structuredToolName: QWEN_STRUCTURED_TOOL, overloadedStatus: 503, retryAfterMs: 1 }),
   async prepare(input) {
