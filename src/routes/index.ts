@@ -117,7 +117,7 @@ export function routesTableMarkdown(definitions: readonly RouteDefinition[] = RO
   for (const d of definitions) {
     const routes = d.routes.map((r) => code(r.route)).join(', ');
     const cli = d.bin === null ? '-' : `${d.title} (${d.npmPackage ? code(d.npmPackage) : 'not on npm'})`;
-    const schema = d.schema === null ? 'in the prompt' : `${code(d.schema.flag)} ${d.schema.value === 'json' ? '(JSON, one token)' : '(file)'}`;
+    const schema = d.bin === null ? '-' : d.schema === null ? 'in the prompt' : `${code(d.schema.flag)} ${d.schema.value === 'json' ? '(JSON, one token)' : '(file)'}`;
     const version = d.versions === null ? '-' : d.versions.reports ? `${d.versions.recorded} (reports ${d.versions.reports})` : d.versions.recorded;
     rows.push(`| ${routes} | ${cli} | ${schema} | ${d.answer} | ${d.casesFrom} | ${version} |`);
   }

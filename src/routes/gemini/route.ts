@@ -18,7 +18,7 @@ export const geminiRoute = defineRoute({
     { route: 'gemini-cli/stream-json', framings: ['jsonl'], streams: true, decoder: () => geminiDecoder('gemini-cli/stream-json') },
   ],
   schema: null,
-  answer: '`response` string (schema in the prompt)',
+  answer: '`response` string (json), assistant message deltas (stream-json)',
   versions: { recorded: '0.61.0' },
   casesFrom: 'recorded hermetically',
   probe: {

@@ -16,7 +16,7 @@ export const grokCliRoute = defineRoute({
   npmPackage: '@vibe-kit/grok-cli',
   routes: [{ route: 'grok-cli/jsonl', framings: ['jsonl'], streams: true, decoder: grokCliDecoder }],
   schema: null,
-  answer: 'assistant message (`@vibe-kit/grok-cli`)',
+  answer: 'assistant message',
   versions: { recorded: '0.0.34', reports: '1.0.1' },
   casesFrom: 'recorded hermetically',
   probe: {

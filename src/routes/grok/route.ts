@@ -34,6 +34,6 @@ export const grokRoute = defineRoute({
   schema: { flag: '--json-schema', value: 'json' },
   answer: 'camelCase `structuredOutput`, `structuredOutputError`, `text`',
   versions: { recorded: '1.0.4' },
-  casesFrom: 'documented (xAI grok `--json-schema`, not on npm)',
+  casesFrom: 'documented',
   note: 'installed by its own script (x.ai); documented cases only',
 });

@@ -15,7 +15,7 @@ export const opencodeRoute = defineRoute({
   npmPackage: 'opencode-ai',
   routes: [{ route: 'opencode/jsonl', framings: ['jsonl'], streams: true, decoder: opencodeDecoder }],
   schema: null,
-  answer: 'text parts (schema in the prompt)',
+  answer: 'text parts',
   versions: { recorded: '1.18.33' },
   casesFrom: 'recorded hermetically',
   probe: {
