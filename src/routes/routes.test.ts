@@ -1,4 +1,5 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,6 +35,12 @@ describe('the route definitions agree', () => {
   it('the README route table is the one the definitions generate (run `npm run readme:routes`)', async () => {
     const readme = await readFile(projectPath('README.md'), 'utf8');
     expect(withRoutesTable(readme)).toBe(readme);
+  });
+
+  it('lists every src/routes/<cli>/route.ts folder in ROUTE_DEFINITIONS, under its own name', async () => {
+    const dir = projectPath('src/routes');
+    const folders = (await readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory() && existsSync(path.join(dir, e.name, 'route.ts'))).map((e) => e.name);
+    expect(ROUTE_DEFINITIONS.map((d) => d.cli).sort()).toEqual(folders.sort());
   });
 
   it('defines every CLI and route once, with no probed binary twice', () => {
