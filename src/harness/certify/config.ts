@@ -21,6 +21,8 @@ import { access, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isPlainObject } from '#src/envelope/keys.ts';
+import type { ContractDefinition } from '#src/contract/define.ts';
+import type { Contract } from '#src/contract/types.ts';
 
 /**
  * Placeholders a command token, the artifact template or the log template may use:
@@ -142,7 +144,7 @@ export class CertifyConfigError extends Error {
  * See src/config/project.ts.
  */
 export interface ContractsConfig {
-  contracts?: unknown[];
+  contracts?: (Contract | ContractDefinition)[];
   cases?: string;
 }
 
