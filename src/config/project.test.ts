@@ -1,0 +1,57 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { configFor, loadProjectConfig, clisOf, profilesOf } from '#src/config/project.ts';
+
+let dir: string;
+const SCHEMA = { type: 'object', required: ['answer'], properties: { answer: { type: 'string' } } };
+const contract = (extra: Record<string, unknown> = {}) => ({ name: 'a', schema: 'a.schema.json', anchor: 'answer', finality: 'none', selection: 'score', ...extra });
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'routecert-config-'));
+  await writeFile(path.join(dir, 'a.schema.json'), JSON.stringify(SCHEMA));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function config(name: string, value: unknown): Promise<string> {
+  const file = path.join(dir, name);
+  await writeFile(file, JSON.stringify(value));
+  return file;
+}
+
+describe('loadProjectConfig', () => {
+  it('builds contracts against the config folder, whatever the working folder', async () => {
+    const loaded = await loadProjectConfig(await config('ok.json', { cases: 'my-cases', contracts: [contract({ clis: ['claude', 'gemini'] })] }));
+    expect(loaded.contracts.map((c) => c.name)).toEqual(['a']);
+    expect(loaded.contracts[0]!.definition.schemaFile).toBe(path.join(dir, 'a.schema.json'));
+    expect(loaded.casesDir).toBe(path.join(dir, 'my-cases'));
+    expect(loaded.certify).toBeNull();
+    expect(clisOf(loaded.contracts[0]!)).toEqual(['claude', 'gemini']);
+    expect(profilesOf(loaded.contracts[0]!)).toEqual(['claude-code']);
+  });
+
+  it('names every problem with the contract index and name', async () => {
+    const file = await config('bad.json', { contracts: [contract(), contract(), contract({ name: 'b', clis: ['claud'] }), contract({ name: 'c', schema: 'gone.json' })] });
+    const error = await loadProjectConfig(file).catch((e: Error) => e);
+    expect(error).toBeInstanceOf(Error);
+    const message = (error as Error).message;
+    expect(message).toContain('contracts/1 ("a"): a contract named "a" is defined twice');
+    expect(message).toContain('contracts/2 ("b"): unknown CLI "claud" in clis');
+    expect(message).toContain('contracts/3 ("c"): contract "c": schema file gone.json not found');
+  });
+
+  it('a config with neither contracts nor a worker is refused', async () => {
+    await expect(loadProjectConfig(await config('empty.json', {}))).rejects.toThrow(/neither `contracts`.*nor `worker`/);
+  });
+
+  it('configFor finds routecert.config.* in a folder, and none outside', async () => {
+    const sub = await mkdtemp(path.join(dir, 'sub-'));
+    expect(await configFor(undefined, sub)).toBeNull();
+    await writeFile(path.join(sub, 'routecert.config.json'), JSON.stringify({ contracts: [contract({ schema: path.join(dir, 'a.schema.json') })] }));
+    expect((await configFor(undefined, sub))?.contracts.map((c) => c.name)).toEqual(['a']);
+    expect((await configFor(sub))?.file).toBe(path.join(sub, 'routecert.config.json'));
+  });
+});
