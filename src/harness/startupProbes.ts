@@ -226,13 +226,18 @@ export function startupProbeSource(options: {
   concurrency?: number;
   drivers?: readonly ProbeDriver[];
   production?: readonly StartupSubject[];
+  /**
+   * Emit a failing case for each production cell rejected by a CLI the schema is sent to (a team's
+   * run: their schema refused by their CLI is a conformance failure, exit 1); @default false.
+   */
+  failListed?: boolean;
 }): LiveSource {
   let table: StartupTable | undefined;
   return {
     async clis() {
       return [];
     },
-    async run(_emit, filter: CaseFilter): Promise<RunFault[]> {
+    async run(emit, filter: CaseFilter): Promise<RunFault[]> {
       if (filter.ids?.length || filter.contracts?.length) return [];
       if (filter.tags?.length && !filter.tags.includes('startup')) return [];
       let drivers = schemaFlagDrivers(options.drivers ?? PROBE_DRIVERS);
@@ -244,6 +249,30 @@ export function startupProbeSource(options: {
         ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
         ...(options.production === undefined ? {} : { production: options.production }),
       });
+      if (options.failListed) {
+        for (const row of table.rows) {
+          for (const c of row.cells.filter((x) => x.listed === true && x.outcome === 'rejected')) {
+            await emit({
+              id: `startup:${row.id.replace(/^production:/, '')}:${c.cli}`,
+              file: '',
+              description: `startup probe: ${row.label} is sent to ${c.cli}, which rejects it`,
+              route: c.route,
+              contract: row.id.replace(/^production:/, '').replace(/@[^@]*$/, ''),
+              cli: { name: c.cli, version: c.version ?? '?' },
+              source: 'probe',
+              tags: ['startup'],
+              outcome: 'fail',
+              expected: { verdict: 'accepted' },
+              verdict: null,
+              attempts: [],
+              problems: [`${c.cli} ${c.version ?? '?'} rejected the schema at startup (${c.stage ?? 'startup'}): ${c.message ?? ''}`],
+              caught: 'probe',
+              replay: 'npx routecert probe --startup --config <your config>',
+              durationMs: 0,
+            });
+          }
+        }
+      }
       return table.rows.flatMap((row) =>
         row.cells.filter((c) => c.outcome === 'fault').map((c) => ({ kind: 'probe' as const, message: `startup probe ${row.id} on ${c.cli} ${c.version ?? '?'} (${c.route}): ${c.message ?? 'fault'}` })),
       );
