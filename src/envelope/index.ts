@@ -16,7 +16,9 @@ export { opencodeDecoder, opencodeErrorStatus, OPENCODE_ROUTE } from '#src/route
 export { copilotDecoder, copilotErrorStatus, COPILOT_ROUTE } from '#src/routes/copilot/decoder.ts';
 export { piDecoder, piErrorStatus, PI_ROUTE } from '#src/routes/pi/decoder.ts';
 export { defaultDecoders, withDecoders, decoderFor, UnknownRouteError } from './registry.ts';
-export { foldKey, findKeys, isPlainObject, pointerToken } from './keys.ts';
+export { foldKey, findKeys, isPlainObject, pointerToken, isStructuredOrigin } from './keys.ts';
+export { readReply, REPLY_TEXT_FIELDS } from './reply.ts';
+export { envelopeFacts } from './decodeParts.ts';
 export { readJsonDocuments } from './jsonl.ts';
 export { canonicalJson, dedupeCandidates } from './candidates.ts';
 
@@ -28,6 +30,8 @@ export type {
   Candidate,
   Decoded,
   DecodeOptions,
+  Reply,
+  RunFacts,
   Envelope,
   EnvelopeStatus,
   Milliseconds,
