@@ -231,6 +231,8 @@ export function startupProbeSource(options: {
    * run: their schema refused by their CLI is a conformance failure, exit 1); @default false.
    */
   failListed?: boolean;
+  /** The replay command printed with such a failing case; @default `npx routecert probe --startup-table`. */
+  replay?: string;
 }): LiveSource {
   let table: StartupTable | undefined;
   return {
@@ -267,7 +269,7 @@ export function startupProbeSource(options: {
               attempts: [],
               problems: [`${c.cli} ${c.version ?? '?'} rejected the schema at startup (${c.stage ?? 'startup'}): ${c.message ?? ''}`],
               caught: 'probe',
-              replay: 'npx routecert probe --startup --config <your config>',
+              replay: options.replay ?? 'npx routecert probe --startup-table',
               durationMs: 0,
             });
           }

@@ -74,7 +74,9 @@ export async function runCommand(opts: RunCommandOptions, commandLine: string): 
     // config has one) certified. The bundled scenario probes stay with `routecert probe` and the
     // checkout's own run: they test routecert's routes, not the team's contracts.
     const production = await contractSubjects(project.contracts, (c) => profilesOf(c as DefinedContract));
-    live.push(startupProbeSource({ timeoutMs: opts.probeTimeout, production, failListed: true }));
+    live.push(
+      startupProbeSource({ timeoutMs: opts.probeTimeout, production, failListed: true, replay: `npx routecert probe --startup --config ${path.relative(process.cwd(), project.file) || project.file}` }),
+    );
     if (project.certify && opts.certify !== false) live.push(certifyLiveSource(project.certify, { parallelRoutes: true, concurrency: 8 }));
   } else if (opts.probes) {
     live.push(probeLiveSource({ timeoutMs: opts.probeTimeout }), startupProbeSource({ timeoutMs: opts.probeTimeout }));
