@@ -28,6 +28,7 @@ import { noAnswer, runFailure } from './outcome.ts';
 import { readReply } from './reply.ts';
 import type { Contract, ParseTier, Verdict } from './types.ts';
 import { compileValidator } from './validator.ts';
+import { pushAll } from '#src/arrays.ts';
 
 /**
  * One reply read by the tolerant parser and checked:
@@ -92,7 +93,7 @@ export function eventContract(schema: Record<string, unknown>, options: EventOpt
     if (typeof kind === 'string' && !allowedKinds.includes(kind)) {
       problems.push(`kind "${kind}" is not one of this agent's allowed kinds (${allowedKinds.join(', ')})`);
     }
-    problems.push(...validate(value));
+    pushAll(problems, validate(value));
     return problems;
   };
 

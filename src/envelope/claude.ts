@@ -20,6 +20,7 @@ import { findKeys, isPlainObject, pointerToken } from './keys.ts';
 import { crashedStatus } from './status.ts';
 import { finishDecode } from './decodeParts.ts';
 import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from './types.ts';
+import { pushAll } from '#src/arrays.ts';
 
 /** Spellings of the structured field, folded by {@link findKeys}; `structured_result` is Qwen Code's. */
 export const STRUCTURED_FIELD_NAMES = ['structured_output', 'structured_result'] as const;
@@ -72,7 +73,7 @@ function decodeClaude(route: string, envelope: Envelope, options: DecodeOptions 
         ...event(terminal.line),
       });
       if (found[0] && !structured) structured = found[0];
-      candidates.push(...found);
+      pushAll(candidates, found);
     }
   } else if (docs.documents.length > 0) {
     notes.push('no terminal {"type":"result"} object in stdout');
@@ -89,14 +90,14 @@ function decodeClaude(route: string, envelope: Envelope, options: DecodeOptions 
       if (block.type === 'tool_use' && isPlainObject(block.input)) {
         candidates.push({ value: block.input, origin: `tool_use:${String(block.name)}`, pointer: `${pointer}/input`, offset: doc.offset, nested: 0, ...event(doc.line) });
       } else if (block.type === 'text' && typeof block.text === 'string') {
-        candidates.push(...candidatesFromText(block.text, { origin: 'assistant-text', pointer: `${pointer}/text`, offset: doc.offset, ...event(doc.line) }, anchor));
+        pushAll(candidates, candidatesFromText(block.text, { origin: 'assistant-text', pointer: `${pointer}/text`, offset: doc.offset, ...event(doc.line) }, anchor));
       }
     });
   }
 
   // 3. The result string of the terminal object (plain or fenced JSON, or prose around it).
   if (terminal && typeof terminal.value.result === 'string') {
-    candidates.push(...candidatesFromText(terminal.value.result, { origin: 'result', pointer: '/result', offset: terminal.offset, ...event(terminal.line) }, anchor));
+    pushAll(candidates, candidatesFromText(terminal.value.result, { origin: 'result', pointer: '/result', offset: terminal.offset, ...event(terminal.line) }, anchor));
   }
 
   const status = readStatus(envelope, terminal?.value, docs.documents.length);

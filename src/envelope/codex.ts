@@ -29,6 +29,7 @@ import { candidatesFromText, dedupeCandidates } from './candidates.ts';
 import { isPlainObject } from './keys.ts';
 import { crashedStatus } from './status.ts';
 import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from './types.ts';
+import { pushAll } from '#src/arrays.ts';
 
 /** The route this decoder reads. */
 export const CODEX_ROUTE = 'codex/jsonl';
@@ -160,7 +161,7 @@ function decodeCodex(envelope: Envelope, options: DecodeOptions = {}): Decoded {
       candidates.push(lastMessageWhole);
     } else {
       lastMessageWhole = undefined;
-      candidates.push(...candidatesFromText(m.text, at, anchor));
+      pushAll(candidates, candidatesFromText(m.text, at, anchor));
     }
   }
 
@@ -175,7 +176,7 @@ function decodeCodex(envelope: Envelope, options: DecodeOptions = {}): Decoded {
       candidates.push(fileWhole);
     } else {
       // The file is raw text, not a JSON string field: one string layer less than candidatesFromText counts.
-      candidates.push(...candidatesFromText(file, at, anchor).map((c) => ({ ...c, nested: Math.max(0, c.nested - 1) })));
+      pushAll(candidates, candidatesFromText(file, at, anchor).map((c) => ({ ...c, nested: Math.max(0, c.nested - 1) })));
     }
   }
 

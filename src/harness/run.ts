@@ -15,6 +15,7 @@ import type { RouteDecoder } from '#src/envelope/types.ts';
 import type { Reporter } from '#src/report/reporter.ts';
 import { REPORT_VERSION, type CaseResult, type CliStatus, type RunFault, type RunReport, type RunSummary } from '#src/report/types.ts';
 import { matchesFilter, runCase, type CaseFilter } from './runCorpus.ts';
+import { pushAll } from '#src/arrays.ts';
 
 const require = createRequire(import.meta.url);
 const TOOL_VERSION = (require('../../package.json') as { version: string }).version;
@@ -54,7 +55,7 @@ export async function runConformance(options: RunOptions): Promise<{ report: Run
   const reporters = options.reporters ?? [];
   const filter = options.filter ?? {};
   const clis: CliStatus[] = [];
-  for (const live of options.live ?? []) clis.push(...(await live.clis()));
+  for (const live of options.live ?? []) pushAll(clis, (await live.clis()));
   const header: RunReport['header'] = {
     tool: 'routecert',
     toolVersion: TOOL_VERSION,
@@ -83,7 +84,7 @@ export async function runConformance(options: RunOptions): Promise<{ report: Run
   }
   for (const live of options.live ?? []) {
     try {
-      faults.push(...(await live.run(emit, filter)));
+      pushAll(faults, (await live.run(emit, filter)));
     } catch (error) {
       faults.push({ kind: 'internal', message: `a live source failed: ${(error as Error).message}` });
     }

@@ -9,6 +9,7 @@ import { compileValidator } from '#src/contract/validator.ts';
 import { caseId } from './caseId.ts';
 import type { CaseFile } from './caseTypes.ts';
 import { projectPath } from '#src/paths.ts';
+import { pushAll } from '#src/arrays.ts';
 
 /** A case read from disk, with its path relative to the project. */
 export interface LoadedCase {
@@ -89,7 +90,7 @@ export async function loadCorpus(dir: string): Promise<{ cases: LoadedCase[]; er
   for (const file of await listCaseFiles(dir)) {
     const result = await loadCaseFile(file, path.relative(process.cwd(), file) || file);
     if (result.loaded) cases.push(result.loaded);
-    errors.push(...result.errors);
+    pushAll(errors, result.errors);
   }
   return { cases, errors };
 }
