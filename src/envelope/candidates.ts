@@ -3,7 +3,7 @@
  * value, or a string field (`result`, `text`, assistant text) that may hold JSON in prose, fences,
  * concatenations or nested JSON strings (found with src/scan).
  */
-import { findJsonObjects } from '#src/scan/index.ts';
+import { eachJsonObject } from '#src/scan/index.ts';
 import type { Candidate, Origin } from './types.ts';
 import { isPlainObject } from './keys.ts';
 
@@ -27,17 +27,19 @@ export function candidatesFromStructured(value: unknown, at: PartLocation): Cand
 
 /**
  * Every JSON object found in a string field, in document order, each with `nested` = 1 + the
- * string layers the scanner unwrapped. With `anchor`, only objects that own that key.
+ * string layers the scanner unwrapped. With `anchor`, only objects that own that key, and the
+ * scanner builds only the spans that can hold it (issue 15: a `result` full of `{ }` and `[1, 2]`
+ * costs offsets, not objects). Appends to nothing: callers add the list with `pushAll`, never
+ * `push(...list)`, which overflows the stack past about 120,000 candidates.
  */
 export function candidatesFromText(text: string, at: PartLocation, anchor?: string): Candidate[] {
-  if (text.indexOf('{') === -1) return [];
-  const found = findJsonObjects(text, anchor === undefined ? {} : { anchor });
-  return found.map((f) => ({
-    ...withEvent(at),
-    value: f.value,
-    fenced: f.fenced,
-    nested: f.nested + 1,
-  }));
+  const out: Candidate[] = [];
+  if (text.indexOf('{') === -1) return out;
+  const base = withEvent(at);
+  for (const f of eachJsonObject(text, anchor === undefined ? {} : { anchor })) {
+    out.push({ ...base, value: f.value, fenced: f.fenced, nested: f.nested + 1 });
+  }
+  return out;
 }
 
 /**
