@@ -6,7 +6,7 @@
  * process, by `routecert run --cases`, and by the reference worker (`routecert-worker`) behind a
  * fake `claude` on PATH. The envelope is built here, at test time; nothing of that size is committed.
  */
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, ftruncateSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
@@ -67,7 +67,7 @@ describe(`a claude-code/json envelope with ${CANDIDATES.toLocaleString('en')} ca
   it('routecert run --cases passes the case: accepted from structured_output', async () => {
     const cases = path.join(root, 'cases');
     mkdirSync(cases, { recursive: true });
-    const body = { attempts: [envelope], contract: 'pov', expect: { verdict: 'accepted', origin: 'structured_output' } };
+    const body = { attempts: [envelope], contract: 'pov', expect: { verdict: 'accepted' as const, origin: 'structured_output' } };
     const c = {
       id: caseId(body),
       description: `claude-code/json: ${CANDIDATES} small position objects in result beside a final structured_output (issue 15)`,
@@ -108,5 +108,24 @@ describe(`a claude-code/json envelope with ${CANDIDATES.toLocaleString('en')} ca
     expect(run.stderr).not.toMatch(/RangeError/);
     expect(run.exitCode, run.stderr).toBe(0);
     expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual(FINAL);
+  }, 120_000);
+});
+
+describe('a 1 GiB case file in routecert run --cases', () => {
+  it('is refused with a FAULT naming the limit and the option, and the other cases still run', async () => {
+    const cases = path.join(root, 'huge-cases');
+    mkdirSync(cases, { recursive: true });
+    writeFileSync(path.join(cases, 'good.json'), readFileSync(projectPath('fixtures/cases/claude-code/json/final.json')));
+    const fd = openSync(path.join(cases, 'huge.json'), 'w');
+    ftruncateSync(fd, 2 ** 30); // sparse: no disk blocks, refused before it is read
+    closeSync(fd);
+    const run = await execa('node', [projectPath('bin/routecert.js'), 'run', '--cases', cases, '--no-probes', '--reports', path.join(root, 'reports-huge')], {
+      reject: false,
+      env: { NO_COLOR: '1' },
+    });
+    const output = `${run.stdout}\n${run.stderr}`;
+    expect(output).toMatch(/FAULT case-file .*huge\.json.*case file is 1024 MiB, over 512 MiB, the longest string Node can hold.*--max-case-mb/);
+    expect(output).toMatch(/PASS +accepted .*claude-code\/json/);
+    expect(run.exitCode).toBe(2);
   }, 120_000);
 });

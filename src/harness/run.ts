@@ -40,6 +40,8 @@ export interface RunOptions {
   reporters?: Reporter[];
   decoders?: RouteDecoder[];
   live?: LiveSource[];
+  /** Largest case file to load, in bytes (`--max-case-mb`); @default DEFAULT_MAX_CASE_BYTES of src/record/corpus.ts. */
+  maxCaseBytes?: number;
   /** The command line, for the report header. */
   command?: string;
 }
@@ -75,7 +77,7 @@ export async function runConformance(options: RunOptions): Promise<{ report: Run
     for (const r of reporters) await r.onCaseResult?.(result);
   };
 
-  const corpus = await loadCorpus(options.casesDir);
+  const corpus = await loadCorpus(options.casesDir, options.maxCaseBytes === undefined ? {} : { maxBytes: options.maxCaseBytes });
   for (const e of corpus.errors) faults.push({ kind: 'case-file', file: e.file, where: e.where, message: e.message });
   const contracts = new Map<string, Contract>();
   for (const loaded of corpus.cases) {
@@ -84,7 +86,7 @@ export async function runConformance(options: RunOptions): Promise<{ report: Run
   }
   for (const live of options.live ?? []) {
     try {
-      pushAll(faults, (await live.run(emit, filter)));
+      pushAll(faults, await live.run(emit, filter));
     } catch (error) {
       faults.push({ kind: 'internal', message: `a live source failed: ${(error as Error).message}` });
     }

@@ -32,6 +32,8 @@ export interface RunCommandOptions {
   quiet?: boolean;
   /** `--generic <route>=<spec>`: routes decoded by a generic decoder configured by a spec (src/envelope/generic.ts). */
   generic?: string[];
+  /** `--max-case-mb <MiB>`: largest case file to load (default 256 MiB, src/record/corpus.ts). */
+  maxCaseMb?: number;
 }
 
 /** A run folder name: UTC time, sortable, e.g. `20261130-041500`. */
@@ -42,6 +44,10 @@ export function runFolderName(date = new Date()): string {
 /** Run and report; returns the exit code. */
 export async function runCommand(opts: RunCommandOptions, commandLine: string): Promise<number> {
   const casesDir = opts.cases === 'fixtures/cases' ? projectPath('fixtures/cases') : path.resolve(opts.cases);
+  if (opts.maxCaseMb !== undefined && !(opts.maxCaseMb > 0)) {
+    process.stderr.write('--max-case-mb takes a size in MiB greater than 0, e.g. --max-case-mb 512\n');
+    return 2;
+  }
   let decoders: RouteDecoder[] | undefined;
   try {
     decoders = opts.generic?.length ? withDecoders(opts.generic.map(genericDecoderFromOption)) : undefined;
@@ -70,6 +76,7 @@ export async function runCommand(opts: RunCommandOptions, commandLine: string): 
     ],
     live,
     ...(decoders ? { decoders } : {}),
+    ...(opts.maxCaseMb !== undefined ? { maxCaseBytes: Math.round(opts.maxCaseMb * 2 ** 20) } : {}),
     command: `routecert ${commandLine}`,
   });
   process.stdout.write(`reports: ${path.relative(process.cwd(), dir) || dir}/{report.json,junit.xml,summary.md}\n`);
