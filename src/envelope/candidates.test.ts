@@ -34,8 +34,11 @@ const value = fc.letrec((tie) => ({
 })).any;
 
 describe('canonicalJson / writeCanonicalJson', () => {
-  test.prop([value], { numRuns: 400 })('is exactly JSON.stringify with sorted keys, undefined and -0 and NaN included', (v) => {
+  test.prop([value], { numRuns: 400 })('both are exactly JSON.stringify with sorted keys, undefined and -0 and NaN included', (v) => {
     expect(canonicalJson(v)).toBe(replacerCanonical(v));
+    const chunks: string[] = [];
+    const written = writeCanonicalJson(v, (c) => chunks.push(c));
+    expect(written ? chunks.join('') : undefined).toBe(replacerCanonical(v));
   });
 
   it('escapes a long string a slice at a time, keeping surrogate pairs whole and lone surrogates escaped', () => {
@@ -52,8 +55,10 @@ describe('canonicalJson / writeCanonicalJson', () => {
   it('writes 10,000 nesting levels without overflowing the stack', () => {
     let deep: unknown = {};
     for (let k = 0; k < 10_000; k++) deep = { a: [deep] };
+    expect(() => replacerCanonical(deep)).toThrow(RangeError);
     const text = canonicalJson(deep);
     expect(text.length).toBe(10_000 * '{"a":[]}'.length + 2);
+    expect(text.startsWith('{"a":[{"a":[')).toBe(true);
   });
 
   it('throws TypeError on a cycle and a BigInt, as JSON.stringify does; undefined at the top gives undefined', () => {
