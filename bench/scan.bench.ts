@@ -1,38 +1,42 @@
 /**
- * Scanner benchmark: routecert's `scanJson` against the raw_decode loop (`naiveScan`) and, where
- * the input is one valid JSON document, `JSON.parse` on the same text.
+ * Scanner benchmark (issue 15): routecert's scanner against the raw_decode loop and, where the
+ * input is one valid JSON document, `JSON.parse`, then (unless `--quick`) the memory section
+ * (bench/memory.bench.ts): peak RSS per route family at 100 MiB and `run --cases` on a ~119 MiB case.
  *
- * For each input family and size (1, 2, 4, 8 MB by default; 1 MB = 2^20 bytes, inputs are ASCII)
- * it prints throughput, the baseline/routecert time ratio, routecert's growth per doubling of the
- * input (time(2n) / time(n): about 2 for a linear scan, about 4 for a quadratic one) and, for the
- * valid document, routecert time / JSON.parse time.
+ * Subjects, per input family and size (1 to 64 MiB by default; `--quick`: 1, 2, 4 MiB, 3 rounds,
+ * no memory section; 1 MiB = 2^20 bytes, inputs are ASCII):
+ * - `scan`: `scanJson(text)`, every top-level hit built and kept (the library call);
+ * - `anchored`: `findJsonObjects(text, { anchor: 'position' })`, what the decoders run for the pov
+ *   contract: only spans whose text can hold the key are parsed, the rest skipped as offsets;
+ * - `raw_decode loop` (the baseline, bench/naive-scan.ts): Python's `json.JSONDecoder.raw_decode`
+ *   tried at each `{` or `[` that is not inside an earlier hit: on a success it jumps past the
+ *   value, on a failure it moves one character on (the usual way of pulling JSON out of model
+ *   output; it is not raw_decode at literally every brace, which would re-read every nested value);
+ * - `JSON.parse` on the valid document.
  *
- * Timing: every cell is a median, by default of the process's CPU time (`--clock=cpu`; on a shared
- * machine wall time mostly measures the neighbours; `--clock=wall` for elapsed time, see
- * {@link Clock}). Routecert and JSON.parse are timed in interleaved rounds (15 by default): each
- * round times every size once, sizes in ascending then descending order, and each timed call
- * follows a full garbage collection and one untimed call on the same text, so it pays the
- * steady-state cost of collecting its own garbage and nothing left over from another size.
- * Ratios (growth between two sizes, routecert / JSON.parse) are medians of the ratios within each
- * round, whose calls ran close together, so a slow spell on a shared machine cancels out instead
- * of skewing one ratio. The baseline gets one to three runs, each after a full collection; a size
- * is skipped once the baseline took, or is predicted from its previous doubling to take, more
- * than 20 s.
+ * Timing: medians of the process's CPU time (`--clock=cpu`, default; `--clock=wall` for elapsed
+ * time). Every subject is timed in the same interleaved rounds (5 by default): each round times
+ * every size once, sizes ascending then descending on alternate rounds, each timed call after a
+ * full garbage collection and one untimed call on the same text. Ratios (growth per doubling,
+ * baseline / scan, scan / JSON.parse) are medians of the ratios within each round. The baseline
+ * runs at a size only while its previous size, scaled by its growth, predicts at most 3 s a call.
+ * V8 flags: none, as `bin/routecert.js` (`npm run bench` is `node bin/bench.js`); `--expose-gc` is
+ * set at run time only to collect garbage between timed calls.
  *
- * Targets (exit code 1 when one is missed): >= 100 MB/s on plain log text on one core; the valid
- * brace-dense document within 2x of JSON.parse; routecert growth <= 2.2 per doubling. With default
- * V8 flags, inputs with ~20k hits per MB can show one step above 2.2 where the retained results
- * outgrow the young generation (about 2-8 MB here); with `--max-semi-space-size=128` the same
- * cells measure about 2.0.
+ * Targets (exit code 1 when one is missed): >= 100 MB/s on plain log text; the valid document
+ * within 2x of JSON.parse; growth <= 2.2 per doubling for `scan` and `anchored`, every family,
+ * every size; and the memory targets of bench/memory.bench.ts.
  */
 import { availableParallelism, loadavg } from 'node:os';
-import { scanJson } from '#src/scan/index.ts';
+import { findJsonObjects, scanJson } from '#src/scan/index.ts';
+import { runMemorySection } from './memory.bench.ts';
 import { type Benchmark, type Clock, type Milliseconds, median, timeOnce } from './benchmark.ts';
 import { naiveScan } from './naive-scan.ts';
 import { INPUTS, type InputKind, asDecodedOutput } from './scan.inputs.ts';
 
 const MB = 1 << 20;
-const BASELINE_LIMIT_MS = 20_000;
+const BASELINE_LIMIT_MS = 3_000;
+const ANCHOR = 'position';
 const TARGET_LOG_MB_S = 100;
 const TARGET_PARSE_RATIO = 2;
 const TARGET_GROWTH = 2.2;
@@ -47,25 +51,32 @@ interface Row {
   parseRatio: number | undefined;
   /** Median over rounds of time(this size) / time(previous size), per doubling. */
   growth: number | undefined;
+  anchoredMs: Milliseconds;
+  anchoredGrowth: number | undefined;
+  /** Median over rounds of baseline time / scan time, both timed in the same round. */
+  baselineRatio: number | undefined;
   hits: string;
 }
 
 export const scanBench: Benchmark = {
   name: 'scan',
-  description: 'routecert scanJson vs the raw_decode loop, and vs JSON.parse on a valid document',
+  description: 'routecert scanJson (all hits) and findJsonObjects with an anchor vs the raw_decode loop and JSON.parse, 1-64 MiB; then peak RSS per route family (100 MiB) and of run --cases',
   run,
 };
 
 async function run(argv: readonly string[]): Promise<number> {
-  const sizes = option(argv, 'sizes', '1,2,4,8').split(',').map(Number);
-  const rounds = Number(option(argv, 'runs', '15'));
+  const quick = argv.includes('--quick');
+  const sizes = option(argv, 'sizes', quick ? '1,2,4' : '1,2,4,8,16,32,64').split(',').map(Number);
+  const rounds = Number(option(argv, 'runs', quick ? '3' : '5'));
   const clock = option(argv, 'clock', 'cpu');
-  if (sizes.some((s) => !(s > 0)) || !(rounds >= 1) || (clock !== 'cpu' && clock !== 'wall')) {
-    console.error('[routecert] --sizes takes positive MB values (e.g. 1,2,4,8), --runs a count >= 1, --clock cpu or wall');
+  const memoryMb = Number(option(argv, 'memory-mb', quick ? '0' : '100'));
+  const runCasesMb = Number(option(argv, 'run-cases-mb', quick ? '0' : '100'));
+  if (sizes.some((s) => !(s > 0)) || !(rounds >= 1) || (clock !== 'cpu' && clock !== 'wall') || !(memoryMb >= 0) || !(runCasesMb >= 0)) {
+    console.error('[routecert] --sizes takes positive MiB values (e.g. 1,2,4,8), --runs a count >= 1, --clock cpu or wall, --memory-mb / --run-cases-mb a size (0 = off)');
     return 2;
   }
   const [load] = loadavg();
-  console.log(`node ${process.version}, ${process.platform}/${process.arch}; one core, synchronous; ${rounds} rounds per cell; ${clock === 'cpu' ? 'CPU time of the process' : 'wall time'}`);
+  console.log(`node ${process.version}, ${process.platform}/${process.arch}; V8 flags: none (as bin/routecert.js); one core, synchronous; ${rounds} interleaved rounds per cell; ${clock === 'cpu' ? 'CPU time of the process' : 'wall time'}`);
   console.log(`load average ${load?.toFixed(2)} on ${availableParallelism()} cores${(load ?? 0) >= availableParallelism() - 0.5 ? ': busy machine, figures will be noisy' : ''}\n`);
   for (const input of INPUTS) console.log(`  ${input.name.padEnd(10)} ${input.description}`);
   console.log('');
@@ -78,64 +89,78 @@ async function run(argv: readonly string[]): Promise<number> {
       printRow(row);
     }
   }
-  return printTargets(rows);
+  let code = printTargets(rows);
+  if (memoryMb > 0 || runCasesMb > 0) code = Math.max(code, await runMemorySection(memoryMb, runCasesMb));
+  const [after] = loadavg();
+  console.log(`\nload average at the end: ${after?.toFixed(2)}`);
+  return code;
 }
 
 function measureInput(input: InputKind, seed: number, sizes: readonly number[], rounds: number, clock: Clock): Row[] {
   const texts = sizes.map((sizeMb) => asDecodedOutput(input.generate(Math.round(sizeMb * MB), seed)));
   const hits = texts.map((text) => scanJson(text).length);
   for (let w = 0; w < 2; w++) for (const text of texts) scanJson(text); // warm-up: let the JIT settle
+  for (const text of texts.slice(0, 2)) findJsonObjects(text, { anchor: ANCHOR });
 
-  // Rounds alternate ascending and descending sizes, so drift in machine speed evens out.
-  const routecert: Milliseconds[][] = sizes.map(() => []);
+  const scan: Milliseconds[][] = sizes.map(() => []);
+  const anchored: Milliseconds[][] = sizes.map(() => []);
   const parse: Milliseconds[][] = sizes.map(() => []);
+  const baseline: (Milliseconds | undefined)[][] = sizes.map(() => []);
+  const baseHits: (number | undefined)[] = sizes.map(() => undefined);
+  // Whether the baseline runs at each size: decided in the first round, from the previous size.
+  const baselineOn: boolean[] = sizes.map(() => false);
+  let last: { ms: Milliseconds; sizeMb: number; growth: number } | undefined;
   for (let r = 0; r < rounds; r++) {
+    // Rounds alternate ascending and descending sizes, so drift in machine speed evens out.
     for (let n = 0; n < texts.length; n++) {
       const k = r % 2 === 0 ? n : texts.length - 1 - n;
       const text = texts[k] as string;
-      (routecert[k] as Milliseconds[]).push(timeOnce(() => scanJson(text), clock, true));
+      (scan[k] as Milliseconds[]).push(timeOnce(() => scanJson(text), clock, true));
+      (anchored[k] as Milliseconds[]).push(timeOnce(() => findJsonObjects(text, { anchor: ANCHOR }), clock, true));
       if (input.validJson) (parse[k] as Milliseconds[]).push(timeOnce(() => JSON.parse(text), clock, true));
+      if (r === 0) {
+        const sizeMb = sizes[k] as number;
+        const predicted = last ? last.ms * last.growth ** Math.log2(sizeMb / last.sizeMb) : 0;
+        baselineOn[k] = predicted <= BASELINE_LIMIT_MS && (last === undefined || last.ms <= BASELINE_LIMIT_MS);
+      }
+      if (baselineOn[k]) {
+        let found = 0;
+        const ms = timeOnce(() => (found = naiveScan(text).length), clock);
+        (baseline[k] as (Milliseconds | undefined)[])[r] = ms;
+        baseHits[k] = found;
+        if (r === 0) {
+          const sizeMb = sizes[k] as number;
+          const growth = last ? (ms / last.ms) ** (1 / Math.log2(sizeMb / last.sizeMb)) : 2;
+          last = { ms, sizeMb, growth: Math.max(growth, 2) };
+        }
+      }
     }
   }
 
-  const rows: Row[] = [];
-  let baselineOff: string | undefined;
-  let lastBaseline: { ms: Milliseconds; sizeMb: number; growth: number } | undefined;
-  sizes.forEach((sizeMb, k) => {
-    const text = texts[k] as string;
-    let hitsCell = String(hits[k]);
-    let baselineMs: Milliseconds | string;
-    const predicted = lastBaseline ? lastBaseline.ms * lastBaseline.growth ** Math.log2(sizeMb / lastBaseline.sizeMb) : 0;
-    if (baselineOff === undefined && predicted > BASELINE_LIMIT_MS) {
-      baselineOff = `skipped: > 20 s (predicted ${(predicted / 1000).toFixed(0)} s)`;
-    }
-    if (baselineOff !== undefined) {
-      baselineMs = baselineOff;
-    } else {
-      let baseHits = 0;
-      const baseTimes = [timeOnce(() => (baseHits = naiveScan(text).length), clock)];
-      for (let n = 1; n < 3 && (baseTimes[0] as number) < 2_000; n++) baseTimes.push(timeOnce(() => naiveScan(text), clock));
-      baselineMs = median(baseTimes);
-      if (baseHits !== hits[k]) hitsCell = `${hits[k]} vs ${baseHits}`;
-      const growth = lastBaseline ? (baselineMs / lastBaseline.ms) ** (1 / Math.log2(sizeMb / lastBaseline.sizeMb)) : 2;
-      lastBaseline = { ms: baselineMs, sizeMb, growth: Math.max(growth, 2) };
-      if (baselineMs > BASELINE_LIMIT_MS) baselineOff = 'skipped: > 20 s';
-    }
-    const times = routecert[k] as Milliseconds[];
-    const before = routecert[k - 1];
+  const perRound = (a: readonly (number | undefined)[], b: readonly number[], power = 1): number | undefined => {
+    const ratios = b.flatMap((t, r) => (a[r] === undefined ? [] : [((a[r] as number) / t) ** power]));
+    return ratios.length > 0 ? median(ratios) : undefined;
+  };
+  return sizes.map((sizeMb, k): Row => {
+    const times = scan[k] as Milliseconds[];
     const perDoubling = 1 / Math.log2(sizeMb / (sizes[k - 1] ?? sizeMb));
-    rows.push({
+    const base = (baseline[k] as (Milliseconds | undefined)[]).filter((t): t is number => t !== undefined);
+    let hitsCell = String(hits[k]);
+    if (baseHits[k] !== undefined && baseHits[k] !== hits[k]) hitsCell = `${hits[k]} vs ${baseHits[k]}`;
+    return {
       input: input.name,
       sizeMb,
       routecertMs: median(times),
-      baselineMs,
+      baselineMs: base.length > 0 ? median(base) : `skipped: > ${BASELINE_LIMIT_MS / 1000} s predicted`,
+      baselineRatio: perRound(baseline[k] as (number | undefined)[], times),
       parseMs: input.validJson ? median(parse[k] as Milliseconds[]) : undefined,
-      parseRatio: input.validJson ? median(times.map((t, r) => t / ((parse[k] as Milliseconds[])[r] as number))) : undefined,
-      growth: before === undefined ? undefined : median(times.map((t, r) => (t / (before[r] as number)) ** perDoubling)),
+      parseRatio: input.validJson ? perRound(times, parse[k] as Milliseconds[]) : undefined,
+      growth: k === 0 ? undefined : perRound(times, scan[k - 1] as Milliseconds[], perDoubling),
+      anchoredMs: median(anchored[k] as Milliseconds[]),
+      anchoredGrowth: k === 0 ? undefined : perRound(anchored[k] as Milliseconds[], anchored[k - 1] as Milliseconds[], perDoubling),
       hits: hitsCell,
-    });
+    };
   });
-  return rows;
 }
 
 function option(argv: readonly string[], name: string, fallback: string): string {
@@ -143,8 +168,8 @@ function option(argv: readonly string[], name: string, fallback: string): string
   return argv.find((a) => a.startsWith(prefix))?.slice(prefix.length) ?? fallback;
 }
 
-const COLUMNS = ['input', 'MB', 'routecert MB/s', 'baseline MB/s', 'base/rc', 'rc growth/2x', 'rc/JSON.parse', 'hits (rc vs base)'];
-const WIDTHS = [10, 2, 16, 36, 7, 12, 17, 17];
+const COLUMNS = ['input', 'MiB', 'scan MB/s', 'growth/2x', 'anchored MB/s', 'growth/2x', 'raw_decode loop MB/s', 'base/scan', 'scan/JSON.parse', 'hits (scan vs base)'];
+const WIDTHS = [10, 3, 18, 9, 18, 9, 26, 9, 17, 17];
 
 function printHeader(): void {
   console.log(COLUMNS.map((c, k) => c.padEnd(WIDTHS[k] as number)).join(' | '));
@@ -152,14 +177,16 @@ function printHeader(): void {
 }
 
 function printRow(row: Row): void {
-  const rate = (ms: number): string => `${((row.sizeMb * 1000) / ms).toFixed(1)} (${formatMs(ms)})`;
+  const rate = (ms: number): string => `${((row.sizeMb * MB) / 1e6 / (ms / 1000)).toFixed(1)} (${formatMs(ms)})`;
   const cells = [
     row.input,
     String(row.sizeMb),
     rate(row.routecertMs),
-    typeof row.baselineMs === 'string' ? row.baselineMs : rate(row.baselineMs),
-    typeof row.baselineMs === 'string' ? '-' : `${(row.baselineMs / row.routecertMs).toFixed(1)}x`,
     row.growth === undefined ? '-' : row.growth.toFixed(2),
+    rate(row.anchoredMs),
+    row.anchoredGrowth === undefined ? '-' : row.anchoredGrowth.toFixed(2),
+    typeof row.baselineMs === 'string' ? row.baselineMs : rate(row.baselineMs),
+    row.baselineRatio === undefined ? '-' : `${row.baselineRatio.toFixed(1)}x`,
     row.parseMs === undefined || row.parseRatio === undefined ? '-' : `${row.parseRatio.toFixed(2)} (${formatMs(row.parseMs)})`,
     row.hits,
   ];
@@ -171,15 +198,31 @@ function formatMs(ms: number): string {
 }
 
 function printTargets(rows: readonly Row[]): number {
-  const logRates = rows.filter((r) => r.input === 'log').map((r) => (r.sizeMb * 1000) / r.routecertMs);
+  const logRates = rows.filter((r) => r.input === 'log').map((r) => (r.sizeMb * MB) / 1e6 / (r.routecertMs / 1000));
   const parseRatios = rows.flatMap((r) => (r.parseRatio === undefined ? [] : [r.parseRatio]));
-  const growths = rows.flatMap((r) => (r.growth === undefined ? [] : [r.growth]));
+  const worst = (pick: (r: Row) => number | undefined): { value: number; where: string } => {
+    let value = -Infinity;
+    let where = '';
+    for (const r of rows) {
+      const v = pick(r);
+      if (v !== undefined && v > value) {
+        value = v;
+        where = `${r.input} ${r.sizeMb} MiB`;
+      }
+    }
+    return { value, where };
+  };
+  const scanGrowth = worst((r) => r.growth);
+  const anchoredGrowth = worst((r) => r.anchoredGrowth);
+  const minLog = logRates.reduce((m, v) => Math.min(m, v), Infinity);
+  const maxParse = parseRatios.reduce((m, v) => Math.max(m, v), -Infinity);
   const targets = [
-    { name: `plain log text >= ${TARGET_LOG_MB_S} MB/s (slowest size)`, value: Math.min(...logRates), met: (v: number) => v >= TARGET_LOG_MB_S, unit: ' MB/s' },
-    { name: `valid brace-dense JSON within ${TARGET_PARSE_RATIO}x of JSON.parse (worst size)`, value: Math.max(...parseRatios), met: (v: number) => v <= TARGET_PARSE_RATIO, unit: 'x' },
-    { name: `routecert growth <= ${TARGET_GROWTH} per doubling (worst cell)`, value: Math.max(...growths), met: (v: number) => v <= TARGET_GROWTH, unit: '' },
+    { name: `plain log text >= ${TARGET_LOG_MB_S} MB/s (slowest size)`, value: minLog, met: (v: number) => v >= TARGET_LOG_MB_S, unit: ' MB/s', where: '' },
+    { name: `valid brace-dense JSON within ${TARGET_PARSE_RATIO}x of JSON.parse (worst size)`, value: maxParse, met: (v: number) => v <= TARGET_PARSE_RATIO, unit: 'x', where: '' },
+    { name: `scan growth <= ${TARGET_GROWTH} per doubling (worst cell)`, value: scanGrowth.value, met: (v: number) => v <= TARGET_GROWTH, unit: '', where: scanGrowth.where },
+    { name: `anchored growth <= ${TARGET_GROWTH} per doubling (worst cell)`, value: anchoredGrowth.value, met: (v: number) => v <= TARGET_GROWTH, unit: '', where: anchoredGrowth.where },
   ];
-  console.log('\ntargets:');
+  console.log('\ntargets (time):');
   let code = 0;
   for (const t of targets) {
     if (!Number.isFinite(t.value)) {
@@ -188,13 +231,13 @@ function printTargets(rows: readonly Row[]): number {
     }
     const met = t.met(t.value);
     if (!met) code = 1;
-    console.log(`  ${met ? 'met   ' : 'MISSED'} ${t.name}: ${t.value.toFixed(2)}${t.unit}`);
+    console.log(`  ${met ? 'met   ' : 'MISSED'} ${t.name}: ${t.value.toFixed(2)}${t.unit}${t.where ? ` (${t.where})` : ''}`);
   }
-  if (Math.max(...growths) > TARGET_GROWTH) {
+  if (scanGrowth.value > TARGET_GROWTH) {
     console.log(
-      '\nnote: a single growth step above 2.2 on an input with many hits is usually V8 collecting the\n' +
-        'retained results once they outgrow the young generation (JSON.parse shows it too). To tell GC\n' +
-        'from the scan, rerun with a larger young generation: node --max-semi-space-size=128 bin/bench.js scan',
+      '\nnote: scan builds and keeps every hit; a growth step above 2.2 there is V8 collecting the retained\n' +
+        'results once they outgrow the young generation (JSON.parse shows it too); the anchored column,\n' +
+        'which builds only candidates, is what a decoder pays.',
     );
   }
   return code;

@@ -8,6 +8,7 @@ import { schemaPayload } from './schemaPayload.ts';
 import { answerString } from './_internals/text.ts';
 import { povShapedValidator, productionSchema, validatorOf } from './_internals/schemas.ts';
 import { FINALITIES, type Finality, type PovAnswer } from './types.ts';
+import { pushAll } from '#src/arrays.ts';
 
 /** Constraints of {@link povAnswer}. All optional. */
 export interface PovAnswerConstraints {
@@ -108,10 +109,10 @@ export function checkAnswer(answer: PovAnswer): void {
   const problems: string[] = [];
   if (!Object.hasOwn(value, 'position')) problems.push('/ must have the anchor key position');
   if (finality === 'final' || finality === 'placeholder') {
-    problems.push(...full);
+    pushAll(problems, full);
     if (value.final !== (finality === 'final')) problems.push(`/final must be ${finality === 'final'}`);
   } else if (finality === 'missing' || finality === 'non-boolean') {
-    problems.push(...shaped);
+    pushAll(problems, shaped);
     if (finality === 'missing' && Object.hasOwn(value, 'final')) problems.push('/final must be absent');
     if (finality === 'non-boolean' && typeof value.final === 'boolean') problems.push('/final must not be a boolean');
   } else if (shaped.length === 0) {

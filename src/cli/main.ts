@@ -48,6 +48,7 @@ export async function main(argv: string[]): Promise<number> {
     .option('--no-certify', 'do not certify the bundled reference worker with fake CLIs (also off with --no-probes)')
     .option('--probe-timeout <ms>', 'deadline of one probe run in ms', (v) => Number(v), 60_000)
     .option('--quiet', 'print only cases that do not pass, and the summary')
+    .option('--max-case-mb <MiB>', 'largest case file to load, in MiB (default 256; Node cannot read one over 512)', (v) => Number(v))
     .option(
       '--generic <route=spec>',
       'decode cases of <route> with the generic decoder, reading the answer where <spec> says (see below); repeatable',

@@ -89,7 +89,7 @@ export function eventCodec(validate: Validator, options: EventOptions): { read(r
     if (typeof kind === 'string' && !allowedKinds.includes(kind)) {
       problems.push(`kind "${kind}" is not one of this agent's allowed kinds (${allowedKinds.join(', ')})`);
     }
-    problems.push(...validate(value));
+    pushAll(problems, validate(value));
     return problems;
   };
 

@@ -3,7 +3,7 @@
  * value, or a string field (`result`, `text`, assistant text) that may hold JSON in prose, fences,
  * concatenations or nested JSON strings (found with src/scan).
  */
-import { findJsonObjects } from '#src/scan/index.ts';
+import { eachJsonObject } from '#src/scan/index.ts';
 import type { Candidate, Origin } from './types.ts';
 import { isPlainObject } from './keys.ts';
 
@@ -27,17 +27,20 @@ export function candidatesFromStructured(value: unknown, at: PartLocation): Cand
 
 /**
  * Every JSON object found in a string field, in document order, each with `nested` = 1 + the
- * string layers the scanner unwrapped. With `anchor`, only objects that own that key.
+ * string layers the scanner unwrapped. With `anchor`, only objects that own that key, and the
+ * scanner builds only the spans that can hold it (issue 15: a `result` full of `{ }` and `[1, 2]`
+ * costs offsets, not objects). Appends to nothing: callers add the list with `pushAll`, never
+ * `push(...list)`, which overflows the stack past about 120,000 candidates.
  */
 export function candidatesFromText(text: string, at: PartLocation, anchor?: string): Candidate[] {
-  if (text.indexOf('{') === -1) return [];
-  const found = findJsonObjects(text, anchor === undefined ? {} : { anchor });
-  return found.map((f) => ({
-    ...withEvent(at),
-    value: f.value,
-    fenced: f.fenced,
-    nested: f.nested + 1,
-  }));
+  const out: Candidate[] = [];
+  if (text.indexOf('{') === -1) return out;
+  for (const f of eachJsonObject(text, anchor === undefined ? {} : { anchor })) {
+    const c: Candidate = { value: f.value, origin: at.origin, pointer: at.pointer, offset: at.offset, fenced: f.fenced, nested: f.nested + 1 };
+    if (at.event !== undefined) c.event = at.event;
+    out.push(c);
+  }
+  return out;
 }
 
 /**
@@ -63,16 +66,163 @@ export function dedupeCandidates(candidates: Candidate[]): Candidate[] {
   return out;
 }
 
-/** JSON text with object keys sorted at every level: equal values give equal text. */
+/**
+ * JSON text with object keys sorted at every level: equal values give equal text. Exactly
+ * `JSON.stringify(value, sortKeys)` where `sortKeys` re-inserts every non-array object's keys in
+ * `Array#sort` order (so integer-like keys still come first, ascending, as JavaScript enumerates
+ * them); `undefined` when `value` has no JSON form (`undefined`, a function). Nesting too deep for
+ * `JSON.stringify` (a RangeError past about 4,500 levels) is written by {@link writeCanonicalJson},
+ * so depth is limited by memory, not the call stack.
+ *
+ * @throws TypeError on a cycle or a BigInt, as `JSON.stringify` does.
+ */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => {
-    if (isPlainObject(v)) {
-      const sorted: Record<string, unknown> = {};
-      for (const k of Object.keys(v).sort()) sorted[k] = v[k];
-      return sorted;
+  try {
+    // Native and about twice as fast on small values; the same text as the writer below
+    // (src/envelope/candidates.test.ts checks both against this rule).
+    return JSON.stringify(value, sortKeys);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+  }
+  const chunks: string[] = [];
+  const written = writeCanonicalJson(value, (chunk) => chunks.push(chunk));
+  return (written ? chunks.join('') : undefined) as string;
+}
+
+/** The replacer of {@link canonicalJson}: every non-array object with its keys re-inserted sorted. */
+function sortKeys(_key: string, v: unknown): unknown {
+  if (isPlainObject(v)) {
+    const sorted: Record<string, unknown> = {};
+    for (const k of Object.keys(v).sort()) sorted[k] = v[k];
+    return sorted;
+  }
+  return v;
+}
+
+/** Size in UTF-16 code units of the pieces {@link writeCanonicalJson} hands on (64 Ki). */
+const CANONICAL_CHUNK = 1 << 16;
+
+/** A container being written: its keys (objects) or length (arrays), and how far it got. */
+interface OpenContainer {
+  value: Record<string, unknown> | unknown[];
+  keys: string[] | undefined;
+  next: number;
+  wrote: boolean;
+}
+
+/**
+ * The text of {@link canonicalJson}, handed to `write` in pieces of about 64 Ki code units, so a
+ * caller that hashes or streams it never holds a copy of a large value (issue 15: a case id over a
+ * 100 MB envelope). A long string is escaped a slice at a time, never split inside a surrogate pair.
+ * Iterative: any nesting depth.
+ *
+ * @returns `false` (nothing written) when `value` has no JSON form, else `true`.
+ * @throws TypeError on a cycle or a BigInt, as `JSON.stringify` does.
+ */
+export function writeCanonicalJson(value: unknown, write: (chunk: string) => void): boolean {
+  let pending: string[] = [];
+  let size = 0;
+  const out = (text: string): void => {
+    pending.push(text);
+    size += text.length;
+    if (size >= CANONICAL_CHUNK) {
+      write(pending.join(''));
+      pending = [];
+      size = 0;
     }
-    return v;
-  });
+  };
+  const stack: OpenContainer[] = [];
+  const ancestors = new Set<object>();
+  /** Writes a resolved value, opening a container when it is one. */
+  const open = (v: unknown): void => {
+    if (v === null) out('null');
+    else if (typeof v === 'string') writeJsonString(v, out);
+    else if (typeof v === 'number') out(Number.isFinite(v) ? JSON.stringify(v) : 'null');
+    else if (typeof v === 'boolean') out(v ? 'true' : 'false');
+    else if (typeof v === 'object') {
+      if (ancestors.has(v)) throw new TypeError('Converting circular structure to JSON');
+      ancestors.add(v);
+      if (Array.isArray(v)) {
+        out('[');
+        stack.push({ value: v, keys: undefined, next: 0, wrote: false });
+      } else {
+        const order: Record<string, true> = {};
+        for (const k of Object.keys(v).sort()) order[k] = true;
+        out('{');
+        stack.push({ value: v as Record<string, unknown>, keys: Object.keys(order), next: 0, wrote: false });
+      }
+    } else JSON.stringify(v); // a BigInt throws its TypeError here
+  };
+
+  const root = resolveJson(value, '');
+  if (!hasJsonForm(root)) return false;
+  open(root);
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1] as OpenContainer;
+    const keys = top.keys;
+    if (keys === undefined) {
+      const list = top.value as unknown[];
+      if (top.next >= list.length) {
+        out(']');
+        ancestors.delete(list);
+        stack.pop();
+        continue;
+      }
+      const k = top.next++;
+      if (k > 0) out(',');
+      const v = resolveJson(list[k], String(k));
+      if (hasJsonForm(v)) open(v);
+      else out('null');
+      continue;
+    }
+    if (top.next >= keys.length) {
+      out('}');
+      ancestors.delete(top.value);
+      stack.pop();
+      continue;
+    }
+    const key = keys[top.next++] as string;
+    const v = resolveJson((top.value as Record<string, unknown>)[key], key);
+    if (!hasJsonForm(v)) continue;
+    out(top.wrote ? ',' : '');
+    top.wrote = true;
+    writeJsonString(key, out);
+    out(':');
+    open(v);
+  }
+  if (size > 0) write(pending.join(''));
+  return true;
+}
+
+/** The value `JSON.stringify` serialises for `value` under `key`: the result of its `toJSON`, if any. */
+function resolveJson(value: unknown, key: string): unknown {
+  if (typeof value === 'object' && value !== null && typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+    return (value as { toJSON: (key: string) => unknown }).toJSON(key);
+  }
+  return value;
+}
+
+/** False for what `JSON.stringify` leaves out of an object (and writes as `null` in an array). */
+function hasJsonForm(value: unknown): boolean {
+  return value !== undefined && typeof value !== 'function' && typeof value !== 'symbol';
+}
+
+/** `JSON.stringify(text)`, handed on a slice at a time when the string is long. */
+function writeJsonString(text: string, out: (chunk: string) => void): void {
+  if (text.length <= CANONICAL_CHUNK) {
+    out(JSON.stringify(text));
+    return;
+  }
+  out('"');
+  for (let from = 0; from < text.length; ) {
+    let to = Math.min(from + CANONICAL_CHUNK, text.length);
+    const last = text.charCodeAt(to - 1);
+    if (to < text.length && last >= 0xd800 && last <= 0xdbff) to -= 1; // keep a surrogate pair whole
+    const piece = JSON.stringify(text.slice(from, to));
+    out(piece.slice(1, -1));
+    from = to;
+  }
+  out('"');
 }
 
 function withEvent(at: PartLocation): Omit<Candidate, 'value' | 'nested'> {

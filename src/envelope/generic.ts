@@ -13,6 +13,7 @@ import { findKeys, foldKey, isPlainObject, pointerToken } from './keys.ts';
 import { crashedStatus } from './status.ts';
 import { finishDecode } from './decodeParts.ts';
 import type { Candidate, DecodeOptions, EnvelopeStatus, RouteDecoder } from './types.ts';
+import { pushAll, prependAll } from '#src/arrays.ts';
 
 /**
  * A JSONL event filter: the terminal object is the last JSON object of stdout whose `field` (a
@@ -186,7 +187,7 @@ export function genericDecoder(route: string, options: GenericDecoderOptions = {
       const ancillary: string[] = [];
       let status: EnvelopeStatus = { kind: 'ok' };
 
-      if (options.assistantEvents && !located) candidates.push(...assistantEventCandidates(docs.documents, docs.framing === 'lines', anchor));
+      if (options.assistantEvents && !located) pushAll(candidates, assistantEventCandidates(docs.documents, docs.framing === 'lines', anchor));
 
       if (terminal) {
         const t = terminal.value;
@@ -198,7 +199,7 @@ export function genericDecoder(route: string, options: GenericDecoderOptions = {
           } else {
             const fromLocation = candidatesFromStructured(found.value, at(found.label, found.pointer));
             if (fromLocation[0]) structured = fromLocation[0];
-            candidates.push(...fromLocation);
+            pushAll(candidates, fromLocation);
           }
         } else {
           // The structured field goes first (before the assistant events already read), text fields last.
@@ -206,12 +207,12 @@ export function genericDecoder(route: string, options: GenericDecoderOptions = {
           for (const key of findKeys(t, structuredKeys)) {
             const found = candidatesFromStructured(t[key], at(key, `/${pointerToken(key)}`));
             if (found[0] && !structured) structured = found[0];
-            fromStructured.push(...found);
+            pushAll(fromStructured, found);
           }
-          candidates.unshift(...fromStructured);
+          prependAll(candidates, fromStructured);
           for (const field of findKeys(t, textFields)) {
             const value = t[field];
-            if (typeof value === 'string') candidates.push(...candidatesFromText(value, at(field, `/${pointerToken(field)}`), anchor));
+            if (typeof value === 'string') pushAll(candidates, candidatesFromText(value, at(field, `/${pointerToken(field)}`), anchor));
           }
         }
         for (const field of [t.result, t.message, isPlainObject(t.error) ? t.error.message : t.error]) {
@@ -233,13 +234,13 @@ export function genericDecoder(route: string, options: GenericDecoderOptions = {
           status = { kind: 'cli-error', message: human[0] ?? 'error' };
           if (typeof t.subtype === 'string') status.subtype = t.subtype;
         }
-        if (options.freeText) candidates.push(...candidatesFromText(envelope.stdout, { origin: 'stdout', pointer: '', offset: 0 }, anchor));
+        if (options.freeText) pushAll(candidates, candidatesFromText(envelope.stdout, { origin: 'stdout', pointer: '', offset: 0 }, anchor));
       } else {
         if (docs.documents.length > 0 && (options.event || terminalTypes)) {
           notes.push(`no terminal object (${options.event ? `${options.event.field}=${options.event.equals}` : `type ${terminalTypes!.join('|')}`}) in stdout`);
         }
         // No terminal object: free text, scanned whole.
-        candidates.push(...candidatesFromText(envelope.stdout, { origin: 'stdout', pointer: '', offset: 0 }, anchor));
+        pushAll(candidates, candidatesFromText(envelope.stdout, { origin: 'stdout', pointer: '', offset: 0 }, anchor));
         status = crashedStatus(envelope) ?? status;
       }
       const decoded = finishDecode(route, { candidates, human, ancillary, notes }, status, terminal?.value, envelope, decodeOptions);
@@ -264,7 +265,7 @@ function assistantEventCandidates(documents: JsonDocument[], lines: boolean, anc
       if (block.type === 'tool_use' && isPlainObject(block.input)) {
         out.push({ value: block.input, origin: `tool_use:${String(block.name)}`, pointer: `${pointer}/input`, offset: doc.offset, nested: 0, ...event });
       } else if (block.type === 'text' && typeof block.text === 'string') {
-        out.push(...candidatesFromText(block.text, { origin: 'assistant-text', pointer: `${pointer}/text`, offset: doc.offset, ...event }, anchor));
+        pushAll(out, candidatesFromText(block.text, { origin: 'assistant-text', pointer: `${pointer}/text`, offset: doc.offset, ...event }, anchor));
       }
     });
   }

@@ -21,6 +21,7 @@ import { driftForProbe } from './drift.ts';
 import type { LiveSource } from './run.ts';
 import type { CaseFilter } from './runCorpus.ts';
 import { planFor, schemaFor, type PlannedProbe } from './probePlan.ts';
+import { pushAll } from '#src/arrays.ts';
 
 /** The outcome of running one planned probe: the attempts' envelopes, or why it could not run. */
 export interface ExecutedProbe {
@@ -65,7 +66,7 @@ export async function executePlannedProbe(
     const prompt = attemptPrompt(i);
     const result = await runProbe({ cli, driver, route, scenario: planned.scenarios[i]!, schema, prompt, timeoutMs: planned.timeoutMs ?? timeoutMs });
     if (result.fault) return { route, planned, attempts, unexpected, fault: result.fault, durationMs: performance.now() - started };
-    unexpected.push(...result.unexpected.map((r) => `${r.method} ${r.path}`));
+    pushAll(unexpected, result.unexpected.map((r) => `${r.method} ${r.path}`));
     attempts.push({ ...result.envelope, argv: result.argv, prompt });
   }
   return { route, planned, attempts, unexpected, durationMs: performance.now() - started };
@@ -179,7 +180,7 @@ function liveResult(cli: DiscoveredCli, executed: ExecutedProbe, contract: Await
   result.verdict = judgement.verdict;
   result.attempts = judgement.attempts;
   const mismatches = compareVerdict(expect, judgement.verdict);
-  result.problems.push(...mismatches);
+  pushAll(result.problems, mismatches);
   if (executed.unexpected.length > 0) {
     result.caught = 'probe';
     result.problems.push(`the provider mock received requests the scenario does not expect (answered 501): ${executed.unexpected.join(', ')}`);

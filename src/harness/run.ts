@@ -15,6 +15,7 @@ import type { RouteDecoder } from '#src/envelope/types.ts';
 import type { Reporter } from '#src/report/reporter.ts';
 import { REPORT_VERSION, type CaseResult, type CliStatus, type RunFault, type RunReport, type RunSummary } from '#src/report/types.ts';
 import { matchesFilter, runCase, type CaseFilter } from './runCorpus.ts';
+import { pushAll } from '#src/arrays.ts';
 
 const require = createRequire(import.meta.url);
 const TOOL_VERSION = (require('../../package.json') as { version: string }).version;
@@ -41,6 +42,8 @@ export interface RunOptions {
   /** The team's contracts (a config's `contracts`); a case's `contract` names one of them or a preset. */
   contracts?: readonly Contract[];
   live?: LiveSource[];
+  /** Largest case file to load, in bytes (`--max-case-mb`); @default DEFAULT_MAX_CASE_BYTES of src/record/corpus.ts. */
+  maxCaseBytes?: number;
   /** The command line, for the report header. */
   command?: string;
 }
@@ -56,7 +59,7 @@ export async function runConformance(options: RunOptions): Promise<{ report: Run
   const reporters = options.reporters ?? [];
   const filter = options.filter ?? {};
   const clis: CliStatus[] = [];
-  for (const live of options.live ?? []) clis.push(...(await live.clis()));
+  for (const live of options.live ?? []) pushAll(clis, (await live.clis()));
   const header: RunReport['header'] = {
     tool: 'routecert',
     toolVersion: TOOL_VERSION,
@@ -76,7 +79,7 @@ export async function runConformance(options: RunOptions): Promise<{ report: Run
     for (const r of reporters) await r.onCaseResult?.(result);
   };
 
-  const corpus = await loadCorpus(options.casesDir);
+  const corpus = await loadCorpus(options.casesDir, options.maxCaseBytes === undefined ? {} : { maxBytes: options.maxCaseBytes });
   for (const e of corpus.errors) faults.push({ kind: 'case-file', file: e.file, where: e.where, message: e.message });
   const contracts = new Map<string, Contract>((options.contracts ?? []).map((c) => [c.name, c]));
   for (const loaded of corpus.cases) {
@@ -85,7 +88,7 @@ export async function runConformance(options: RunOptions): Promise<{ report: Run
   }
   for (const live of options.live ?? []) {
     try {
-      faults.push(...(await live.run(emit, filter)));
+      pushAll(faults, await live.run(emit, filter));
     } catch (error) {
       faults.push({ kind: 'internal', message: `a live source failed: ${(error as Error).message}` });
     }

@@ -11,6 +11,7 @@ import type { RouteDecoder } from '#src/envelope/types.ts';
 import type { LoadedCase } from '#src/record/corpus.ts';
 import type { CaseResult } from '#src/report/types.ts';
 import { compareVerdict } from './compare.ts';
+import { prependAll } from '#src/arrays.ts';
 
 /** Which cases to run; every list is OR-ed within itself and AND-ed across. Empty = all. */
 export interface CaseFilter {
@@ -78,7 +79,7 @@ export async function runCase(
     result.attempts = judgement.attempts;
     const mismatches = compareVerdict(c.expect, judgement.verdict);
     if (judgement.unusedAttempts > 0) result.problems.push(`${judgement.unusedAttempts} recorded attempt(s) were never reached`);
-    result.problems.unshift(...mismatches);
+    prependAll(result.problems, mismatches);
     result.outcome = mismatches.length === 0 ? 'pass' : 'fail';
   } catch (error) {
     result.outcome = 'error';

@@ -3,12 +3,13 @@ import { compileValidator } from '#src/contract/validator.ts';
 import { CANARY_BASELINE, CANARY_GROUPS, CANARY_PAYLOAD, canaryById, canarySchemas } from '#src/probe/canaries.ts';
 import { lintSchema } from '#src/schema/lint.ts';
 import { PROFILE_NAMES } from '#src/schema/profiles.ts';
+import { pushAll } from '#src/arrays.ts';
 
 /** The pointer of every member of a schema's root and of each of its properties, sorted. */
 function keywords(schema: Record<string, unknown>): string[] {
   const out = Object.keys(schema).map((k) => `/${k}`);
   for (const [name, sub] of Object.entries(schema.properties as Record<string, Record<string, unknown>>)) {
-    out.push(...Object.keys(sub).map((k) => `/properties/${name}/${k}`));
+    pushAll(out, Object.keys(sub).map((k) => `/properties/${name}/${k}`));
   }
   return out.sort();
 }

@@ -9,6 +9,8 @@ export { placeholderInsertionProperty } from './placeholderInsertion.ts';
 export { finalRemovalProperty, stripFinal } from './finalRemoval.ts';
 export { stderrEvidenceProperty, expectedStderrFragment } from './stderrEvidence.ts';
 export { neverThrowsProperty } from './neverThrows.ts';
+export { neverThrowsLargeProperty, buildLargeEnvelope, LARGE_SHAPES } from './neverThrowsLarge.ts';
+export type { LargeEnvelopePlan } from './neverThrowsLarge.ts';
 export { propertyEnv } from './env.ts';
 export { checkProperty, assertProperty, numRunsFor, freshSeed, seedFromEnv, replayCommand, PropertyFailedError, NUM_RUNS_ENV, SEED_ENV } from './run.ts';
 export { regressionCase, saveRegression, RegressionRefusedError, REGRESSIONS_DIR } from './regression.ts';

@@ -33,13 +33,13 @@ const KNOWN_HOSTILE: Envelope[] = [
 ].map((stdout) => ({ stdout, stderr: '', exitCode: 0, elapsedMs: 10 }));
 
 /** The routes of the env's decoders, each once, in order. */
-function routesOf(env: PropertyEnv): string[] {
+export function routesOf(env: PropertyEnv): string[] {
   return [...new Set(env.decoders.map((d) => d.route))];
 }
 
-/** The first route on which judging `envelope` throws or returns no proper verdict, with the reason. */
-function firstFailure(envelope: Envelope, env: PropertyEnv): { route: string; reason: string } | null {
-  for (const route of routesOf(env)) {
+/** The first route (of `routes`, default all) on which judging `envelope` throws or returns no proper verdict, with the reason. */
+export function firstFailure(envelope: Envelope, env: PropertyEnv, routes: readonly string[] = routesOf(env)): { route: string; reason: string } | null {
+  for (const route of routes) {
     try {
       const v = judgeAttempts(route, [envelope], env);
       if (!(VERDICTS as readonly string[]).includes(v.verdict)) return { route, reason: `returned ${JSON.stringify(v.verdict)}, not a verdict` };

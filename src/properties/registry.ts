@@ -6,6 +6,7 @@ import { finalRemovalProperty } from './finalRemoval.ts';
 import { groundTruthProperty } from './groundTruth.ts';
 import { keySpellingProperty } from './keySpelling.ts';
 import { neverThrowsProperty } from './neverThrows.ts';
+import { neverThrowsLargeProperty } from './neverThrowsLarge.ts';
 import { placeholderInsertionProperty } from './placeholderInsertion.ts';
 import { stderrEvidenceProperty } from './stderrEvidence.ts';
 import type { AnyProperty } from './types.ts';
@@ -18,6 +19,7 @@ export const PROPERTIES: readonly AnyProperty[] = [
   finalRemovalProperty,
   stderrEvidenceProperty,
   neverThrowsProperty,
+  neverThrowsLargeProperty,
 ];
 
 /** Raised for a property name routecert does not know; the message lists the known ones. */

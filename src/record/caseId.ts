@@ -4,11 +4,15 @@
  * `{ attempts, contract, expect }` (DESIGN.md "Corpus format").
  */
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '#src/envelope/candidates.ts';
+import { writeCanonicalJson } from '#src/envelope/candidates.ts';
 import type { CaseFile } from './caseTypes.ts';
 
-/** The id a case must carry. */
+/**
+ * The id a case must carry. The canonical JSON is hashed a piece at a time, never built whole, so
+ * the id of a case holding a 100 MB envelope costs no copy of it (issue 15).
+ */
 export function caseId(c: Pick<CaseFile, 'attempts' | 'contract' | 'expect'>): string {
-  const text = canonicalJson({ attempts: c.attempts, contract: c.contract, expect: c.expect });
-  return createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 16);
+  const hash = createHash('sha256');
+  writeCanonicalJson({ attempts: c.attempts, contract: c.contract, expect: c.expect }, (chunk) => hash.update(chunk, 'utf8'));
+  return hash.digest('hex').slice(0, 16);
 }

@@ -3,12 +3,14 @@
  * A bad file never stops the others: it becomes a {@link CaseLoadError} naming the file and the
  * JSON Pointer (schema problems) or the line and column (JSON syntax).
  */
-import { readFile, readdir } from 'node:fs/promises';
+import { readFile, readdir, stat } from 'node:fs/promises';
+import { constants as bufferConstants } from 'node:buffer';
 import path from 'node:path';
 import { compileValidator } from '#src/contract/validator.ts';
 import { caseId } from './caseId.ts';
 import type { CaseFile } from './caseTypes.ts';
 import { projectPath } from '#src/paths.ts';
+import { pushAll } from '#src/arrays.ts';
 
 /** A case read from disk, with its path relative to the project. */
 export interface LoadedCase {
@@ -46,22 +48,36 @@ export async function listCaseFiles(dir: string): Promise<string[]> {
   return entries.filter((e) => e.endsWith('.json')).sort().map((e) => path.join(dir, e));
 }
 
+/** Default largest case file `routecert run` loads: 256 MiB (`run --max-case-mb <MiB>` raises it). */
+export const DEFAULT_MAX_CASE_BYTES = 256 * 2 ** 20;
+
+/**
+ * The longest string this Node can build (`buffer.constants.MAX_STRING_LENGTH`, 2^29 - 24 code
+ * units on 64-bit V8): a case file longer than that cannot be read as text at all.
+ */
+export const MAX_READABLE_CASE_BYTES = bufferConstants.MAX_STRING_LENGTH;
+
+/** Options of {@link loadCaseFile} and {@link loadCorpus}. */
+export interface LoadCaseOptions {
+  /** Largest case file to load, in bytes; a larger one is a {@link CaseLoadError} naming the limit. @default {@link DEFAULT_MAX_CASE_BYTES} */
+  maxBytes?: number;
+}
+
+const MIB = 2 ** 20;
+const mib = (bytes: number): string => (bytes < MIB ? `${Math.ceil(bytes / 1024)} KiB` : `${(bytes / MIB).toFixed(bytes < 10 * MIB ? 1 : 0)} MiB`);
+
 /**
  * Parse and validate one case file. Returns the case or the errors; never throws.
+ *
+ * Memory (issue 15): the file is refused before it is read when it is larger than `maxBytes`
+ * (the error names the limit and `--max-case-mb`, the option that raises it) or than the longest
+ * string Node can hold; the file's text is dropped as soon as it is parsed, so validating and
+ * hashing (a piecewise hash, see {@link caseId}) hold only the parsed case, never a second copy.
  */
-export async function loadCaseFile(file: string, displayName = file): Promise<{ loaded?: LoadedCase; errors: CaseLoadError[] }> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    return { errors: [{ file: displayName, where: '', message: `cannot read: ${(error as Error).message}` }] };
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    return { errors: [{ file: displayName, where: jsonErrorWhere(text, error as Error), message: `not valid JSON: ${(error as Error).message}` }] };
-  }
+export async function loadCaseFile(file: string, displayName = file, options: LoadCaseOptions = {}): Promise<{ loaded?: LoadedCase; errors: CaseLoadError[] }> {
+  const parsed = await readCaseJson(file, displayName, options.maxBytes ?? DEFAULT_MAX_CASE_BYTES);
+  if ('error' in parsed) return { errors: [parsed.error] };
+  const value = parsed.value;
   const problems = (await caseValidator())(value);
   if (problems.length > 0) {
     return {
@@ -78,18 +94,49 @@ export async function loadCaseFile(file: string, displayName = file): Promise<{ 
   return { loaded: { file: displayName, case: c, warnings }, errors: [] };
 }
 
+/** The parsed JSON of a case file, or the error; the text lives only inside this call. */
+async function readCaseJson(file: string, displayName: string, maxBytes: number): Promise<{ value: unknown } | { error: CaseLoadError }> {
+  const refuse = (message: string) => ({ error: { file: displayName, where: '', message } });
+  let bytes: number;
+  try {
+    bytes = (await stat(file)).size;
+  } catch (error) {
+    return refuse(`cannot read: ${(error as Error).message}`);
+  }
+  if (bytes > MAX_READABLE_CASE_BYTES) {
+    return refuse(
+      `case file is ${mib(bytes)}, over ${mib(MAX_READABLE_CASE_BYTES)}, the longest string Node can hold, so it cannot be replayed whole ` +
+        `(the --max-case-mb limit, ${mib(maxBytes)} here, goes no higher)`,
+    );
+  }
+  if (bytes > maxBytes) {
+    return refuse(`case file is ${mib(bytes)}, over the ${mib(maxBytes)} limit; raise it with --max-case-mb ${Math.ceil(bytes / MIB)} (default ${mib(DEFAULT_MAX_CASE_BYTES)})`);
+  }
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    return refuse(`cannot read: ${(error as Error).message}`);
+  }
+  try {
+    return { value: JSON.parse(text) };
+  } catch (error) {
+    return { error: { file: displayName, where: jsonErrorWhere(text, error as Error), message: `not valid JSON: ${(error as Error).message}` } };
+  }
+}
+
 /**
  * Load every case under `dir` (recursively).
  *
  * @returns the cases that loaded and one error per problem of the others, each naming its file.
  */
-export async function loadCorpus(dir: string): Promise<{ cases: LoadedCase[]; errors: CaseLoadError[] }> {
+export async function loadCorpus(dir: string, options: LoadCaseOptions = {}): Promise<{ cases: LoadedCase[]; errors: CaseLoadError[] }> {
   const cases: LoadedCase[] = [];
   const errors: CaseLoadError[] = [];
   for (const file of await listCaseFiles(dir)) {
-    const result = await loadCaseFile(file, path.relative(process.cwd(), file) || file);
+    const result = await loadCaseFile(file, path.relative(process.cwd(), file) || file, options);
     if (result.loaded) cases.push(result.loaded);
-    errors.push(...result.errors);
+    pushAll(errors, result.errors);
   }
   return { cases, errors };
 }

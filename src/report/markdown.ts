@@ -9,6 +9,7 @@ import type { Reporter } from './reporter.ts';
 import { behaviourMatrix } from './matrix.ts';
 import { startupTableMarkdown } from './startupTable.ts';
 import type { RunReport } from './types.ts';
+import { pushAll } from '#src/arrays.ts';
 
 /** Escape a table cell: pipes and newlines. */
 function cell(text: string): string {
@@ -67,7 +68,7 @@ export function markdownSummary(report: RunReport): string {
   const drift = report.cases.flatMap((c) => (c.drift ?? []).map((d) => `- ${cell(d)} (\`${c.id}\`)`));
   if (drift.length > 0) {
     // Envelope drift of live probes (src/harness/drift.ts): the CLI changed shape since recording; not a failure.
-    lines.push('## Envelope drift', '', ...drift, '');
+    pushAll(lines, ['## Envelope drift', '', ...drift, '']);
   }
   if (report.faults.length > 0) {
     lines.push('## Run faults', '');

@@ -63,7 +63,7 @@ export function behaviourMatrix(cases: readonly CaseResult[]): BehaviourMatrix {
 /** The matrix as fixed-width text: `pass/total` per cell, `-` where a route has no case of the class. */
 export function matrixText(m: BehaviourMatrix): string {
   if (m.routes.length === 0) return '';
-  const routeWidth = Math.max(5, ...m.routes.map((r) => r.length));
+  const routeWidth = m.routes.reduce((w, r) => Math.max(w, r.length), 5);
   const widths = m.classes.map((c) => Math.max(c.length, 5));
   const header = `${'route'.padEnd(routeWidth)}  ${m.classes.map((c, i) => c.padStart(widths[i]!)).join('  ')}`;
   const lines = m.routes.map((route) => {

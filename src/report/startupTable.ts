@@ -6,6 +6,7 @@
  * Readers only: the verdicts were made by src/probe/startup.ts.
  */
 import type { StartupCell, StartupColumn, StartupTable } from '#src/probe/startup.ts';
+import { pushAll } from '#src/arrays.ts';
 
 /** A column's heading: `claude 2.1.332`. */
 export function columnTitle(column: Pick<StartupColumn, 'cli' | 'version'>): string {
@@ -106,9 +107,9 @@ export function startupTableText(table: StartupTable): string {
       return `${state}${cell.listed === true ? ' *' : ''}${cell.agrees === false ? ' !' : ''}`;
     }),
   ]);
-  const widths = header.map((h, k) => Math.max(h.length, ...body.map((r) => r[k]!.length)));
+  const widths = header.map((h, k) => body.reduce((w, r) => Math.max(w, r[k]!.length), h.length));
   const line = (r: string[]) => r.map((v, k) => (k === r.length - 1 ? v : v.padEnd(widths[k]!))).join('  ');
-  out.push(line(header), line(widths.map((w) => '-'.repeat(w))), ...body.map(line), '');
+  pushAll(out, [line(header), line(widths.map((w) => '-'.repeat(w))), ...body.map(line), '']);
   messages.forEach((m, k) => out.push(`[${k + 1}] ${m}`));
   const disagreeing = table.rows.flatMap((row) => row.cells.filter((c) => c.agrees === false).map((c) => ({ row, c })));
   if (disagreeing.length > 0) {

@@ -1,6 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
-import { describe, expect, it } from 'vitest';
-import { findJsonObjects } from '#src/scan/index.ts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { eachJsonObject, findJsonObjects } from '#src/scan/index.ts';
 import type { FoundObject } from '#src/scan/index.ts';
 
 /** Everything but the value, which each test checks where it matters. */
@@ -113,4 +113,37 @@ describe('findJsonObjects', () => {
       }
     },
   );
+});
+
+describe('eachJsonObject: lazy, with the anchor inside the scan (issue 15)', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  /** Text with objects that do and do not bear `k`, some held in JSON strings (no \\u escapes). */
+  const anchored = fc
+    .array(fc.constantFrom('{', '}', '[', ']', '"', ':', ',', '1', ' ', 'x', '"k"', '{"k":1}', '{"j":{"k":[]}}', '"{\\"k\\":2}"', '{"s":"{\\"k\\":3} {\\"j\\":4}"}', '[{"j":0}]'), { maxLength: 40 })
+    .map((t) => t.join(''));
+
+  test.prop([anchored], { numRuns: 300 })('with an anchor, finds exactly the objects of the full walk that own it', (text) => {
+    expect(findJsonObjects(text, { anchor: 'k' })).toEqual(findJsonObjects(text).filter((f) => Object.hasOwn(f.value, 'k')));
+    expect([...eachJsonObject(text)]).toEqual(findJsonObjects(text));
+  });
+
+  it('a caller that wants the first anchored object parses only the spans before it', () => {
+    const parts: string[] = [];
+    for (let k = 0; k < 50_000; k++) parts.push(`{"n": ${k}, "tags": [1, 2]}`);
+    const text = `${parts.join(' ')} {"position": "a"} {"position": "b"} ${parts.join(' ')}`;
+    const parse = vi.spyOn(JSON, 'parse');
+    const first = eachJsonObject(text, { anchor: 'position' }).next();
+    expect(first.value?.value).toEqual({ position: 'a' });
+    expect(parse).toHaveBeenCalledTimes(1);
+  });
+
+  it('walks a string layer lazily: the first of 100,000 objects in a result string comes without the rest', () => {
+    const result = Array.from({ length: 100_000 }, (_, k) => `{"position": ${k}}`).join('\n');
+    const text = JSON.stringify({ type: 'result', result });
+    const parse = vi.spyOn(JSON, 'parse');
+    const found = eachJsonObject(text, { anchor: 'position' }).next().value;
+    expect(found).toEqual({ value: { position: 0 }, offset: 0, fenced: false, nested: 1, pointer: '/result' });
+    expect(parse).toHaveBeenCalledTimes(2);
+  });
 });

@@ -1,6 +1,6 @@
 import { pointerToken } from '#src/scan/pointer.ts';
-import { scanJson } from '#src/scan/scan.ts';
-import type { FindOptions, FoundObject } from '#src/scan/types.ts';
+import { eachJsonHit } from '#src/scan/scan.ts';
+import type { FindOptions, FoundObject, ScanHit } from '#src/scan/types.ts';
 
 const DEFAULT_MAX_STRING_DEPTH = 3;
 
@@ -31,6 +31,7 @@ interface Frame {
  *
  * Cost: linear in `text.length` per string layer (each layer re-scans only the strings of the
  * layer above that contain `{`). The walk uses an explicit stack, so deep nesting cannot overflow.
+ * With `anchor`, spans whose text cannot hold the key are never parsed (see {@link eachJsonObject}).
  *
  * @param text - any string; offsets in the result are UTF-16 code units into it.
  * @param options - {@link FindOptions}: `anchor` keeps only objects with that own key and skips
@@ -44,44 +45,69 @@ interface Frame {
  */
 export function findJsonObjects(text: string, options: FindOptions = {}): FoundObject[] {
   const found: FoundObject[] = [];
+  for (const object of eachJsonObject(text, options)) found.push(object);
+  return found;
+}
+
+/**
+ * The objects of {@link findJsonObjects}, produced one at a time in the same order: a caller that
+ * wants the first final answer stops early, and one that wants them all holds only what it keeps.
+ * Hits are taken from the scan lazily too ({@link eachJsonHit}), top level and string layers alike,
+ * and with `anchor` the scan builds only spans whose text can hold the key (everything else is
+ * skipped as offsets), so memory is bounded by what the caller keeps plus the hit being walked.
+ * Never throws.
+ *
+ * @param text - any string; offsets in the results are UTF-16 code units into it.
+ * @param options - {@link FindOptions}.
+ * @returns an iterator of {@link FoundObject}.
+ */
+export function* eachJsonObject(text: string, options: FindOptions = {}): Generator<FoundObject, void, undefined> {
+  if (typeof text !== 'string') return;
   const anchor = options.anchor;
   const maxStringDepth = options.maxStringDepth ?? DEFAULT_MAX_STRING_DEPTH;
-  const stack: Frame[] = [];
-  const hits = scanJson(text);
-  for (let h = hits.length - 1; h >= 0; h--) {
-    const hit = hits[h] as (typeof hits)[number];
-    stack.push({ value: hit.value, pointer: '', offset: hit.start, fenced: hit.fenced, nested: 0, layerPointer: undefined });
-  }
+  const scanOptions = anchor === undefined ? {} : { mustContain: anchor };
+  const stack: (Frame | Layer)[] = [{ hits: eachJsonHit(text, scanOptions), top: true, offset: 0, nested: 0, layerPointer: undefined }];
   while (stack.length > 0) {
-    const frame = stack.pop() as Frame;
+    const item = stack.pop() as Frame | Layer;
+    if ('hits' in item) {
+      const next = item.hits.next();
+      if (next.done === true) continue;
+      const hit = next.value;
+      stack.push(item);
+      stack.push({
+        value: hit.value,
+        pointer: '',
+        offset: item.top ? hit.start : item.offset,
+        fenced: hit.fenced,
+        nested: item.nested,
+        layerPointer: item.layerPointer,
+      });
+      continue;
+    }
+    const frame = item;
     const { value } = frame;
     if (typeof value === 'string') {
       if (frame.nested >= maxStringDepth || !value.includes('{')) continue;
       if (anchor !== undefined && !value.includes(anchor)) continue;
-      const inner = scanJson(value);
-      for (let h = inner.length - 1; h >= 0; h--) {
-        const hit = inner[h] as (typeof inner)[number];
-        stack.push({
-          value: hit.value,
-          pointer: '',
-          offset: frame.offset,
-          fenced: hit.fenced,
-          nested: frame.nested + 1,
-          layerPointer: frame.layerPointer ?? frame.pointer,
-        });
-      }
+      stack.push({
+        hits: eachJsonHit(value, scanOptions),
+        top: false,
+        offset: frame.offset,
+        nested: frame.nested + 1,
+        layerPointer: frame.layerPointer ?? frame.pointer,
+      });
     } else if (Array.isArray(value)) {
       for (let k = value.length - 1; k >= 0; k--) pushChild(stack, frame, value[k], String(k));
     } else if (value !== null && typeof value === 'object') {
       const object = value as Record<string, unknown>;
       if (anchor === undefined || Object.hasOwn(object, anchor)) {
-        found.push({
+        yield {
           value: object,
           offset: frame.offset,
           fenced: frame.fenced,
           nested: frame.nested,
           pointer: frame.layerPointer ?? frame.pointer,
-        });
+        };
       }
       const keys = Object.keys(object);
       for (let k = keys.length - 1; k >= 0; k--) {
@@ -90,11 +116,22 @@ export function findJsonObjects(text: string, options: FindOptions = {}): FoundO
       }
     }
   }
-  return found;
+}
+
+/**
+ * Hits of one string layer still to be walked: the top-level text (`top`, each hit's own offset)
+ * or a string value (every object found reports the offset and pointer of that string).
+ */
+interface Layer {
+  hits: Iterator<ScanHit>;
+  top: boolean;
+  offset: number;
+  nested: number;
+  layerPointer: string | undefined;
 }
 
 /** Queues a child value if it can hold an object (a string, an array or an object). */
-function pushChild(stack: Frame[], parent: Frame, value: unknown, token: string): void {
+function pushChild(stack: (Frame | Layer)[], parent: Frame, value: unknown, token: string): void {
   if (value === null || (typeof value !== 'object' && typeof value !== 'string')) return;
   stack.push({
     value,

@@ -2,7 +2,7 @@
  * The text scanner: every JSON object/array in free text (concatenated, fenced, in prose), and
  * every JSON object reachable from them, including JSON held in JSON strings.
  */
-export { findJsonObjects } from '#src/scan/find.ts';
-export { scanJson } from '#src/scan/scan.ts';
+export { eachJsonObject, findJsonObjects } from '#src/scan/find.ts';
+export { eachJsonHit, scanJson } from '#src/scan/scan.ts';
 
 export type { FindOptions, FoundObject, ScanHit, ScanKind, ScanOptions } from '#src/scan/types.ts';

@@ -1,6 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
-import { describe, expect, it } from 'vitest';
-import { scanJson } from '#src/scan/index.ts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { eachJsonHit, scanJson } from '#src/scan/index.ts';
 import type { ScanHit } from '#src/scan/index.ts';
 
 /** The text of each hit. */
@@ -302,4 +302,54 @@ describe('scanJson: differential', () => {
       expect(slices(text, scanJson(text))).toEqual(rawDecodeLoop(text));
     },
   );
+});
+
+describe('eachJsonHit: lazy hits, and mustContain builds only the spans that can hold it (issue 15)', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  test.prop([fc.oneof(tokenSoup, structuralSoup)])('yields exactly the hits of scanJson, in order', (text) => {
+    expect([...eachJsonHit(text)]).toEqual(scanJson(text));
+  });
+
+  test.prop([fc.oneof(tokenSoup, structuralSoup, anyText)], { numRuns: 300 })(
+    'with mustContain, keeps exactly the hits whose text holds the needle or a \\u escape',
+    (text) => {
+      const holds = (h: ScanHit): boolean => text.slice(h.start, h.end).includes('k') || text.slice(h.start, h.end).includes('\\u');
+      expect(scanJson(text, { mustContain: 'k' })).toEqual(scanJson(text).filter(holds));
+      expect(scanJson(text, { mustContain: 'a"', kinds: ['object'] })).toEqual(
+        scanJson(text, { kinds: ['object'] }).filter((h) => text.slice(h.start, h.end).includes('a"') || text.slice(h.start, h.end).includes('\\u')),
+      );
+    },
+  );
+
+  it('with mustContain, parses none of 100,000 brace-heavy spans without the needle', () => {
+    const parts: string[] = [];
+    for (let k = 0; k < 25_000; k++) parts.push('{ }', '[1, 2]', `{"n": ${k}}`, '[[], {"x": [3]}]');
+    const text = `${parts.join(' prose ')} {"position": "final"} ${parts.slice(0, 8).join(' ')} {"a": oops`;
+    const parse = vi.spyOn(JSON, 'parse');
+    const hits = scanJson(text, { mustContain: 'position' });
+    expect(hits.map((h) => h.value)).toEqual([{ position: 'final' }]);
+    expect(parse).toHaveBeenCalledTimes(1);
+    expect(scanJson(text).length).toBe(100_000 + 1 + 8);
+  });
+
+  it('a caller that stops at the first hit parses only that one', () => {
+    const text = '{"n": 1}\n'.repeat(100_000);
+    const parse = vi.spyOn(JSON, 'parse');
+    const first = eachJsonHit(text).next();
+    expect(first.value).toEqual({ start: 0, end: 8, value: { n: 1 }, kind: 'object', fenced: false });
+    expect(parse).toHaveBeenCalledTimes(1);
+  });
+
+  it('reports inner values of a failed outer value one at a time, and stops at maxHits', () => {
+    const it = eachJsonHit('[ {"a":1}, {"b":2}, {"c":3} oops {"d":4}', { maxHits: 3 });
+    expect([...it].map((h) => h.value)).toEqual([{ a: 1 }, { b: 2 }, { c: 3 }]);
+    expect(it.next().done).toBe(true);
+  });
+
+  it('is done at once for a non-string text, maxHits 0 or no kinds', () => {
+    expect([...eachJsonHit(42 as unknown as string)]).toEqual([]);
+    expect([...eachJsonHit('{"a":1}', { maxHits: 0 })]).toEqual([]);
+    expect([...eachJsonHit('{"a":1}', { kinds: [] })]).toEqual([]);
+  });
 });

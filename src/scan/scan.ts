@@ -1,7 +1,7 @@
 import { fenceRanges, inRanges } from '#src/scan/fences.ts';
 import { balancedSpanEnd, firstTokenStop } from '#src/scan/span.ts';
 import type { ScanHit, ScanKind, ScanOptions } from '#src/scan/types.ts';
-import { ARRAY_BIT, OBJECT_BIT, validateFrom } from '#src/scan/validate.ts';
+import { ARRAY_BIT, OBJECT_BIT, type Validation, validateFrom } from '#src/scan/validate.ts';
 
 const BOTH: readonly ScanKind[] = ['object', 'array'];
 const REJECTED = Symbol('rejected');
@@ -47,85 +47,198 @@ const REJECTED = Symbol('rejected');
  */
 export function scanJson(text: string, options: ScanOptions = {}): ScanHit[] {
   const hits: ScanHit[] = [];
-  if (typeof text !== 'string') return hits;
-  const maxHits = options.maxHits ?? Infinity;
-  const minLength = options.minLength ?? 0;
-  const kinds = options.kinds ?? BOTH;
-  const wantObject = kinds.includes('object');
-  const wantArray = kinds.includes('array');
-  if (!(maxHits > 0) || !(wantObject || wantArray)) return hits;
-  const record = (wantObject ? OBJECT_BIT : 0) | (wantArray ? ARRAY_BIT : 0);
+  for (const hit of eachJsonHit(text, options)) hits.push(hit);
+  return hits;
+}
 
-  let fences: number[] | undefined;
-  const cursor = { i: 0 };
-  const emit = (start: number, end: number, value: unknown): void => {
-    if (end - start < minLength) return;
-    fences ??= fenceRanges(text);
-    hits.push({
+/**
+ * The hits of {@link scanJson}, produced one at a time, in document order: a caller that wants the
+ * first hit of some kind stops early and pays only for the text read so far, and a caller that
+ * wants them all holds only the hits it keeps. Same hits, same options, same linear cost and the
+ * same guarantee: never throws, whatever the input; no value is built for a span that is not a hit.
+ *
+ * With {@link ScanOptions.mustContain}, a span whose text cannot hold that string is checked by
+ * the allocation-free validator and skipped as offsets, never parsed: on brace-heavy text with an
+ * anchor (`{ }`, `[1, 2]`, small objects without the key), nothing but the candidates is built.
+ *
+ * @param text - any string; offsets are UTF-16 code units.
+ * @param options - {@link ScanOptions}.
+ * @returns an iterator of {@link ScanHit}.
+ *
+ * @example
+ * for (const hit of eachJsonHit(stdout, { mustContain: 'position' })) if (isFinal(hit.value)) break;
+ */
+export function eachJsonHit(text: string, options: ScanOptions = {}): IterableIterator<ScanHit> {
+  return new HitScanner(text, options);
+}
+
+const DONE: IteratorReturnResult<undefined> = { value: undefined, done: true };
+
+/**
+ * The scan's state between two hits (a class, not a generator: V8 runs this loop about twice as
+ * fast with its state in fields as with it suspended in a generator, measured on 150,000 hits).
+ */
+class HitScanner implements IterableIterator<ScanHit> {
+  private readonly text: string;
+  private readonly maxHits: number;
+  private readonly minLength: number;
+  private readonly wantObject: boolean;
+  private readonly wantArray: boolean;
+  private readonly record: number;
+  private readonly needle: string | undefined;
+  private nextNeedle = -2;
+  private nextEscape = -2;
+  private count = 0;
+  private fences: number[] | undefined;
+  private readonly cursor = { i: 0 };
+  /** Offsets below `frontier` were read by an earlier pass; attempts there use the validator only. */
+  private frontier = 0;
+  private pos = 0;
+  private nextObject: number;
+  private nextArray: number;
+  /** Complete inner values of a failed outer value still to report (`[start, end, ...]`). */
+  private inner: number[] | undefined;
+  private innerAt = 0;
+  private done: boolean;
+
+  constructor(text: string, options: ScanOptions) {
+    this.text = typeof text === 'string' ? text : '';
+    this.maxHits = options.maxHits ?? Infinity;
+    this.minLength = options.minLength ?? 0;
+    const kinds = options.kinds ?? BOTH;
+    this.wantObject = kinds.includes('object');
+    this.wantArray = kinds.includes('array');
+    this.record = (this.wantObject ? OBJECT_BIT : 0) | (this.wantArray ? ARRAY_BIT : 0);
+    this.needle = options.mustContain === '' ? undefined : options.mustContain;
+    this.done = typeof text !== 'string' || !(this.maxHits > 0) || !(this.wantObject || this.wantArray);
+    this.nextObject = this.wantObject ? this.text.indexOf('{') : -1;
+    this.nextArray = this.wantArray ? this.text.indexOf('[') : -1;
+  }
+
+  [Symbol.iterator](): IterableIterator<ScanHit> {
+    return this;
+  }
+
+  next(): IteratorResult<ScanHit, undefined> {
+    const hit = this.done ? undefined : this.step();
+    if (hit === undefined) {
+      this.done = true;
+      return DONE;
+    }
+    return { value: hit, done: false };
+  }
+
+  /** The next hit, or `undefined` at the end of the text or after `maxHits`. */
+  private step(): ScanHit | undefined {
+    const text = this.text;
+    const minLength = this.minLength;
+    while (this.count < this.maxHits) {
+      const inner = this.inner;
+      if (inner !== undefined) {
+        if (this.innerAt >= inner.length) {
+          this.inner = undefined;
+          continue;
+        }
+        const from = inner[this.innerAt] as number;
+        const to = inner[this.innerAt + 1] as number;
+        this.innerAt += 2;
+        if (!this.mayHold(from, to)) continue;
+        const value = parseSpan(text, from, to);
+        if (value !== REJECTED && to - from >= minLength) return this.hit(from, to, value);
+        continue;
+      }
+
+      let start: number;
+      const pos = this.pos;
+      const here = text.charCodeAt(pos);
+      if ((here === 0x7b && this.wantObject) || (here === 0x5b && this.wantArray)) {
+        start = pos; // runs such as `{{{{`: no search needed
+      } else {
+        if (this.nextObject >= 0 && this.nextObject < pos) this.nextObject = text.indexOf('{', pos);
+        if (this.nextArray >= 0 && this.nextArray < pos) this.nextArray = text.indexOf('[', pos);
+        const o = this.nextObject;
+        const a = this.nextArray;
+        start = o < 0 ? a : a < 0 ? o : Math.min(o, a);
+        if (start < 0) return undefined;
+      }
+
+      // Most prose brackets (`[INFO]`, `{{`, `{ x`) fail on their first token: skip them at once.
+      const refused = firstTokenStop(text, start);
+      if (refused >= 0) {
+        this.pos = refused;
+        continue;
+      }
+
+      let v: Validation | undefined;
+      if (start >= this.frontier) {
+        const end = balancedSpanEnd(text, start);
+        if (end > 0) {
+          this.frontier = end;
+          if (this.mayHold(start, end)) {
+            const value = parseSpan(text, start, end);
+            if (value !== REJECTED) {
+              this.pos = end;
+              if (end - start >= minLength) return this.hit(start, end, value);
+              continue;
+            }
+          } else {
+            // Cannot be a hit: validate without building anything, parse nothing.
+            v = validateFrom(text, start, this.record);
+            if (v.end > 0) {
+              this.pos = v.end;
+              continue;
+            }
+          }
+        } else {
+          this.frontier = Math.max(this.frontier, -end);
+        }
+      }
+
+      v ??= validateFrom(text, start, this.record);
+      if (v.failAt + 1 > this.frontier) this.frontier = v.failAt + 1;
+      if (v.end > 0) {
+        this.pos = v.end;
+        if (this.mayHold(start, v.end)) {
+          const value = parseSpan(text, start, v.end);
+          if (value !== REJECTED && v.end - start >= minLength) return this.hit(start, v.end, value);
+        }
+        continue;
+      }
+      this.pos = Math.max(v.failAt, start + 1);
+      if (v.inner.length > 0) {
+        this.inner = v.inner;
+        this.innerAt = 0;
+      }
+    }
+    return undefined;
+  }
+
+  private hit(start: number, end: number, value: unknown): ScanHit {
+    const fences = (this.fences ??= fenceRanges(this.text));
+    this.count += 1;
+    return {
       start,
       end,
       value,
-      kind: text.charCodeAt(start) === 0x7b ? 'object' : 'array',
-      fenced: fences.length > 0 && inRanges(fences, start, cursor),
-    });
-  };
-
-  // Offsets below `frontier` were read by an earlier pass; attempts there use the validator only.
-  let frontier = 0;
-  let pos = 0;
-  let nextObject = wantObject ? text.indexOf('{') : -1;
-  let nextArray = wantArray ? text.indexOf('[') : -1;
-  while (hits.length < maxHits) {
-    let start: number;
-    const here = text.charCodeAt(pos);
-    if ((here === 0x7b && wantObject) || (here === 0x5b && wantArray)) {
-      start = pos; // runs such as `{{{{`: no search needed
-    } else {
-      if (nextObject >= 0 && nextObject < pos) nextObject = text.indexOf('{', pos);
-      if (nextArray >= 0 && nextArray < pos) nextArray = text.indexOf('[', pos);
-      start = nextObject < 0 ? nextArray : nextArray < 0 ? nextObject : Math.min(nextObject, nextArray);
-      if (start < 0) break;
-    }
-
-    // Most prose brackets (`[INFO]`, `{{`, `{ x`) fail on their first token: skip them at once.
-    const refused = firstTokenStop(text, start);
-    if (refused >= 0) {
-      pos = refused;
-      continue;
-    }
-
-    if (start >= frontier) {
-      const end = balancedSpanEnd(text, start);
-      if (end > 0) {
-        frontier = end;
-        const value = parseSpan(text, start, end);
-        if (value !== REJECTED) {
-          emit(start, end, value);
-          pos = end;
-          continue;
-        }
-      } else {
-        frontier = Math.max(frontier, -end);
-      }
-    }
-
-    const v = validateFrom(text, start, record);
-    if (v.failAt + 1 > frontier) frontier = v.failAt + 1;
-    if (v.end > 0) {
-      const value = parseSpan(text, start, v.end);
-      if (value !== REJECTED) emit(start, v.end, value);
-      pos = v.end;
-      continue;
-    }
-    for (let k = 0; k < v.inner.length && hits.length < maxHits; k += 2) {
-      const from = v.inner[k] as number;
-      const to = v.inner[k + 1] as number;
-      const value = parseSpan(text, from, to);
-      if (value !== REJECTED) emit(from, to, value);
-    }
-    pos = Math.max(v.failAt, start + 1);
+      kind: this.text.charCodeAt(start) === 0x7b ? 'object' : 'array',
+      fenced: fences.length > 0 && inRanges(fences, start, this.cursor),
+    };
   }
-  return hits;
+
+  /**
+   * Whether `text.slice(from, to)` contains the needle, or a `\u` escape that could spell it
+   * inside a JSON string. Asked in non-decreasing order of `from` (the scan's order), so each
+   * search resumes where the last one stopped and all the checks of one scan read the text once.
+   * Without a needle every span may hold it.
+   */
+  private mayHold(from: number, to: number): boolean {
+    const needle = this.needle;
+    if (needle === undefined) return true;
+    if (this.nextNeedle !== -1 && this.nextNeedle < from) this.nextNeedle = this.text.indexOf(needle, from);
+    if (this.nextNeedle >= 0 && this.nextNeedle + needle.length <= to) return true;
+    if (this.nextEscape !== -1 && this.nextEscape < from) this.nextEscape = this.text.indexOf('\\u', from);
+    return this.nextEscape >= 0 && this.nextEscape + 2 <= to;
+  }
 }
 
 function parseSpan(text: string, start: number, end: number): unknown {

@@ -50,6 +50,14 @@ export interface ScanOptions {
    * @defaultValue 0
    */
   minLength?: number;
+  /**
+   * Report only hits whose text contains this string (or a `\u` escape, which could spell it in a
+   * JSON string). Any other span is checked by the allocation-free validator and skipped as
+   * offsets, never parsed, so on brace-heavy text only the spans that can be candidates are built
+   * (issue 15). {@link findJsonObjects} passes its `anchor` here. Hits and resume points are those
+   * of the scan without it, minus the hits dropped.
+   */
+  mustContain?: string;
 }
 
 /**

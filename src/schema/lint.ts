@@ -14,6 +14,7 @@ import { findRecursiveRefs, indexSchema, unreferencedNodes } from '#src/schema/r
 import type { LintContext, LintFinding, Profile, RuleHit, Severity } from '#src/schema/types.ts';
 import { draftFromSchemaUri } from '#src/schema/vocabularies.ts';
 import { declaredDraft, isSchemaValue, lenientPositions, walkSchema, type SchemaNode } from '#src/schema/walk.ts';
+import { pushAll } from '#src/arrays.ts';
 
 /**
  * Options of {@link lintSchema}.
@@ -317,7 +318,7 @@ export async function lintFiles(paths: readonly string[], options: LintFilesOpti
         results.push(result);
         continue;
       }
-      result.findings.push(...lintJsonText(text, { profiles: result.profiles, file }));
+      pushAll(result.findings, lintJsonText(text, { profiles: result.profiles, file }));
       results.push(result);
     }
   }

@@ -30,6 +30,7 @@
  * @see research/schema-vocabularies.md §1 (project research notes)
  */
 import { createRequire } from 'node:module';
+import { pushAll } from '#src/arrays.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -240,9 +241,9 @@ function readModularDraft(folder: string): RawKeyword[] {
     if (!isObject(part) || typeof part.$ref !== 'string') continue;
     const file = `${folder}/${part.$ref}.json`;
     const meta = loadJson(file);
-    out.push(...readProperties(file, meta, vocabularyName(meta), false));
+    pushAll(out, readProperties(file, meta, vocabularyName(meta), false));
   }
-  out.push(...readProperties(`${folder}/schema.json`, top, 'legacy', true));
+  pushAll(out, readProperties(`${folder}/schema.json`, top, 'legacy', true));
   return out;
 }
 

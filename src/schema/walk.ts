@@ -8,6 +8,7 @@
  * code) is reported once and not followed.
  */
 import { joinPointer } from '#src/schema/pointer.ts';
+import { pushAll } from '#src/arrays.ts';
 import {
   DEFAULT_DRAFT,
   draftFromSchemaUri,
@@ -164,7 +165,7 @@ export function* walkSchema(schema: unknown, options: WalkOptions = {}): Generat
     const children: Child[] = [];
     for (const keyword of Object.keys(value)) {
       const shape = positions.get(keyword);
-      if (shape !== undefined) children.push(...childrenOf(frame.pointer, keyword, value[keyword], shape));
+      if (shape !== undefined) pushAll(children, childrenOf(frame.pointer, keyword, value[keyword], shape));
     }
     for (let i = children.length - 1; i >= 0; i--) {
       const child = children[i] as Child;

@@ -58,6 +58,14 @@ export const rawDedupe = (d: Decoded) => {
   return d;
 };
 
+/** Copies the candidates with `push(...list)`, which overflows the stack past about 120,000 (issue 15). */
+export const spreadCandidates = (d: Decoded) => {
+  const copy: Decoded['candidates'] = [];
+  // The fault under test: a spread call (src/spreads.test.ts forbids it in src/, not here).
+  copy.push(...d.candidates);
+  return { ...d, candidates: copy };
+};
+
 /**
  * The pov contract with the stderr evidence cut the way `${x: -300}` cut it in bash 3.2 (a message
  * shorter than 300 characters vanished: EveryInc/compound-engineering-plugin PR #1153).

@@ -19,6 +19,7 @@ import type {
 } from '../types.ts';
 import { answerJson, objectText, writeJson, escapeNonAscii } from './json.ts';
 import { deepJson } from './text.ts';
+import { pushAll } from '#src/arrays.ts';
 
 const UUID = '"<uuid>"';
 const USAGE = '{"input_tokens":100,"output_tokens":54,"cache_creation_input_tokens":0,"cache_read_input_tokens":0}';
@@ -79,10 +80,10 @@ function claudeResultMembers(plan: ClaudeJsonPlan | ClaudeStreamPlan): [string, 
     members.push(['errors', JSON.stringify([failure.message])]);
   } else {
     const result: [string, string] = ['result', JSON.stringify(failure ? failure.message : renderText(plan.result))];
-    if (plan.structuredFirst) members.push(...structured, result);
-    else members.push(result, ...structured);
+    if (plan.structuredFirst) pushAll(members, [...structured, result]);
+    else pushAll(members, [result, ...structured]);
   }
-  if (failure?.kind === 'cli-error') members.push(...structured);
+  if (failure?.kind === 'cli-error') pushAll(members, structured);
   members.push(['session_id', UUID], ['total_cost_usd', '0.00111'], ['usage', USAGE]);
   members.push(['api_error_status', failure?.kind === 'provider-error' ? String(failure.status) : 'null']);
   members.push(['terminal_reason', failure?.kind === 'provider-error' ? '"api_error"' : '"completed"']);

@@ -37,6 +37,8 @@ export interface RunCommandOptions {
   quiet?: boolean;
   /** `--generic <route>=<spec>`: routes decoded by a generic decoder configured by a spec (src/envelope/generic.ts). */
   generic?: string[];
+  /** `--max-case-mb <MiB>`: largest case file to load (default 256 MiB, src/record/corpus.ts). */
+  maxCaseMb?: number;
 }
 
 /** A run folder name: UTC time, sortable, e.g. `20261130-041500`. */
@@ -59,6 +61,10 @@ export async function runCommand(opts: RunCommandOptions, commandLine: string): 
       : project
         ? (project.casesDir ?? path.join(project.dir, 'cases'))
         : projectPath('fixtures/cases');
+  if (opts.maxCaseMb !== undefined && !(opts.maxCaseMb > 0)) {
+    process.stderr.write('--max-case-mb takes a size in MiB greater than 0, e.g. --max-case-mb 512\n');
+    return 2;
+  }
   let decoders: RouteDecoder[] | undefined;
   try {
     decoders = opts.generic?.length ? withDecoders(opts.generic.map(genericDecoderFromOption)) : undefined;
@@ -100,6 +106,7 @@ export async function runCommand(opts: RunCommandOptions, commandLine: string): 
     live,
     ...(project ? { contracts: project.contracts } : {}),
     ...(decoders ? { decoders } : {}),
+    ...(opts.maxCaseMb !== undefined ? { maxCaseBytes: Math.round(opts.maxCaseMb * 2 ** 20) } : {}),
     command: `routecert ${commandLine}`,
   });
   process.stdout.write(`reports: ${path.relative(process.cwd(), dir) || dir}/{report.json,junit.xml,summary.md}\n`);

@@ -24,6 +24,7 @@ import { CHECKS, DEFAULT_RUN_WINDOWS, OUTER_GRACE_MS, smokeCases, type CheckDefi
 import { CertifyConfigError, configProblems, type CertifyConfig, type LoadedConfig } from './config.ts';
 import { executeRun, type RunContext, type RunObservation, type RunWindows } from './execute.ts';
 import { certifyRoute, UnknownCertifyRouteError, type CertifyRoute } from './routes.ts';
+import { pushAll } from '#src/arrays.ts';
 
 const require = createRequire(import.meta.url);
 const TOOL_VERSION = (require('../../../package.json') as { version: string }).version;
@@ -253,7 +254,7 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
 
   const routeCertificates: RouteCertificate[] = [];
   try {
-    if (options.parallelRoutes) routeCertificates.push(...(await Promise.all(certifyRoutes.map(certifyOne))));
+    if (options.parallelRoutes) pushAll(routeCertificates, (await Promise.all(certifyRoutes.map(certifyOne))));
     else for (const route of certifyRoutes) routeCertificates.push(await certifyOne(route));
   } finally {
     if (!options.keep) await rm(root, { recursive: true, force: true }).catch(() => undefined);

@@ -17,6 +17,7 @@ import { promptOf, type ShimAttempt, type ShimCallRecord } from '#src/harness/sh
 import { caseLabel, chunked, findCase, findCases, longStderr, replayOf } from './cases.ts';
 import type { RunObservation, RunWindows } from './execute.ts';
 import type { CertifyRoute } from './routes.ts';
+import { pushAll } from '#src/arrays.ts';
 
 /** Windows of a run unless its check sets others (whole seconds, so shell workers can do arithmetic on them). */
 export const DEFAULT_RUN_WINDOWS: RunWindows = { hardWindowS: 10, idleWindowS: 2, retryMinS: 1 };
@@ -174,7 +175,7 @@ const smokeFinal: CheckDefinition = {
     if (callsTo(o, env.route.cli).length === 0) {
       problems.push(`${o.label}: the worker never called \`${env.route.cli}\` (check the adapter's command, its route names, and that the worker finds the CLI on PATH)${o.calls.length > 0 ? `; it called ${[...new Set(o.calls.map((c) => c.cli))].join(', ')}` : ''}`);
     }
-    problems.push(...artifactEquals(o, valueOf(run!.planned.cases[0]!)));
+    pushAll(problems, artifactEquals(o, valueOf(run!.planned.cases[0]!)));
     return verdict(problems, [`${o.label}: published the final answer unchanged`]);
   },
 };
@@ -190,7 +191,7 @@ const smokeProse: CheckDefinition = {
     const o = run!.observed;
     const problems = runProblems(o);
     if (callsTo(o, env.route.cli).length === 0) problems.push(`${o.label}: the worker never called \`${env.route.cli}\``);
-    problems.push(...noArtifact(o, 'the answer was prose only'));
+    pushAll(problems, noArtifact(o, 'the answer was prose only'));
     return verdict(problems, [`${o.label}: nothing published`]);
   },
 };
@@ -267,7 +268,7 @@ const retryOnce: CheckDefinition = {
       if (!p2.includes(env.marker)) problems.push(`${o.label}: the retry prompt lacks the final-answer paragraph ("${env.marker}"): ${clip(p2)}`);
       if (!p2.includes(env.prompt.trim())) problems.push(`${o.label}: the retry prompt lost the original prompt`);
     }
-    problems.push(...artifactEquals(o, run!.planned.data?.value));
+    pushAll(problems, artifactEquals(o, run!.planned.data?.value));
     return verdict(problems, [`${o.label}: 2 calls with the same flags, the second prompt carries "${env.marker}", the final answer was published`]);
   },
 };
@@ -290,7 +291,7 @@ const dropSecondNonfinal: CheckDefinition = {
     const problems = runProblems(o);
     const calls = callsTo(o, env.route.cli).length;
     if (calls !== 2) problems.push(`${o.label}: expected 2 calls of \`${env.route.cli}\` (one retry, then drop), got ${calls}`);
-    problems.push(...noArtifact(o, 'both answers were non-final'));
+    pushAll(problems, noArtifact(o, 'both answers were non-final'));
     const position = run!.planned.data?.position as string | null;
     const line = position === null ? null : skipLine(position);
     if (line !== null && !logHas(o, line)) problems.push(`${o.label}: the log lacks "${line}"`);
@@ -325,7 +326,7 @@ const noRetryLate: CheckDefinition = {
     const problems = runProblems(o);
     const calls = callsTo(o, env.route.cli).length;
     if (calls !== 1) problems.push(`${o.label}: retried although at most ${o.windows.hardWindowS - 2} s of the ${o.windows.hardWindowS} s window remained and the retry needs ${o.windows.retryMinS} s (${calls} calls)`);
-    problems.push(...noArtifact(o, 'the only answer was non-final'));
+    pushAll(problems, noArtifact(o, 'the only answer was non-final'));
     const position = run!.planned.data?.position as string | null;
     const line = position === null ? null : skipLine(position);
     if (line !== null && !logHas(o, line)) problems.push(`${o.label}: the log lacks "${line}"`);
@@ -348,7 +349,7 @@ const timeoutDiscard: CheckDefinition = {
     const o = run!.observed;
     const problems = runProblems(o);
     if (callsTo(o, env.route.cli).length === 0) problems.push(`${o.label}: the worker never called \`${env.route.cli}\``);
-    problems.push(...noArtifact(o, 'the peer never exited within the hard window'));
+    pushAll(problems, noArtifact(o, 'the peer never exited within the hard window'));
     return verdict(problems, [`${o.label}: nothing published; the peer was reaped and the worker ended by itself (${windowsNote(o)})`]);
   },
 };

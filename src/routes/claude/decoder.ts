@@ -20,6 +20,7 @@ import { findKeys, isPlainObject, pointerToken } from '#src/envelope/keys.ts';
 import { crashedStatus } from '#src/envelope/status.ts';
 import { finishDecode } from '#src/envelope/decodeParts.ts';
 import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from '#src/envelope/types.ts';
+import { pushAll } from '#src/arrays.ts';
 
 /** Spellings of the structured field (one list, in src/envelope/keys.ts). */
 export { STRUCTURED_FIELD_NAMES } from '#src/envelope/keys.ts';
@@ -73,7 +74,7 @@ function decodeClaude(route: string, envelope: Envelope, options: DecodeOptions 
         ...event(terminal.line),
       });
       if (found[0] && !structured) structured = found[0];
-      candidates.push(...found);
+      pushAll(candidates, found);
     }
   } else if (docs.documents.length > 0) {
     notes.push('no terminal {"type":"result"} object in stdout');
@@ -90,14 +91,14 @@ function decodeClaude(route: string, envelope: Envelope, options: DecodeOptions 
       if (block.type === 'tool_use' && isPlainObject(block.input)) {
         candidates.push({ value: block.input, origin: `tool_use:${String(block.name)}`, pointer: `${pointer}/input`, offset: doc.offset, nested: 0, ...event(doc.line) });
       } else if (block.type === 'text' && typeof block.text === 'string') {
-        candidates.push(...candidatesFromText(block.text, { origin: 'assistant-text', pointer: `${pointer}/text`, offset: doc.offset, ...event(doc.line) }, anchor));
+        pushAll(candidates, candidatesFromText(block.text, { origin: 'assistant-text', pointer: `${pointer}/text`, offset: doc.offset, ...event(doc.line) }, anchor));
       }
     });
   }
 
   // 3. The result string of the terminal object (plain or fenced JSON, or prose around it).
   if (terminal && typeof terminal.value.result === 'string') {
-    candidates.push(...candidatesFromText(terminal.value.result, { origin: 'result', pointer: '/result', offset: terminal.offset, ...event(terminal.line) }, anchor));
+    pushAll(candidates, candidatesFromText(terminal.value.result, { origin: 'result', pointer: '/result', offset: terminal.offset, ...event(terminal.line) }, anchor));
   }
 
   const status = readStatus(envelope, terminal?.value, docs.documents.length);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { codexDecoder, readCodexFailure } from './decoder.ts';
 import type { Envelope } from '#src/envelope/types.ts';
+import { pushAll } from '#src/arrays.ts';
 
 const decoder = codexDecoder();
 const FINAL = { position: 'Choose A', final: true };
@@ -11,7 +12,7 @@ const USAGE = { input_tokens: 100, cached_input_tokens: 0, cache_write_input_tok
 function jsonl(texts: string[], tail: object[] = [{ type: 'turn.completed', usage: USAGE }], head: object[] = []): string {
   const lines: object[] = [{ type: 'thread.started', thread_id: '01a2' }, ...head, { type: 'turn.started' }];
   texts.forEach((text, i) => lines.push({ type: 'item.completed', item: { id: `item_${i}`, type: 'agent_message', text } }));
-  lines.push(...tail);
+  pushAll(lines, tail);
   return `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`;
 }
 

@@ -30,6 +30,7 @@ import { envelopeFacts } from '#src/envelope/decodeParts.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
 import { crashedStatus } from '#src/envelope/status.ts';
 import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from '#src/envelope/types.ts';
+import { pushAll } from '#src/arrays.ts';
 
 /** The route this decoder reads. */
 export const CODEX_ROUTE = 'codex/jsonl';
@@ -161,7 +162,7 @@ function decodeCodex(envelope: Envelope, options: DecodeOptions = {}): Decoded {
       candidates.push(lastMessageWhole);
     } else {
       lastMessageWhole = undefined;
-      candidates.push(...candidatesFromText(m.text, at, anchor));
+      pushAll(candidates, candidatesFromText(m.text, at, anchor));
     }
   }
 
@@ -176,7 +177,7 @@ function decodeCodex(envelope: Envelope, options: DecodeOptions = {}): Decoded {
       candidates.push(fileWhole);
     } else {
       // The file is raw text, not a JSON string field: one string layer less than candidatesFromText counts.
-      candidates.push(...candidatesFromText(file, at, anchor).map((c) => ({ ...c, nested: Math.max(0, c.nested - 1) })));
+      pushAll(candidates, candidatesFromText(file, at, anchor).map((c) => ({ ...c, nested: Math.max(0, c.nested - 1) })));
     }
   }
 

@@ -19,6 +19,7 @@ import { isPlainObject } from '#src/envelope/keys.ts';
 import { crashedStatus, errorStatusFromCode, pushApiErrorStatus } from '#src/envelope/status.ts';
 import { finishDecode, startDecode } from '#src/envelope/decodeParts.ts';
 import type { Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from '#src/envelope/types.ts';
+import { pushAll } from '#src/arrays.ts';
 
 /** The Copilot CLI route. */
 export const COPILOT_ROUTE = 'copilot/json';
@@ -75,7 +76,7 @@ function decodeCopilot(envelope: Envelope, options: DecodeOptions = {}): Decoded
     if (e.type === 'assistant.message') {
       if (typeof data.content === 'string') {
         if (data.content.trim() !== '') human.push(data.content);
-        candidates.push(...candidatesFromText(data.content, { origin: 'assistant-text', pointer: '/data/content', offset: doc.offset, ...event(doc.line) }, options.anchor));
+        pushAll(candidates, candidatesFromText(data.content, { origin: 'assistant-text', pointer: '/data/content', offset: doc.offset, ...event(doc.line) }, options.anchor));
       }
       if (Array.isArray(data.toolRequests)) {
         data.toolRequests.forEach((r, i) => {

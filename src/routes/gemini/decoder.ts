@@ -22,6 +22,7 @@ import { isPlainObject } from '#src/envelope/keys.ts';
 import { crashedStatus, isHttpErrorStatus } from '#src/envelope/status.ts';
 import { envelopeFacts, finishDecode } from '#src/envelope/decodeParts.ts';
 import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from '#src/envelope/types.ts';
+import { pushAll } from '#src/arrays.ts';
 
 /** The Gemini CLI routes this file decodes. */
 export type GeminiDecoderRoute = 'gemini-cli/json' | 'gemini-cli/stream-json';
@@ -105,7 +106,7 @@ function decodeJson(route: string, envelope: Envelope, options: DecodeOptions = 
     keys = Object.keys(t);
     if (typeof t.response === 'string') {
       if (t.response.trim() !== '') human.push(t.response);
-      candidates.push(...candidatesFromText(t.response, { origin: 'response', pointer: '/response', offset: terminal.offset }, options.anchor));
+      pushAll(candidates, candidatesFromText(t.response, { origin: 'response', pointer: '/response', offset: terminal.offset }, options.anchor));
     }
     if (isPlainObject(t.error)) status = errorStatus(t.error, human, ancillary);
   } else {

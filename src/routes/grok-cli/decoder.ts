@@ -17,6 +17,7 @@ import { isPlainObject } from '#src/envelope/keys.ts';
 import { crashedStatus, errorStatusFromCode, httpStatusIn, pushApiErrorStatus } from '#src/envelope/status.ts';
 import { finishDecode, startDecode } from '#src/envelope/decodeParts.ts';
 import type { Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from '#src/envelope/types.ts';
+import { pushAll } from '#src/arrays.ts';
 
 /** The prefix grok-cli 0.0.34 gives an error turned into an assistant message (`grok-agent.js`). */
 export const GROK_CLI_ERROR_PREFIX = 'Sorry, I encountered an error: ';
@@ -73,7 +74,7 @@ function decodeGrokCli(route: string, envelope: Envelope, options: DecodeOptions
     // The last assistant message decides: an error after an answer (or an answer after an error) wins.
     status = error ?? { kind: 'ok' };
     if (error) continue;
-    candidates.push(...candidatesFromText(content, { origin: 'assistant-text', pointer: '/content', offset: doc.offset, ...event(doc.line) }, options.anchor));
+    pushAll(candidates, candidatesFromText(content, { origin: 'assistant-text', pointer: '/content', offset: doc.offset, ...event(doc.line) }, options.anchor));
     if (Array.isArray(m.tool_calls)) {
       m.tool_calls.forEach((call, i) => {
         const fn = isPlainObject(call) && isPlainObject(call.function) ? call.function : undefined;

@@ -17,6 +17,7 @@ import { isPlainObject } from '#src/envelope/keys.ts';
 import { crashedStatus, errorStatusFromCode, pushApiErrorStatus } from '#src/envelope/status.ts';
 import { finishDecode, startDecode } from '#src/envelope/decodeParts.ts';
 import type { Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from '#src/envelope/types.ts';
+import { pushAll } from '#src/arrays.ts';
 
 /** The opencode route. */
 export const OPENCODE_ROUTE = 'opencode/jsonl';
@@ -63,7 +64,7 @@ function decodeOpencode(envelope: Envelope, options: DecodeOptions = {}): Decode
     const part = isPlainObject(e.part) ? e.part : undefined;
     if (e.type === 'text' && part && typeof part.text === 'string') {
       if (part.text.trim() !== '') human.push(part.text);
-      candidates.push(...candidatesFromText(part.text, { origin: 'assistant-text', pointer: '/part/text', offset: doc.offset, ...event(doc.line) }, options.anchor));
+      pushAll(candidates, candidatesFromText(part.text, { origin: 'assistant-text', pointer: '/part/text', offset: doc.offset, ...event(doc.line) }, options.anchor));
     } else if (e.type === 'tool_use' && part) {
       const state = isPlainObject(part.state) ? part.state : undefined;
       if (state && isPlainObject(state.input)) {

@@ -18,6 +18,7 @@ import { isPlainObject } from '#src/envelope/keys.ts';
 import { crashedStatus, errorStatusFromCode, httpStatusIn, pushApiErrorStatus } from '#src/envelope/status.ts';
 import { finishDecode, startDecode } from '#src/envelope/decodeParts.ts';
 import type { Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from '#src/envelope/types.ts';
+import { pushAll } from '#src/arrays.ts';
 
 /** The pi route. */
 export const PI_ROUTE = 'pi/json';
@@ -69,7 +70,7 @@ function decodePi(envelope: Envelope, options: DecodeOptions = {}): Decoded {
       const pointer = `/message/content/${i}`;
       if (block.type === 'text' && typeof block.text === 'string') {
         if (block.text.trim() !== '') human.push(block.text);
-        candidates.push(...candidatesFromText(block.text, { origin: 'assistant-text', pointer: `${pointer}/text`, offset: doc.offset, ...event(doc.line) }, options.anchor));
+        pushAll(candidates, candidatesFromText(block.text, { origin: 'assistant-text', pointer: `${pointer}/text`, offset: doc.offset, ...event(doc.line) }, options.anchor));
       } else if (block.type === 'toolCall' && isPlainObject(block.arguments)) {
         candidates.push({ value: block.arguments, origin: `tool_use:${String(block.name)}`, pointer: `${pointer}/arguments`, offset: doc.offset, nested: 0, ...event(doc.line) });
       }

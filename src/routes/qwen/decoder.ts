@@ -23,6 +23,7 @@ import { findKeys, isPlainObject, pointerToken } from '#src/envelope/keys.ts';
 import { crashedStatus, httpStatusIn, pushApiErrorStatus } from '#src/envelope/status.ts';
 import { finishDecode } from '#src/envelope/decodeParts.ts';
 import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from '#src/envelope/types.ts';
+import { pushAll } from '#src/arrays.ts';
 
 /** The Qwen Code routes. */
 export type QwenRoute = 'qwen-code/json' | 'qwen-code/stream-json';
@@ -113,7 +114,7 @@ function decodeQwen(route: string, envelope: Envelope, options: DecodeOptions = 
     for (const key of findKeys(terminal.value, STRUCTURED_FIELD_NAMES)) {
       const found = candidatesFromStructured(terminal.value[key], { origin: key, ...at(terminal, `/${pointerToken(key)}`) });
       if (found[0] && !structured) structured = found[0];
-      candidates.push(...found);
+      pushAll(candidates, found);
     }
   } else if (messages.length > 0) {
     notes.push('no {"type":"result"} object in stdout');
@@ -131,13 +132,13 @@ function decodeQwen(route: string, envelope: Envelope, options: DecodeOptions = 
         candidates.push({ value: block.input, origin: `tool_use:${String(block.name)}`, nested: 0, ...at(m, `${pointer}/input`) });
       } else if (block.type === 'text' && typeof block.text === 'string') {
         if (qwenErrorStatus(block.text) !== null) apiErrors.push(block.text);
-        else candidates.push(...candidatesFromText(block.text, { origin: 'assistant-text', ...at(m, `${pointer}/text`) }, anchor));
+        else pushAll(candidates, candidatesFromText(block.text, { origin: 'assistant-text', ...at(m, `${pointer}/text`) }, anchor));
       }
     });
   }
 
   if (terminal && typeof terminal.value.result === 'string') {
-    candidates.push(...candidatesFromText(terminal.value.result, { origin: 'result', ...at(terminal, '/result') }, anchor));
+    pushAll(candidates, candidatesFromText(terminal.value.result, { origin: 'result', ...at(terminal, '/result') }, anchor));
   }
 
   const human: string[] = [];
@@ -149,7 +150,7 @@ function decodeQwen(route: string, envelope: Envelope, options: DecodeOptions = 
     if (errorMessage !== undefined && errorMessage.trim() !== '') human.push(errorMessage);
     if (typeof t.subtype === 'string' && t.subtype !== 'success') ancillary.push(`subtype=${t.subtype}`);
   }
-  if (human.length === 0) human.push(...apiErrors);
+  if (human.length === 0) pushAll(human, apiErrors);
 
   const status = readStatus(envelope, t, errorMessage ?? apiErrors.at(-1), documents);
   pushApiErrorStatus(status, ancillary);

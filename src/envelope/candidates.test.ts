@@ -1,0 +1,78 @@
+import { fc, test } from '@fast-check/vitest';
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { canonicalJson, writeCanonicalJson } from '#src/envelope/candidates.ts';
+import { projectPath } from '#src/paths.ts';
+import { caseId } from '#src/record/caseId.ts';
+
+/** The rule as first written (JSON.stringify with a key-sorting replacer): the oracle. */
+function replacerCanonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => {
+    if (typeof v === 'object' && v !== null && !Array.isArray(v)) {
+      const sorted: Record<string, unknown> = {};
+      for (const k of Object.keys(v).sort()) sorted[k] = (v as Record<string, unknown>)[k];
+      return sorted;
+    }
+    return v;
+  });
+}
+
+const anyUnit = fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c));
+const key = fc.oneof(fc.string({ unit: anyUnit, maxLength: 4 }), fc.constantFrom('0', '1', '10', '2', '-1', '01', '__proto__x', 'b', 'a'));
+const value = fc.letrec((tie) => ({
+  any: fc.oneof(
+    { depthSize: 'small' },
+    fc.string({ unit: anyUnit, maxLength: 12 }),
+    fc.double(),
+    fc.integer(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.constant(undefined),
+    fc.array(tie('any'), { maxLength: 4 }),
+    fc.dictionary(key, tie('any'), { maxKeys: 5 }),
+  ),
+})).any;
+
+describe('canonicalJson / writeCanonicalJson', () => {
+  test.prop([value], { numRuns: 400 })('both are exactly JSON.stringify with sorted keys, undefined and -0 and NaN included', (v) => {
+    expect(canonicalJson(v)).toBe(replacerCanonical(v));
+    const chunks: string[] = [];
+    const written = writeCanonicalJson(v, (c) => chunks.push(c));
+    expect(written ? chunks.join('') : undefined).toBe(replacerCanonical(v));
+  });
+
+  it('escapes a long string a slice at a time, keeping surrogate pairs whole and lone surrogates escaped', () => {
+    const unit = 1 << 16;
+    const long = `${'a'.repeat(unit - 1)}\u{1F600}${'"\\\n'.repeat(unit)}\ud800x${'é'.repeat(unit)}`;
+    const v = { z: long, a: [long, { [long]: 1 }], d: new Date(0) };
+    const chunks: string[] = [];
+    expect(writeCanonicalJson(v, (c) => chunks.push(c))).toBe(true);
+    expect(chunks.length).toBeGreaterThan(5);
+    for (const c of chunks) expect(c.length).toBeLessThan(3 * unit);
+    expect(chunks.join('')).toBe(replacerCanonical(v));
+  });
+
+  it('writes 10,000 nesting levels without overflowing the stack', () => {
+    let deep: unknown = {};
+    for (let k = 0; k < 10_000; k++) deep = { a: [deep] };
+    expect(() => replacerCanonical(deep)).toThrow(RangeError);
+    const text = canonicalJson(deep);
+    expect(text.length).toBe(10_000 * '{"a":[]}'.length + 2);
+    expect(text.startsWith('{"a":[{"a":[')).toBe(true);
+  });
+
+  it('throws TypeError on a cycle and a BigInt, as JSON.stringify does; undefined at the top gives undefined', () => {
+    const cyclic: Record<string, unknown> = { a: 1 };
+    cyclic.self = { back: cyclic };
+    expect(() => canonicalJson(cyclic)).toThrow(TypeError);
+    expect(() => canonicalJson({ n: 1n })).toThrow(TypeError);
+    expect(canonicalJson(undefined)).toBe(JSON.stringify(undefined));
+    const shared = { x: 1 };
+    expect(canonicalJson([shared, shared])).toBe('[{"x":1},{"x":1}]');
+  });
+
+  it('keeps every bundled case id: the hash of the pieces is the hash of the whole text', () => {
+    const c = JSON.parse(readFileSync(projectPath('fixtures/cases/claude-code/json/final.json'), 'utf8')) as Parameters<typeof caseId>[0] & { id: string };
+    expect(caseId(c)).toBe(c.id);
+  });
+});
