@@ -24,8 +24,8 @@ export function failureEvidence(envelope: Envelope, decoded: Decoded, clip: Clip
 
 /**
  * The verdict that comes before any reading of the answer: `timeout` when the harness ended the run
- * (its output is discarded, ce-plugin.md 1.7), `startup-rejected` when the CLI refused to start.
- * `null` when neither applies.
+ * (its output is discarded, ce-plugin.md 1.7), `startup-rejected` when the CLI refused to start, and
+ * the no-answer verdict of an incomplete stream (`Decoded.status.incomplete`). `null` when none applies.
  */
 export function runFailure(envelope: Envelope, decoded: Decoded, attempt: number, clip: ClipPolicy): Verdict | null {
   if (envelope.timedOut) {
@@ -39,7 +39,19 @@ export function runFailure(envelope: Envelope, decoded: Decoded, attempt: number
     const message = decoded.status.message ?? envelope.stderr.trim();
     return { verdict: 'startup-rejected', attempt, message, evidence: [`startup rejected: ${message}`, ...failureEvidence(envelope, decoded, clip)] };
   }
+  // An incomplete stream (no terminal event, a cut last line) is never accepted (issue 11).
+  if (decoded.status.incomplete !== undefined) return noAnswer(envelope, decoded, attempt, clip, []);
   return null;
+}
+
+/**
+ * The first evidence line of a `crashed` verdict: how the peer exited, and, for an incomplete
+ * stream, why it is incomplete (`peer output is incomplete (no terminal ... event); exited with code 0`).
+ */
+export function crashedHead(envelope: Envelope, decoded: Decoded): string {
+  const exit = envelope.signal ? `on ${envelope.signal}` : `with code ${String(envelope.exitCode)}`;
+  const reason = decoded.status.incomplete;
+  return reason !== undefined ? `peer output is incomplete (${reason}); exited ${exit}` : `peer exited ${exit} without an envelope`;
 }
 
 /**
@@ -63,7 +75,7 @@ export function noAnswer(envelope: Envelope, decoded: Decoded, attempt: number, 
       exitCode: envelope.exitCode,
       signal: envelope.signal ?? null,
       evidence: [
-        `peer exited ${envelope.signal ? `on ${envelope.signal}` : `with code ${String(envelope.exitCode)}`} without an envelope`,
+        crashedHead(envelope, decoded),
         ...failureEvidence(envelope, decoded, clip),
       ],
     };

@@ -19,6 +19,7 @@ import { isPlainObject } from '#src/envelope/keys.ts';
 import { boundedEvidence, clipEvidence, type ClipPolicy } from '#src/diagnostics/evidence.ts';
 import type { Verdict } from './types.ts';
 import { compileValidator, type Validator } from './validator.ts';
+import { crashedHead } from './outcome.ts';
 
 /**
  * Time policy of the pov contract. Units are in the names.
@@ -133,7 +134,8 @@ export function povContract(
       return { verdict: 'startup-rejected', attempt, message, evidence: [`startup rejected: ${clipEvidence(message, clip)}`, ...failureEvidence()] };
     }
     const best = select(decoded);
-    if (best && best.score === 2) {
+    // An incomplete stream (no terminal event, a cut last line) is never accepted (issue 11); it may still be retried.
+    if (best && best.score === 2 && decoded.status.incomplete === undefined) {
       return {
         verdict: 'accepted',
         attempt,
@@ -185,7 +187,7 @@ export function povContract(
         attempt,
         exitCode: envelope.exitCode,
         signal: envelope.signal ?? null,
-        evidence: [`peer exited ${envelope.signal ? `on ${envelope.signal}` : `with code ${String(envelope.exitCode)}`} without an envelope`, ...failureEvidence()],
+        evidence: [crashedHead(envelope, decoded), ...failureEvidence()],
       };
     }
     const lines = ['produced no usable schema-shaped output; skipping fold-in'];

@@ -3,7 +3,7 @@
  * value, or a string field (`result`, `text`, assistant text) that may hold JSON in prose, fences,
  * concatenations or nested JSON strings (found with src/scan).
  */
-import { findJsonObjects } from '#src/scan/index.ts';
+import { findJsonObjects, type FoundObject } from '#src/scan/index.ts';
 import type { Candidate, Origin } from './types.ts';
 import { isPlainObject } from './keys.ts';
 
@@ -28,16 +28,83 @@ export function candidatesFromStructured(value: unknown, at: PartLocation): Cand
 /**
  * Every JSON object found in a string field, in document order, each with `nested` = 1 + the
  * string layers the scanner unwrapped. With `anchor`, only objects that own that key.
+ *
+ * An object inside a JSON Schema (a `$schema` echo, or an answer wrapped in
+ * `{"type":"object","properties":{...}}`) is never a candidate: a schema is not silently
+ * unwrapped (issue 11). Each one left out is reported in `notes` when given.
  */
-export function candidatesFromText(text: string, at: PartLocation, anchor?: string): Candidate[] {
+export function candidatesFromText(text: string, at: PartLocation, anchor?: string, notes?: string[]): Candidate[] {
   if (text.indexOf('{') === -1) return [];
-  const found = findJsonObjects(text, anchor === undefined ? {} : { anchor });
+  let found: FoundObject[];
+  if (text.includes('properties') || text.includes('$schema')) {
+    // Only here is the anchor-free walk paid for: it sees the schema objects an anchored walk skips.
+    const all = findJsonObjects(text);
+    const inside = schemaInteriors(all);
+    const wanted = anchor === undefined ? all : all.filter((f) => Object.hasOwn(f.value, anchor));
+    found = wanted.filter((f) => !inside.has(f.value));
+    const left = wanted.length - found.length;
+    if (left > 0) notes?.push(`${left} object(s) in ${at.origin} sit inside a JSON Schema (a schema echo or an answer wrapped in one) and were not unwrapped`);
+  } else {
+    found = findJsonObjects(text, anchor === undefined ? {} : { anchor });
+  }
   return found.map((f) => ({
     ...withEvent(at),
     value: f.value,
     fenced: f.fenced,
     nested: f.nested + 1,
   }));
+}
+
+/** Values of a message's `phase` / `channel` that mark it as not the answer. */
+const COMMENTARY = /^(?:commentary|progress|reasoning|analysis|thinking|thought|plan|preamble)$/i;
+
+/**
+ * Why a message (an event, an item, a content block) is marked as commentary, progress or
+ * reasoning rather than the answer, or `null`: its `phase` or `channel` reads `commentary`,
+ * `progress`, `reasoning`, `analysis`, `thinking`, ... (Codex app-server `phase: "commentary"`,
+ * openai/codex#30190; only `final_answer` or no phase is an answer), or it has `thought: true`
+ * (Gemini API thought parts). Issue 11: such a message is never the answer, on every route.
+ *
+ * @example
+ * commentaryMark({ type: 'agent_message', text: '{}', phase: 'commentary' }) // 'phase: "commentary"'
+ */
+export function commentaryMark(message: unknown): string | null {
+  if (!isPlainObject(message)) return null;
+  for (const key of ['phase', 'channel'] as const) {
+    const v = message[key];
+    if (typeof v === 'string' && COMMENTARY.test(v)) return `${key}: ${JSON.stringify(v)}`;
+  }
+  if (message.thought === true) return 'thought: true';
+  return null;
+}
+
+/**
+ * Whether `value` is a JSON Schema rather than an answer: it has a string `$schema`, or an object
+ * `properties` together with `type: "object"`, a `required` array or `additionalProperties`.
+ *
+ * @example
+ * looksLikeSchema({ type: 'object', properties: { position: { type: 'string' } } }) // true
+ */
+export function looksLikeSchema(value: unknown): boolean {
+  if (!isPlainObject(value)) return false;
+  if (typeof value.$schema === 'string') return true;
+  return isPlainObject(value.properties) && (value.type === 'object' || Array.isArray(value.required) || Object.hasOwn(value, 'additionalProperties'));
+}
+
+/** Every object strictly inside a schema among `found` (walked through objects and arrays, iteratively). */
+function schemaInteriors(found: FoundObject[]): Set<object> {
+  const inside = new Set<object>();
+  for (const f of found) {
+    if (inside.has(f.value) || !looksLikeSchema(f.value)) continue;
+    const stack: unknown[] = Object.values(f.value);
+    while (stack.length > 0) {
+      const v = stack.pop();
+      if (typeof v !== 'object' || v === null || inside.has(v)) continue;
+      if (!Array.isArray(v)) inside.add(v);
+      for (const child of Object.values(v)) if (typeof child === 'object' && child !== null) stack.push(child);
+    }
+  }
+  return inside;
 }
 
 /**

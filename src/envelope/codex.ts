@@ -10,6 +10,11 @@
  * - progress ("commentary") messages are `agent_message` items too, and `text.format` constrains
  *   them as well (openai/codex#19816), so an earlier message can be schema-shaped: the last one
  *   is the answer, never the first;
+ * - newer releases mark them: `phase: "commentary"` vs `phase: "final_answer"` (openai/codex#30190,
+ *   0.146 app-server v2 phase); a message marked commentary is never a candidate, and the `-o` file,
+ *   which holds the last message whatever its phase, is not read when it repeats a commentary message;
+ * - `reasoning`, `plan`, `todo_list`, `command_execution`, ... items and `item.plan.delta` events
+ *   are never the answer (codex-rs/exec/src/exec_events.rs);
  * - `-o FILE` holds the last agent message's raw text; it is empty when the turn fails or the run
  *   is killed before an answer, and absent when Codex refuses to start;
  * - Codex does not validate the schema client-side: a prose answer is a normal `agent_message`,
@@ -25,9 +30,9 @@
  *   `Failed to read output schema file X: ...` / `Output schema file X is not valid JSON: ...`, exit 1.
  */
 import { readJsonDocuments } from './jsonl.ts';
-import { candidatesFromText, dedupeCandidates } from './candidates.ts';
+import { candidatesFromText, commentaryMark, dedupeCandidates } from './candidates.ts';
 import { isPlainObject } from './keys.ts';
-import { crashedStatus } from './status.ts';
+import { crashedStatus, incompleteStatus, noteLostOutput } from './status.ts';
 import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from './types.ts';
 
 /** The route this decoder reads. */
@@ -116,6 +121,7 @@ function decodeCodex(envelope: Envelope, options: DecodeOptions = {}): Decoded {
   const messages: AgentMessage[] = [];
   const errorEvents: string[] = [];
   const itemErrors: string[] = [];
+  const commentary = new Set<string>();
   let completed: Record<string, unknown> | undefined;
   let failed: Record<string, unknown> | undefined;
   let terminal: Record<string, unknown> | undefined;
@@ -127,7 +133,15 @@ function decodeCodex(envelope: Envelope, options: DecodeOptions = {}): Decoded {
       case 'item.completed': {
         const item = v.item;
         if (!isPlainObject(item)) break;
-        if (item.type === 'agent_message' && typeof item.text === 'string') messages.push({ text: item.text, line: doc.line, offset: doc.offset });
+        if (item.type === 'agent_message' && typeof item.text === 'string') {
+          const mark = commentaryMark(item);
+          if (mark !== null) {
+            commentary.add(item.text.trim());
+            notes.push(`agent_message on line ${doc.line + 1} is marked ${mark}: not the answer`);
+          } else {
+            messages.push({ text: item.text, line: doc.line, offset: doc.offset });
+          }
+        }
         else if (item.type === 'error' && typeof item.message === 'string') itemErrors.push(item.message);
         break;
       }
@@ -160,14 +174,16 @@ function decodeCodex(envelope: Envelope, options: DecodeOptions = {}): Decoded {
       candidates.push(lastMessageWhole);
     } else {
       lastMessageWhole = undefined;
-      candidates.push(...candidatesFromText(m.text, at, anchor));
+      candidates.push(...candidatesFromText(m.text, at, anchor, notes));
     }
   }
 
   // 2. The -o file, last.
   let fileWhole: Candidate | undefined;
   const file = envelope.files?.[CODEX_LAST_MESSAGE_FILE];
-  if (typeof file === 'string' && file.trim() !== '') {
+  const fileIsCommentary = typeof file === 'string' && commentary.has(file.trim()) && !messages.some((m) => m.text.trim() === file.trim());
+  if (fileIsCommentary) notes.push('the -o last-message file repeats a commentary message: not the answer');
+  if (typeof file === 'string' && file.trim() !== '' && !fileIsCommentary) {
     const at = { origin: 'last-message', pointer: '', offset: envelope.stdout.length };
     const whole = wholeObject(file);
     if (whole !== undefined) {
@@ -189,7 +205,13 @@ function decodeCodex(envelope: Envelope, options: DecodeOptions = {}): Decoded {
   if (lastMessage && wholeObject(lastMessage.text) === undefined && !failed) {
     notes.push('the last agent_message is not one JSON object (Codex does not validate --output-schema output; its exit code says nothing about it)');
   }
-  const { status, code } = readStatus(envelope, docs.documents.length, failed, completed, errorEvents);
+  const read = readStatus(envelope, docs.documents.length, failed, completed, errorEvents);
+  const code = read.code;
+  let status = read.status;
+  if (status.kind !== 'startup-rejected' && status.kind !== 'provider-error' && (docs.truncated || (docs.documents.length > 0 && !completed && !failed))) {
+    status = incompleteStatus(envelope, docs.truncated ? 'the last line of stdout is cut' : 'no turn.completed or turn.failed event', ancillary);
+  }
+  if (completed && status.kind === 'ok') noteLostOutput(completed.usage, candidates.length > 0 || messages.some((m) => m.text.trim() !== ''), ancillary, notes);
   if (status.kind !== 'ok' && status.message) human.push(status.message);
   if (typeof status.apiErrorStatus === 'number') ancillary.push(`api_error_status=${status.apiErrorStatus}`);
   if (code !== null) ancillary.push(`error_code=${code}`);

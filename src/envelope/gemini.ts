@@ -19,7 +19,7 @@ import { findJsonObjects } from '#src/scan/index.ts';
 import { readJsonDocuments, type JsonDocument } from './jsonl.ts';
 import { candidatesFromText, dedupeCandidates } from './candidates.ts';
 import { isPlainObject } from './keys.ts';
-import { crashedStatus, isHttpErrorStatus } from './status.ts';
+import { crashedStatus, incompleteStatus, isHttpErrorStatus, noteLostOutput } from './status.ts';
 import { finishDecode } from './decodeParts.ts';
 import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from './types.ts';
 
@@ -119,6 +119,12 @@ function decodeJson(route: string, envelope: Envelope, options: DecodeOptions = 
       status = exitStatus(envelope);
     }
   }
+  // A cut document is never accepted; a provider error read from stderr stays one.
+  if (docs.truncated && (terminal || status.kind !== 'provider-error')) status = incompleteStatus(envelope, 'stdout ends inside the JSON document', ancillary);
+  if (terminal && status.kind === 'ok') {
+    const response = terminal.value.response;
+    noteLostOutput(terminal.value.stats, candidates.length > 0 || (typeof response === 'string' && response.trim() !== ''), ancillary, notes);
+  }
   const decoded: Decoded = { route, candidates: dedupeCandidates(candidates), status, human, ancillary, keys, notes };
   if (terminal && terminal.value.stats !== undefined) decoded.usage = terminal.value.stats;
   return decoded;
@@ -170,13 +176,24 @@ function decodeStream(route: string, envelope: Envelope, options: DecodeOptions 
     );
   }
   let status: EnvelopeStatus = { kind: 'ok' };
-  if (terminal) {
+  if (terminal && !docs.truncated) {
     const t = terminal.value;
     if (t.status === 'error' || isPlainObject(t.error)) {
       status = isPlainObject(t.error) ? errorStatus(t.error, human, ancillary) : { kind: 'cli-error', message: 'result status error' };
     }
+  } else if (docs.documents.length > 0 || docs.truncated) {
+    // gemini-cli#20183: the stream ends without its result event (exit 1): never accepted.
+    const reason = docs.truncated ? 'the last line of stdout is cut' : 'no terminal {"type":"result"} event';
+    if (!terminal) notes.push('no terminal {"type":"result"} event in stdout');
+    const report = stderrErrorObject(envelope.stderr);
+    if (report) {
+      notes.push('the error object was read from stderr');
+      status = { ...errorStatus(report.error as Record<string, unknown>, human, ancillary), incomplete: reason };
+      ancillary.push(`incomplete stream: ${reason}`);
+    } else {
+      status = incompleteStatus(envelope, reason, ancillary);
+    }
   } else {
-    if (docs.documents.length > 0) notes.push('no terminal {"type":"result"} event in stdout');
     const report = stderrErrorObject(envelope.stderr);
     if (report) {
       notes.push('the error object was read from stderr');
@@ -185,6 +202,7 @@ function decodeStream(route: string, envelope: Envelope, options: DecodeOptions 
       status = exitStatus(envelope);
     }
   }
+  if (terminal && status.kind === 'ok') noteLostOutput(terminal.value.stats, candidates.length > 0 || human.length > 0, ancillary, notes);
   const decoded = finishDecode(route, { candidates, human, ancillary, notes }, status, terminal?.value);
   if (terminal && terminal.value.stats !== undefined) decoded.usage = terminal.value.stats;
   return decoded;

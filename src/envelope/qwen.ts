@@ -20,7 +20,7 @@ import { readJsonDocuments } from './jsonl.ts';
 import { candidatesFromStructured, candidatesFromText } from './candidates.ts';
 import { STRUCTURED_FIELD_NAMES } from './claude.ts';
 import { findKeys, isPlainObject, pointerToken } from './keys.ts';
-import { crashedStatus, httpStatusIn, pushApiErrorStatus } from './status.ts';
+import { crashedStatus, httpStatusIn, pushApiErrorStatus, stripAnsi } from './status.ts';
 import { finishDecode } from './decodeParts.ts';
 import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from './types.ts';
 
@@ -30,14 +30,7 @@ export type QwenRoute = 'qwen-code/json' | 'qwen-code/stream-json';
 /** `[API Error: <status> ...]`: how Qwen Code 0.24.4 words a provider error (assistant text and `error.message`). */
 const API_ERROR = /\[API Error: (\d{3})\b/;
 
-/** ANSI escape sequences (Qwen Code colours its startup errors red even on a pipe). */
-// eslint-disable-next-line no-control-regex
-const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
-
-/** `text` without ANSI colour codes. */
-export function stripAnsi(text: string): string {
-  return text.replace(ANSI, '');
-}
+export { stripAnsi };
 
 /**
  * Qwen Code's startup-rejection line: the first stderr line (ANSI codes removed) that says

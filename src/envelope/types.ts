@@ -76,12 +76,17 @@ export interface Candidate {
  *     `terminal_reason: "api_error"`, an error event);
  *   - `cli-error`: the CLI reported its own failure (e.g. `error_max_structured_output_retries`);
  *   - `crashed`: the process died without an envelope (signal, or non-zero exit with no JSON).
+ *   A stream that ended without its terminal event, or whose last line was cut, is `crashed` too,
+ *   with `incomplete` set, whatever its exit code.
  * - `message`: the CLI's own words for it, verbatim.
+ * - `incomplete`: why the output is incomplete (`no terminal {"type":"result"} event`, `last line cut`);
+ *   such an envelope is never accepted, whatever it holds (issue 11: every route).
  * - `apiErrorStatus`, `terminalReason`, `subtype`: as the envelope spells them, when present.
  */
 export interface EnvelopeStatus {
   kind: 'ok' | 'startup-rejected' | 'provider-error' | 'cli-error' | 'crashed';
   message?: string;
+  incomplete?: string;
   apiErrorStatus?: number | null;
   terminalReason?: string;
   subtype?: string;
