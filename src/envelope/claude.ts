@@ -134,7 +134,6 @@ function decodeClaude(route: string, envelope: Envelope, options: DecodeOptions 
     if (t.api_error_status !== undefined && t.api_error_status !== null) ancillary.push(`api_error_status=${String(t.api_error_status)}`);
     else if (status.kind === 'provider-error' && typeof status.apiErrorStatus === 'number') ancillary.push(`api_error_status=${status.apiErrorStatus}`);
     if (typeof t.terminal_reason === 'string') ancillary.push(`terminal_reason=${t.terminal_reason}`);
-    if (t.is_error === true && t.subtype === 'success') ancillary.push('is_error=true despite subtype=success');
     const delivered = candidates.length > 0 || (typeof t.result === 'string' && t.result.trim() !== '');
     if (status.kind === 'ok') noteLostOutput(t.usage, delivered, ancillary, notes);
   }

@@ -10,7 +10,7 @@
 import { readJsonDocuments, type JsonDocument } from './jsonl.ts';
 import { candidatesFromStructured, candidatesFromText } from './candidates.ts';
 import { findKeys, foldKey, isPlainObject, pointerToken } from './keys.ts';
-import { crashedStatus } from './status.ts';
+import { crashedStatus, incompleteStatus } from './status.ts';
 import { finishDecode } from './decodeParts.ts';
 import type { Candidate, DecodeOptions, EnvelopeStatus, RouteDecoder } from './types.ts';
 
@@ -211,7 +211,7 @@ export function genericDecoder(route: string, options: GenericDecoderOptions = {
           candidates.unshift(...fromStructured);
           for (const field of findKeys(t, textFields)) {
             const value = t[field];
-            if (typeof value === 'string') candidates.push(...candidatesFromText(value, at(field, `/${pointerToken(field)}`), anchor));
+            if (typeof value === 'string') candidates.push(...candidatesFromText(value, at(field, `/${pointerToken(field)}`), anchor, notes));
           }
         }
         for (const field of [t.result, t.message, isPlainObject(t.error) ? t.error.message : t.error]) {
@@ -241,6 +241,12 @@ export function genericDecoder(route: string, options: GenericDecoderOptions = {
         // No terminal object: free text, scanned whole.
         candidates.push(...candidatesFromText(envelope.stdout, { origin: 'stdout', pointer: '', offset: 0 }, anchor));
         status = crashedStatus(envelope) ?? status;
+      }
+      // A route with a terminal event: without it, or with a cut last line, the stream is incomplete.
+      const streamed = options.event !== undefined || terminalTypes !== undefined;
+      if (streamed && (docs.truncated || (!terminal && docs.documents.length > 0)) && status.kind !== 'startup-rejected') {
+        const reason = docs.truncated ? 'the last line of stdout is cut' : 'no terminal object';
+        status = status.kind === 'ok' || status.kind === 'crashed' ? incompleteStatus(envelope, reason, ancillary) : { ...status, incomplete: reason };
       }
       const decoded = finishDecode(route, { candidates, human, ancillary, notes }, status, terminal?.value);
       if (structured) decoded.structured = structured;

@@ -16,11 +16,11 @@
  * - a schema the CLI refuses: exit 52, stdout empty, one red ANSI line on stderr
  *   (`--json-schema is not a valid JSON Schema: strict mode: unknown keyword: "_meta"`).
  */
-import { readJsonDocuments } from './jsonl.ts';
+import { jsonEvents, readJsonDocuments } from './jsonl.ts';
 import { candidatesFromStructured, candidatesFromText } from './candidates.ts';
 import { STRUCTURED_FIELD_NAMES } from './claude.ts';
 import { findKeys, isPlainObject, pointerToken } from './keys.ts';
-import { crashedStatus, httpStatusIn, pushApiErrorStatus, stripAnsi } from './status.ts';
+import { crashedStatus, httpStatusIn, incompleteStatus, noteLostOutput, pushApiErrorStatus, stripAnsi } from './status.ts';
 import { finishDecode } from './decodeParts.ts';
 import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from './types.ts';
 
@@ -78,24 +78,14 @@ interface Message {
   event?: number;
 }
 
-function messagesOf(stdout: string): { messages: Message[]; notes: string[]; documents: number } {
+function messagesOf(stdout: string): { messages: Message[]; notes: string[]; documents: number; truncated: boolean } {
   const docs = readJsonDocuments(stdout);
-  const messages: Message[] = [];
-  for (const doc of docs.documents) {
-    const event = docs.framing === 'lines' ? { event: doc.line } : {};
-    if (Array.isArray(doc.value)) {
-      doc.value.forEach((m, i) => {
-        if (isPlainObject(m)) messages.push({ value: m, base: `/${i}`, offset: doc.offset, ...event });
-      });
-    } else if (isPlainObject(doc.value)) {
-      messages.push({ value: doc.value, base: '', offset: doc.offset, ...event });
-    }
-  }
-  return { messages, notes: [...docs.notes], documents: docs.documents.length };
+  const messages: Message[] = jsonEvents(docs).map((e) => ({ value: e.value, base: e.base, offset: e.offset, ...e.event }));
+  return { messages, notes: [...docs.notes], documents: docs.documents.length, truncated: docs.truncated };
 }
 
 function decodeQwen(route: string, envelope: Envelope, options: DecodeOptions = {}): Decoded {
-  const { messages, notes, documents } = messagesOf(envelope.stdout);
+  const { messages, notes, documents, truncated } = messagesOf(envelope.stdout);
   const anchor = options.anchor;
   const candidates: Candidate[] = [];
   let structured: Candidate | undefined;
@@ -124,13 +114,13 @@ function decodeQwen(route: string, envelope: Envelope, options: DecodeOptions = 
         candidates.push({ value: block.input, origin: `tool_use:${String(block.name)}`, nested: 0, ...at(m, `${pointer}/input`) });
       } else if (block.type === 'text' && typeof block.text === 'string') {
         if (qwenErrorStatus(block.text) !== null) apiErrors.push(block.text);
-        else candidates.push(...candidatesFromText(block.text, { origin: 'assistant-text', ...at(m, `${pointer}/text`) }, anchor));
+        else candidates.push(...candidatesFromText(block.text, { origin: 'assistant-text', ...at(m, `${pointer}/text`) }, anchor, notes));
       }
     });
   }
 
   if (terminal && typeof terminal.value.result === 'string') {
-    candidates.push(...candidatesFromText(terminal.value.result, { origin: 'result', ...at(terminal, '/result') }, anchor));
+    candidates.push(...candidatesFromText(terminal.value.result, { origin: 'result', ...at(terminal, '/result') }, anchor, notes));
   }
 
   const human: string[] = [];
@@ -144,8 +134,12 @@ function decodeQwen(route: string, envelope: Envelope, options: DecodeOptions = 
   }
   if (human.length === 0) human.push(...apiErrors);
 
-  const status = readStatus(envelope, t, errorMessage ?? apiErrors.at(-1), documents);
+  let status = readStatus(envelope, t, errorMessage ?? apiErrors.at(-1), documents);
+  if ((truncated || (!t && messages.length > 0)) && status.kind !== 'provider-error' && status.kind !== 'startup-rejected') {
+    status = incompleteStatus(envelope, truncated ? 'the last line of stdout is cut' : 'no terminal {"type":"result"} object', ancillary);
+  }
   pushApiErrorStatus(status, ancillary);
+  if (t && status.kind === 'ok') noteLostOutput(t.usage, candidates.length > 0 || (typeof t.result === 'string' && t.result.trim() !== ''), ancillary, notes);
 
   const decoded = finishDecode(route, { candidates, human, ancillary, notes }, status, t);
   if (structured) decoded.structured = structured;

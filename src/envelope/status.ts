@@ -130,7 +130,8 @@ const OUTPUT_TOKEN_KEYS = new Set(['outputtokens', 'completiontokens', 'candidat
 /**
  * Output tokens a usage object says the model produced: the sum of every numeric field spelled
  * `output_tokens`, `outputTokens`, `completion_tokens`, `candidatesTokenCount`, `candidates` (Gemini
- * CLI `stats.models.<m>.tokens`) or `output` (opencode `tokens`), at any depth (bounded); `0` when none.
+ * CLI `stats.models.<m>.tokens`) or `output` (opencode `tokens`, pi `usage`), at any depth (bounded,
+ * money under `cost` skipped); `0` when none.
  */
 export function outputTokens(usage: unknown): number {
   let sum = 0;
@@ -142,7 +143,7 @@ export function outputTokens(usage: unknown): number {
     if (!isPlainObject(value) || depth > 6) continue;
     for (const [k, v] of Object.entries(value)) {
       if (typeof v === 'number' && Number.isFinite(v) && v > 0 && OUTPUT_TOKEN_KEYS.has(foldKey(k))) sum += v;
-      else if (isPlainObject(v)) stack.push({ value: v, depth: depth + 1 });
+      else if (isPlainObject(v) && foldKey(k) !== 'cost') stack.push({ value: v, depth: depth + 1 });
     }
   }
   return sum;
