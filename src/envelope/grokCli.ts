@@ -182,6 +182,15 @@ function decodeStream(route: string, framing: 'chunks' | 'steps', envelope: Enve
   const terminalType = framing === 'chunks' ? 'done' : 'run_finish';
   const segments: Segment[] = [];
   let open: Segment | undefined;
+  // A text is read when it closes, so candidates stay in stream order (tool calls between texts).
+  const close = () => {
+    if (!open) return;
+    const segment = open;
+    open = undefined;
+    if (segment.text.trim() !== '') human.push(segment.text);
+    if (segment.pieces > 1) notes.push(`assembled the text on line ${segment.line + 1} from ${segment.pieces} ${textType} events`);
+    candidates.push(...candidatesFromText(segment.text, { origin: 'assistant-text', pointer: `/${textField}`, offset: segment.offset, ...event(segment.line) }, options.anchor, notes));
+  };
   let status: EnvelopeStatus = { kind: 'ok' };
   let terminal: Record<string, unknown> | undefined;
   let last: Record<string, unknown> | undefined;
@@ -203,7 +212,7 @@ function decodeStream(route: string, framing: 'chunks' | 'steps', envelope: Enve
       continue;
     }
     if (e.type === 'reasoning') continue; // never the answer, and it does not split the text
-    open = undefined;
+    close();
     if (e.type === 'tool_calls') toolCallCandidates(e.toolCalls, '/toolCalls', doc, parts);
     else if (e.type === 'tool_use') toolCallCandidates(e.toolCall, '/toolCall', doc, parts);
     else if (e.type === 'error') {
@@ -217,11 +226,7 @@ function decodeStream(route: string, framing: 'chunks' | 'steps', envelope: Enve
       terminal = e;
     }
   }
-  for (const segment of segments) {
-    if (segment.text.trim() !== '') human.push(segment.text);
-    if (segment.pieces > 1) notes.push(`assembled the text on line ${segment.line + 1} from ${segment.pieces} ${textType} events`);
-    candidates.push(...candidatesFromText(segment.text, { origin: 'assistant-text', pointer: `/${textField}`, offset: segment.offset, ...event(segment.line) }, options.anchor, notes));
-  }
+  close();
   if (terminal && terminal.type === 'run_finish' && terminal.success === false && status.kind === 'ok') {
     status = { kind: 'cli-error', message: `run_finish success false (exitCode ${String(terminal.exitCode)}, errorCount ${String(terminal.errorCount)})` };
   }
