@@ -61,6 +61,7 @@ export function claudeDecoder(route: 'claude-code/json' | 'claude-code/stream-js
   return {
     route,
     header: `Claude Code (${route.split('/')[1]})`,
+    framings: route === 'claude-code/json' ? ['object', 'array'] : ['lines'],
     detect: (envelope) => /"type"\s*:\s*"result"/.test(envelope.stdout) && /"session_id"|"is_error"/.test(envelope.stdout),
     decode: (envelope, options) => decodeClaude(route, envelope, options),
   };
@@ -138,7 +139,7 @@ function decodeClaude(route: string, envelope: Envelope, options: DecodeOptions 
     if (status.kind === 'ok') noteLostOutput(t.usage, delivered, ancillary, notes);
   }
 
-  const decoded = finishDecode(route, { candidates, human, ancillary, notes }, status, terminal?.value);
+  const decoded = finishDecode(route, { candidates, human, ancillary, notes, docs }, status, terminal?.value);
   if (structured) decoded.structured = structured;
   if (terminal && terminal.value.usage !== undefined) decoded.usage = terminal.value.usage;
   return decoded;

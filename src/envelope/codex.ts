@@ -29,7 +29,7 @@
  * - a schema file Codex cannot read or parse stops it before any event: stderr
  *   `Failed to read output schema file X: ...` / `Output schema file X is not valid JSON: ...`, exit 1.
  */
-import { readJsonDocuments } from './jsonl.ts';
+import { framingOf, readJsonDocuments } from './jsonl.ts';
 import { candidatesFromText, commentaryMark, dedupeCandidates } from './candidates.ts';
 import { isPlainObject } from './keys.ts';
 import { crashedStatus, incompleteStatus, noteLostOutput } from './status.ts';
@@ -109,6 +109,7 @@ export function codexDecoder(): RouteDecoder {
   return {
     route: CODEX_ROUTE,
     header: 'Codex exec --json (JSONL + -o last message)',
+    framings: ['lines'],
     detect: (envelope) => /"type"\s*:\s*"(?:thread\.started|turn\.(?:started|completed|failed))"/.test(envelope.stdout),
     decode: (envelope, options) => decodeCodex(envelope, options),
   };
@@ -225,6 +226,7 @@ function decodeCodex(envelope: Envelope, options: DecodeOptions = {}): Decoded {
     ancillary,
     keys: terminal ? Object.keys(terminal) : [],
     notes,
+    framing: framingOf(docs),
   };
   if (structured) decoded.structured = structured;
   if (completed && completed.usage !== undefined) decoded.usage = completed.usage;

@@ -57,6 +57,7 @@ export function copilotDecoder(): RouteDecoder {
   return {
     route: COPILOT_ROUTE,
     header: 'Copilot CLI (json)',
+    framings: ['lines'],
     detect: (envelope) => /"type"\s*:\s*"(?:assistant\.message|session\.[a-z_]+|result)"/.test(envelope.stdout) && /"data"\s*:/.test(envelope.stdout),
     decode: (envelope, options) => decodeCopilot(envelope, options),
   };
@@ -108,7 +109,7 @@ function decodeCopilot(envelope: Envelope, options: DecodeOptions = {}): Decoded
     status = status.kind === 'ok' ? incompleteStatus(envelope, reason, ancillary) : { ...status, incomplete: reason };
   }
   const terminal = result ?? last;
-  const decoded = finishDecode(COPILOT_ROUTE, { candidates, human, ancillary, notes }, status, terminal);
+  const decoded = finishDecode(COPILOT_ROUTE, { candidates, human, ancillary, notes, docs }, status, terminal);
   if (result && result.usage !== undefined) decoded.usage = result.usage;
   return decoded;
 }

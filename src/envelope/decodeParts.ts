@@ -2,7 +2,7 @@
  * The start and the end every JSON-event decoder shares: stdout read as JSON documents, the
  * lists a decoder fills while it walks the events, and the {@link Decoded} built from them.
  */
-import { readJsonDocuments, type JsonDocuments } from './jsonl.ts';
+import { framingOf, readJsonDocuments, type JsonDocuments } from './jsonl.ts';
 import { dedupeCandidates } from './candidates.ts';
 import type { Candidate, Decoded, EnvelopeStatus } from './types.ts';
 
@@ -35,11 +35,11 @@ export function startDecode(stdout: string): DecodeParts {
 /** The decoded envelope: candidates deduplicated, `keys` those of `terminal` (none without one). */
 export function finishDecode(
   route: string,
-  parts: Pick<DecodeParts, 'candidates' | 'human' | 'ancillary' | 'notes'>,
+  parts: Pick<DecodeParts, 'candidates' | 'human' | 'ancillary' | 'notes'> & { docs?: JsonDocuments; framing?: string },
   status: EnvelopeStatus,
   terminal: Record<string, unknown> | undefined,
 ): Decoded {
-  return {
+  const decoded: Decoded = {
     route,
     candidates: dedupeCandidates(parts.candidates),
     status,
@@ -48,4 +48,7 @@ export function finishDecode(
     keys: terminal ? Object.keys(terminal) : [],
     notes: parts.notes,
   };
+  const framing = parts.framing ?? (parts.docs ? framingOf(parts.docs) : undefined);
+  if (framing !== undefined) decoded.framing = framing;
+  return decoded;
 }

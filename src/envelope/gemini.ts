@@ -16,7 +16,7 @@
  *   with plain text (research, not re-observed here).
  */
 import { findJsonObjects } from '#src/scan/index.ts';
-import { readJsonDocuments, type JsonDocument } from './jsonl.ts';
+import { framingOf, readJsonDocuments, type JsonDocument } from './jsonl.ts';
 import { candidatesFromText, dedupeCandidates } from './candidates.ts';
 import { isPlainObject } from './keys.ts';
 import { crashedStatus, incompleteStatus, isHttpErrorStatus, noteLostOutput } from './status.ts';
@@ -37,6 +37,7 @@ export function geminiDecoder(route: GeminiDecoderRoute): RouteDecoder {
   return {
     route,
     header: `Gemini CLI (${route.split('/')[1]})`,
+    framings: route === 'gemini-cli/json' ? ['object'] : ['lines'],
     detect: (envelope) =>
       route === 'gemini-cli/json'
         ? /"response"\s*:|"session_id"\s*:/.test(envelope.stdout) || /"error"\s*:\s*\{/.test(envelope.stderr)
@@ -125,7 +126,7 @@ function decodeJson(route: string, envelope: Envelope, options: DecodeOptions = 
     const response = terminal.value.response;
     noteLostOutput(terminal.value.stats, candidates.length > 0 || (typeof response === 'string' && response.trim() !== ''), ancillary, notes);
   }
-  const decoded: Decoded = { route, candidates: dedupeCandidates(candidates), status, human, ancillary, keys, notes };
+  const decoded: Decoded = { route, candidates: dedupeCandidates(candidates), status, human, ancillary, keys, notes, framing: framingOf(docs) };
   if (terminal && terminal.value.stats !== undefined) decoded.usage = terminal.value.stats;
   return decoded;
 }
@@ -203,7 +204,7 @@ function decodeStream(route: string, envelope: Envelope, options: DecodeOptions 
     }
   }
   if (terminal && status.kind === 'ok') noteLostOutput(terminal.value.stats, candidates.length > 0 || human.length > 0, ancillary, notes);
-  const decoded = finishDecode(route, { candidates, human, ancillary, notes }, status, terminal?.value);
+  const decoded = finishDecode(route, { candidates, human, ancillary, notes, docs }, status, terminal?.value);
   if (terminal && terminal.value.stats !== undefined) decoded.usage = terminal.value.stats;
   return decoded;
 }

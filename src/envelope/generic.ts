@@ -248,7 +248,7 @@ export function genericDecoder(route: string, options: GenericDecoderOptions = {
         const reason = docs.truncated ? 'the last line of stdout is cut' : 'no terminal object';
         status = status.kind === 'ok' || status.kind === 'crashed' ? incompleteStatus(envelope, reason, ancillary) : { ...status, incomplete: reason };
       }
-      const decoded = finishDecode(route, { candidates, human, ancillary, notes }, status, terminal?.value);
+      const decoded = finishDecode(route, { candidates, human, ancillary, notes, docs }, status, terminal?.value);
       if (structured) decoded.structured = structured;
       if (terminal && terminal.value.usage !== undefined) decoded.usage = terminal.value.usage;
       return decoded;

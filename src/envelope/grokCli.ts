@@ -91,6 +91,7 @@ export function grokCliDecoder(): RouteDecoder {
   return {
     route,
     header: 'grok-cli (jsonl)',
+    framings: ['messages', 'chunks', 'steps'],
     detect: (envelope) =>
       (/"role"\s*:\s*"(?:assistant|user)"/.test(envelope.stdout) && !/"type"\s*:/.test(envelope.stdout.slice(0, 200))) ||
       /"type"\s*:\s*"(?:run_finish|step_start)"|"toolCalls"\s*:|^\{"type"\s*:\s*"content"/m.test(envelope.stdout),
@@ -139,7 +140,7 @@ function decodeGrokCli(route: string, envelope: Envelope, options: DecodeOptions
     status = crashedStatus(envelope) ?? status;
   }
   if (docs.truncated && status.kind !== 'provider-error') status = incompleteStatus(envelope, 'the last line of stdout is cut', ancillary);
-  return finishDecode(route, { candidates, human, ancillary, notes }, status, terminal);
+  return finishDecode(route, { candidates, human, ancillary, notes, framing: 'messages' }, status, terminal);
 }
 
 /** One assembled text: the pieces of consecutive `content` chunks or `text` events. */
@@ -239,7 +240,7 @@ function decodeStream(route: string, framing: 'chunks' | 'steps', envelope: Enve
     status = status.kind === 'ok' ? incompleteStatus(envelope, reason, ancillary) : { ...status, incomplete: reason };
   }
   if (sawUsage && status.kind === 'ok') noteLostOutput(usage, candidates.length > 0 || segments.some((s) => s.text.trim() !== ''), ancillary, notes);
-  const decoded = finishDecode(route, { candidates, human, ancillary, notes }, status, terminal ?? last);
+  const decoded = finishDecode(route, { candidates, human, ancillary, notes, framing }, status, terminal ?? last);
   if (sawUsage) decoded.usage = usage;
   return decoded;
 }

@@ -17,13 +17,13 @@ export { copilotDecoder, copilotErrorStatus, COPILOT_ROUTE } from './copilot.ts'
 export { piDecoder, piErrorStatus, PI_ROUTE } from './pi.ts';
 export { defaultDecoders, withDecoders, decoderFor, UnknownRouteError } from './registry.ts';
 export { foldKey, findKeys, isPlainObject, pointerToken } from './keys.ts';
-export { readJsonDocuments } from './jsonl.ts';
+export { readJsonDocuments, jsonEvents, framingOf } from './jsonl.ts';
 export { canonicalJson, dedupeCandidates } from './candidates.ts';
 
 export type { GenericDecoderOptions, EventFilter } from './generic.ts';
 export type { GeminiDecoderRoute } from './gemini.ts';
 export type { QwenRoute } from './qwen.ts';
-export type { JsonDocument, JsonDocuments } from './jsonl.ts';
+export type { JsonDocument, JsonDocuments, JsonEvent } from './jsonl.ts';
 export type {
   Candidate,
   Decoded,

@@ -32,6 +32,14 @@ export interface JsonDocuments {
 }
 
 /**
+ * The framing of `docs` as {@link Decoded.framing} names it: `object`, `array`, `lines` or `empty`.
+ */
+export function framingOf(docs: JsonDocuments): 'object' | 'array' | 'lines' | 'empty' {
+  if (docs.framing === 'whole') return Array.isArray(docs.documents[0]?.value) ? 'array' : 'object';
+  return docs.framing;
+}
+
+/**
  * One JSON object event of stdout: a JSONL line, or one element of a whole-document JSON array
  * (Qwen Code `json`, Claude Code `json --verbose`), or the whole document itself.
  * - `base`: JSON Pointer of the event inside its document (`/3` for an array element, `""` else);

@@ -54,6 +54,7 @@ export function opencodeDecoder(): RouteDecoder {
   return {
     route: OPENCODE_ROUTE,
     header: 'opencode (run --format json)',
+    framings: ['lines'],
     detect: (envelope) => /"sessionID"\s*:/.test(envelope.stdout) && /"type"\s*:\s*"(?:step_start|text|step_finish|error)"/.test(envelope.stdout),
     decode: (envelope, options) => decodeOpencode(envelope, options),
   };
@@ -97,7 +98,7 @@ function decodeOpencode(envelope: Envelope, options: DecodeOptions = {}): Decode
     status = incompleteStatus(envelope, docs.truncated ? 'the last line of stdout is cut' : 'the last step_start has no step_finish', ancillary);
   }
   if (status.kind === 'ok') noteLostOutput(usage, candidates.length > 0 || human.length > 0, ancillary, notes);
-  const decoded = finishDecode(OPENCODE_ROUTE, { candidates, human, ancillary, notes }, status, terminal);
+  const decoded = finishDecode(OPENCODE_ROUTE, { candidates, human, ancillary, notes, docs }, status, terminal);
   if (usage !== undefined) decoded.usage = usage;
   return decoded;
 }

@@ -50,6 +50,7 @@ export function piDecoder(): RouteDecoder {
   return {
     route: PI_ROUTE,
     header: 'pi (--mode json)',
+    framings: ['lines'],
     detect: (envelope) => /"type"\s*:\s*"(?:session|message_end|agent_end)"/.test(envelope.stdout),
     decode: (envelope, options) => decodePi(envelope, options),
   };
@@ -97,7 +98,7 @@ function decodePi(envelope: Envelope, options: DecodeOptions = {}): Decoded {
     status = status.kind === 'ok' || status.kind === 'crashed' ? incompleteStatus(envelope, reason, ancillary) : { ...status, incomplete: reason };
   }
   if (terminal && status.kind === 'ok') noteLostOutput(terminal.usage, candidates.length > 0 || human.length > 0, ancillary, notes);
-  const decoded = finishDecode(PI_ROUTE, { candidates, human, ancillary, notes }, status, terminal);
+  const decoded = finishDecode(PI_ROUTE, { candidates, human, ancillary, notes, docs }, status, terminal);
   if (terminal && terminal.usage !== undefined) decoded.usage = terminal.usage;
   return decoded;
 }

@@ -16,7 +16,7 @@
  * - a schema the CLI refuses: exit 52, stdout empty, one red ANSI line on stderr
  *   (`--json-schema is not a valid JSON Schema: strict mode: unknown keyword: "_meta"`).
  */
-import { jsonEvents, readJsonDocuments } from './jsonl.ts';
+import { framingOf, jsonEvents, readJsonDocuments } from './jsonl.ts';
 import { candidatesFromStructured, candidatesFromText } from './candidates.ts';
 import { STRUCTURED_FIELD_NAMES } from './claude.ts';
 import { findKeys, isPlainObject, pointerToken } from './keys.ts';
@@ -65,6 +65,7 @@ export function qwenDecoder(route: QwenRoute): RouteDecoder {
   return {
     route,
     header: `Qwen Code (${route.split('/')[1]})`,
+    framings: route === 'qwen-code/json' ? ['array'] : ['lines'],
     detect: (envelope) => /"type"\s*:\s*"result"/.test(envelope.stdout) && /"qwen_code_version"|"structured_result"/.test(envelope.stdout),
     decode: (envelope, options) => decodeQwen(route, envelope, options),
   };
@@ -78,14 +79,14 @@ interface Message {
   event?: number;
 }
 
-function messagesOf(stdout: string): { messages: Message[]; notes: string[]; documents: number; truncated: boolean } {
+function messagesOf(stdout: string): { messages: Message[]; notes: string[]; documents: number; truncated: boolean; framing: string } {
   const docs = readJsonDocuments(stdout);
   const messages: Message[] = jsonEvents(docs).map((e) => ({ value: e.value, base: e.base, offset: e.offset, ...e.event }));
-  return { messages, notes: [...docs.notes], documents: docs.documents.length, truncated: docs.truncated };
+  return { messages, notes: [...docs.notes], documents: docs.documents.length, truncated: docs.truncated, framing: framingOf(docs) };
 }
 
 function decodeQwen(route: string, envelope: Envelope, options: DecodeOptions = {}): Decoded {
-  const { messages, notes, documents, truncated } = messagesOf(envelope.stdout);
+  const { messages, notes, documents, truncated, framing } = messagesOf(envelope.stdout);
   const anchor = options.anchor;
   const candidates: Candidate[] = [];
   let structured: Candidate | undefined;
@@ -141,7 +142,7 @@ function decodeQwen(route: string, envelope: Envelope, options: DecodeOptions = 
   pushApiErrorStatus(status, ancillary);
   if (t && status.kind === 'ok') noteLostOutput(t.usage, candidates.length > 0 || (typeof t.result === 'string' && t.result.trim() !== ''), ancillary, notes);
 
-  const decoded = finishDecode(route, { candidates, human, ancillary, notes }, status, t);
+  const decoded = finishDecode(route, { candidates, human, ancillary, notes, framing }, status, t);
   if (structured) decoded.structured = structured;
   if (t && t.usage !== undefined) decoded.usage = t.usage;
   return decoded;
