@@ -153,3 +153,16 @@ describe('geminiDecoder: shapes of issue 11', () => {
     expect(d.status).toEqual({ kind: 'startup-rejected', message: 'Unknown arguments: x' });
   });
 });
+
+describe('geminiDecoder: thoughts', () => {
+  it('stream-json: an assistant message marked thought: true is never part of the answer', () => {
+    const lines = [
+      { type: 'init', session_id: 's' },
+      { type: 'message', role: 'assistant', content: JSON.stringify(FINAL), thought: true, delta: true },
+      { type: 'message', role: 'assistant', content: JSON.stringify(PLACEHOLDER), delta: true },
+      { type: 'result', status: 'success', stats: { output_tokens: 9 } },
+    ];
+    const d = stream.decode(envelope(`${lines.map((l) => JSON.stringify(l)).join('\n')}\n`), { anchor: 'position' });
+    expect(d.candidates.map((c) => c.value)).toEqual([PLACEHOLDER]);
+  });
+});

@@ -17,7 +17,7 @@
  */
 import { findJsonObjects } from '#src/scan/index.ts';
 import { framingOf, readJsonDocuments, type JsonDocument } from './jsonl.ts';
-import { candidatesFromText, dedupeCandidates } from './candidates.ts';
+import { candidatesFromText, commentaryMark, dedupeCandidates } from './candidates.ts';
 import { isPlainObject } from './keys.ts';
 import { crashedStatus, incompleteStatus, isHttpErrorStatus, noteLostOutput } from './status.ts';
 import { finishDecode } from './decodeParts.ts';
@@ -143,7 +143,8 @@ function assistantSegments(documents: JsonDocument[]): AssistantSegment[] {
   let open: AssistantSegment | undefined;
   for (const doc of documents) {
     const v = doc.value;
-    const isAssistant = isPlainObject(v) && v.type === 'message' && v.role === 'assistant' && typeof v.content === 'string';
+    // A thought (`thought: true`) or any message marked commentary is never part of the answer text.
+    const isAssistant = isPlainObject(v) && v.type === 'message' && v.role === 'assistant' && typeof v.content === 'string' && commentaryMark(v) === null;
     if (!isAssistant) {
       // Any other event (user message, tool_use, tool_result, error, result) ends the text.
       open = undefined;
