@@ -173,3 +173,20 @@ describe('codexDecoder: commentary and incomplete turns (issue 11)', () => {
     expect(d.ancillary).toContain('lost output: 54 output token(s) spent, nothing delivered');
   });
 });
+
+describe('codexDecoder: the first thread/item releases (openai/codex#4525)', () => {
+  it('reads item_type assistant_message as the answer and never a reasoning item', () => {
+    const stdout = `${[
+      { type: 'thread.started', thread_id: 't' },
+      { type: 'turn.started' },
+      { type: 'item.completed', item: { id: 'item_0', item_type: 'reasoning', text: JSON.stringify(PLACEHOLDER) } },
+      { type: 'item.completed', item: { id: 'item_1', item_type: 'assistant_message', text: JSON.stringify(FINAL) } },
+      { type: 'turn.completed', usage: USAGE },
+    ]
+      .map((e) => JSON.stringify(e))
+      .join('\n')}\n`;
+    const d = decoder.decode(envelope(stdout), { anchor: 'position' });
+    expect(d.candidates.map((c) => [c.origin, c.value, c.event])).toEqual([['assistant-text', FINAL, 3]]);
+    expect(d.status.kind).toBe('ok');
+  });
+});

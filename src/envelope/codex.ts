@@ -15,6 +15,9 @@
  *   which holds the last message whatever its phase, is not read when it repeats a commentary message;
  * - `reasoning`, `plan`, `todo_list`, `command_execution`, ... items and `item.plan.delta` events
  *   are never the answer (codex-rs/exec/src/exec_events.rs);
+ * - the first releases of this format (openai/codex#4525, 2025-09-30, which removed the legacy
+ *   `{"id","msg"}` format) spelled the item kind `item_type` and the message `assistant_message`:
+ *   both spellings are read;
  * - `-o FILE` holds the last agent message's raw text; it is empty when the turn fails or the run
  *   is killed before an answer, and absent when Codex refuses to start;
  * - Codex does not validate the schema client-side: a prose answer is a normal `agent_message`,
@@ -134,7 +137,9 @@ function decodeCodex(envelope: Envelope, options: DecodeOptions = {}): Decoded {
       case 'item.completed': {
         const item = v.item;
         if (!isPlainObject(item)) break;
-        if (item.type === 'agent_message' && typeof item.text === 'string') {
+        // `item_type` / `assistant_message`: the first releases of this format (openai/codex#4525, 2025-09-30).
+        const itemType = item.type ?? item.item_type;
+        if ((itemType === 'agent_message' || itemType === 'assistant_message') && typeof item.text === 'string') {
           const mark = commentaryMark(item);
           if (mark !== null) {
             commentary.add(item.text.trim());
@@ -143,7 +148,7 @@ function decodeCodex(envelope: Envelope, options: DecodeOptions = {}): Decoded {
             messages.push({ text: item.text, line: doc.line, offset: doc.offset });
           }
         }
-        else if (item.type === 'error' && typeof item.message === 'string') itemErrors.push(item.message);
+        else if (itemType === 'error' && typeof item.message === 'string') itemErrors.push(item.message);
         break;
       }
       case 'turn.completed':
