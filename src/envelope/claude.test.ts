@@ -90,8 +90,8 @@ describe('claudeDecoder: shapes of issue 11', () => {
 
   it('names lost output: tokens spent, nothing delivered (claude-code#38805)', () => {
     const d = json.decode(env(JSON.stringify({ ...result, result: '', structured_output: undefined, usage: { output_tokens: 5 } })), { anchor: 'position' });
-    expect(d.ancillary).toContain('lost output: 5 output token(s) spent, nothing delivered');
-    expect(json.decode(env(JSON.stringify({ ...result, result: 'prose only', structured_output: undefined })), { anchor: 'position' }).ancillary).toEqual([]);
+    expect(d.human).toEqual(['lost output: 5 output token(s) spent, nothing delivered']);
+    expect(json.decode(env(JSON.stringify({ ...result, result: 'prose only', structured_output: undefined })), { anchor: 'position' }).human).toEqual(['prose only']);
   });
 
   it('a stream without its result line, or with the result line cut, is incomplete whatever it holds', () => {

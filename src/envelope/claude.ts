@@ -136,7 +136,7 @@ function decodeClaude(route: string, envelope: Envelope, options: DecodeOptions 
     else if (status.kind === 'provider-error' && typeof status.apiErrorStatus === 'number') ancillary.push(`api_error_status=${status.apiErrorStatus}`);
     if (typeof t.terminal_reason === 'string') ancillary.push(`terminal_reason=${t.terminal_reason}`);
     const delivered = candidates.length > 0 || (typeof t.result === 'string' && t.result.trim() !== '');
-    if (status.kind === 'ok') noteLostOutput(t.usage, delivered, ancillary, notes);
+    if (status.kind === 'ok') noteLostOutput(t.usage, delivered, human, notes);
   }
 
   const decoded = finishDecode(route, { candidates, human, ancillary, notes, docs }, status, terminal?.value);

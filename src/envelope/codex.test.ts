@@ -170,7 +170,7 @@ describe('codexDecoder: commentary and incomplete turns (issue 11)', () => {
 
   it('names lost output when the turn spent tokens and left no message', () => {
     const d = decoder.decode(envelope(lines(...start, done)), { anchor: 'position' });
-    expect(d.ancillary).toContain('lost output: 54 output token(s) spent, nothing delivered');
+    expect(d.human).toEqual(['lost output: 54 output token(s) spent, nothing delivered']);
   });
 });
 

@@ -217,7 +217,7 @@ function decodeCodex(envelope: Envelope, options: DecodeOptions = {}): Decoded {
   if (status.kind !== 'startup-rejected' && status.kind !== 'provider-error' && (docs.truncated || (docs.documents.length > 0 && !completed && !failed))) {
     status = incompleteStatus(envelope, docs.truncated ? 'the last line of stdout is cut' : 'no turn.completed or turn.failed event', ancillary);
   }
-  if (completed && status.kind === 'ok') noteLostOutput(completed.usage, candidates.length > 0 || messages.some((m) => m.text.trim() !== ''), ancillary, notes);
+  if (completed && status.kind === 'ok') noteLostOutput(completed.usage, candidates.length > 0 || commentary.size > 0 || messages.some((m) => m.text.trim() !== ''), human, notes);
   if (status.kind !== 'ok' && status.message) human.push(status.message);
   if (typeof status.apiErrorStatus === 'number') ancillary.push(`api_error_status=${status.apiErrorStatus}`);
   if (code !== null) ancillary.push(`error_code=${code}`);

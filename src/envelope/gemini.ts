@@ -124,7 +124,7 @@ function decodeJson(route: string, envelope: Envelope, options: DecodeOptions = 
   if (docs.truncated && (terminal || status.kind !== 'provider-error')) status = incompleteStatus(envelope, 'stdout ends inside the JSON document', ancillary);
   if (terminal && status.kind === 'ok') {
     const response = terminal.value.response;
-    noteLostOutput(terminal.value.stats, candidates.length > 0 || (typeof response === 'string' && response.trim() !== ''), ancillary, notes);
+    noteLostOutput(terminal.value.stats, candidates.length > 0 || (typeof response === 'string' && response.trim() !== ''), human, notes);
   }
   const decoded: Decoded = { route, candidates: dedupeCandidates(candidates), status, human, ancillary, keys, notes, framing: framingOf(docs) };
   if (terminal && terminal.value.stats !== undefined) decoded.usage = terminal.value.stats;
@@ -204,7 +204,7 @@ function decodeStream(route: string, envelope: Envelope, options: DecodeOptions 
       status = exitStatus(envelope);
     }
   }
-  if (terminal && status.kind === 'ok') noteLostOutput(terminal.value.stats, candidates.length > 0 || human.length > 0, ancillary, notes);
+  if (terminal && status.kind === 'ok') noteLostOutput(terminal.value.stats, candidates.length > 0 || human.length > 0, human, notes);
   const decoded = finishDecode(route, { candidates, human, ancillary, notes, docs }, status, terminal?.value);
   if (terminal && terminal.value.stats !== undefined) decoded.usage = terminal.value.stats;
   return decoded;

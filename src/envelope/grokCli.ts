@@ -239,7 +239,7 @@ function decodeStream(route: string, framing: 'chunks' | 'steps', envelope: Enve
     const reason = docs.truncated ? 'the last line of stdout is cut' : `no terminal {"type":"${terminalType}"} event`;
     status = status.kind === 'ok' ? incompleteStatus(envelope, reason, ancillary) : { ...status, incomplete: reason };
   }
-  if (sawUsage && status.kind === 'ok') noteLostOutput(usage, candidates.length > 0 || segments.some((s) => s.text.trim() !== ''), ancillary, notes);
+  if (sawUsage && status.kind === 'ok') noteLostOutput(usage, candidates.length > 0 || segments.some((s) => s.text.trim() !== ''), human, notes);
   const decoded = finishDecode(route, { candidates, human, ancillary, notes, framing }, status, terminal ?? last);
   if (sawUsage) decoded.usage = usage;
   return decoded;

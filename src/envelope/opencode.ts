@@ -97,7 +97,7 @@ function decodeOpencode(envelope: Envelope, options: DecodeOptions = {}): Decode
   } else if (status.kind === 'ok' && (docs.truncated || (stepOpen && !sawError))) {
     status = incompleteStatus(envelope, docs.truncated ? 'the last line of stdout is cut' : 'the last step_start has no step_finish', ancillary);
   }
-  if (status.kind === 'ok') noteLostOutput(usage, candidates.length > 0 || human.length > 0, ancillary, notes);
+  if (status.kind === 'ok') noteLostOutput(usage, candidates.length > 0 || human.length > 0, human, notes);
   const decoded = finishDecode(OPENCODE_ROUTE, { candidates, human, ancillary, notes, docs }, status, terminal);
   if (usage !== undefined) decoded.usage = usage;
   return decoded;

@@ -97,7 +97,7 @@ function decodePi(envelope: Envelope, options: DecodeOptions = {}): Decoded {
     const reason = docs.truncated ? 'the last line of stdout is cut' : 'no terminal {"type":"agent_end"} event';
     status = status.kind === 'ok' || status.kind === 'crashed' ? incompleteStatus(envelope, reason, ancillary) : { ...status, incomplete: reason };
   }
-  if (terminal && status.kind === 'ok') noteLostOutput(terminal.usage, candidates.length > 0 || human.length > 0, ancillary, notes);
+  if (terminal && status.kind === 'ok') noteLostOutput(terminal.usage, candidates.length > 0 || human.length > 0, human, notes);
   const decoded = finishDecode(PI_ROUTE, { candidates, human, ancillary, notes, docs }, status, terminal);
   if (terminal && terminal.usage !== undefined) decoded.usage = terminal.usage;
   return decoded;

@@ -140,7 +140,7 @@ function decodeQwen(route: string, envelope: Envelope, options: DecodeOptions = 
     status = incompleteStatus(envelope, truncated ? 'the last line of stdout is cut' : 'no terminal {"type":"result"} object', ancillary);
   }
   pushApiErrorStatus(status, ancillary);
-  if (t && status.kind === 'ok') noteLostOutput(t.usage, candidates.length > 0 || (typeof t.result === 'string' && t.result.trim() !== ''), ancillary, notes);
+  if (t && status.kind === 'ok') noteLostOutput(t.usage, candidates.length > 0 || (typeof t.result === 'string' && t.result.trim() !== ''), human, notes);
 
   const decoded = finishDecode(route, { candidates, human, ancillary, notes, framing }, status, t);
   if (structured) decoded.structured = structured;

@@ -56,10 +56,10 @@ describe('lost output', () => {
   });
 
   it('names lost output only when tokens were spent and nothing was delivered', () => {
-    const ancillary: string[] = [];
+    const evidence: string[] = [];
     const notes: string[] = [];
-    expect(noteLostOutput({ output_tokens: 5 }, false, ancillary, notes)).toBe(true);
-    expect(ancillary).toEqual(['lost output: 5 output token(s) spent, nothing delivered']);
+    expect(noteLostOutput({ output_tokens: 5 }, false, evidence, notes)).toBe(true);
+    expect(evidence).toEqual(['lost output: 5 output token(s) spent, nothing delivered']);
     expect(noteLostOutput({ output_tokens: 5 }, true, [], [])).toBe(false);
     expect(noteLostOutput({ output_tokens: 0 }, false, [], [])).toBe(false);
   });

@@ -151,15 +151,16 @@ export function outputTokens(usage: unknown): number {
 
 /**
  * Name lost output in the evidence: when the usage says the model produced output tokens but the
- * envelope delivered nothing (no candidate, no answer text), push
- * `lost output: <n> output token(s) spent, nothing delivered` to `ancillary` and a note, and
- * return true. Source: claude-code#38805 (`result: ""`, no `structured_output`, `output_tokens: 5`).
+ * envelope delivered nothing (no candidate, no answer text, no commentary), push
+ * `lost output: <n> output token(s) spent, nothing delivered` to `evidence` (a decoder's `human`
+ * lines, so it leads the skip evidence instead of a raw stdout dump) and a note, and return true.
+ * Source: claude-code#38805 (`result: ""`, no `structured_output`, `output_tokens: 5`).
  */
-export function noteLostOutput(usage: unknown, delivered: boolean, ancillary: string[], notes: string[]): boolean {
+export function noteLostOutput(usage: unknown, delivered: boolean, evidence: string[], notes: string[]): boolean {
   if (delivered) return false;
   const spent = outputTokens(usage);
   if (spent <= 0) return false;
-  ancillary.push(`lost output: ${spent} output token(s) spent, nothing delivered`);
+  evidence.push(`lost output: ${spent} output token(s) spent, nothing delivered`);
   notes.push(`the usage reports ${spent} output token(s) but the envelope holds no answer: the CLI lost the output`);
   return true;
 }
