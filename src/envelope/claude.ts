@@ -17,7 +17,7 @@
 import { readJsonDocuments, jsonEvents, type JsonEvent } from './jsonl.ts';
 import { candidatesFromStructured, candidatesFromText } from './candidates.ts';
 import { findKeys, isPlainObject, pointerToken } from './keys.ts';
-import { crashedStatus, httpStatusIn, incompleteStatus, noteLostOutput } from './status.ts';
+import { apiErrorTextStatus, crashedStatus, incompleteStatus, noteLostOutput } from './status.ts';
 import { finishDecode } from './decodeParts.ts';
 import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from './types.ts';
 
@@ -26,16 +26,6 @@ export const STRUCTURED_FIELD_NAMES = ['structured_output', 'structured_result']
 
 /** stderr lines by which Claude Code refuses to start (2.1.332, observed), besides every CLI's argument refusals. */
 const STARTUP_REJECTION = [/--json-schema is not (?:a )?valid/i, /requires --verbose/i, /unknown option|error: option/i];
-
-/**
- * How Claude Code words a provider failure in `result` when `is_error` is true: `API Error: 529
- * {...}`, `API Error: Rate limit reached` (claude-code#79500: with `subtype: "success"`, no
- * `api_error_status`, exit 0), `Request timed out`, `Credit balance is too low`.
- */
-const API_ERROR_TEXT = /^(?:API Error\b|Request timed out|Credit balance is too low|Invalid API key|overloaded)/i;
-
-/** The HTTP status in `API Error: 529 ...`. */
-const API_ERROR_STATUS = /API Error:\s*(\d{3})\b/;
 
 /**
  * A Claude Code decoder for one route.
@@ -162,11 +152,11 @@ function readStatus(terminal: Record<string, unknown>): EnvelopeStatus {
   const failed = terminal.is_error === true || (typeof terminal.subtype === 'string' && terminal.subtype.startsWith('error'));
   if (typeof apiStatus === 'number' || terminal.terminal_reason === 'api_error') {
     status.kind = 'provider-error';
-  } else if (terminal.is_error === true && message !== undefined && API_ERROR_TEXT.test(message.trim())) {
+  } else if (terminal.is_error === true && message !== undefined && apiErrorTextStatus(message) !== undefined) {
     // The error flag wins over `subtype: "success"`; the reason is only in the result text.
     status.kind = 'provider-error';
-    const code = httpStatusIn(message, API_ERROR_STATUS);
-    if (code !== null) status.apiErrorStatus = code;
+    const code = apiErrorTextStatus(message);
+    if (typeof code === 'number') status.apiErrorStatus = code;
   } else if (failed) {
     status.kind = 'cli-error';
   }

@@ -10,7 +10,7 @@
 import { readJsonDocuments, type JsonDocument } from './jsonl.ts';
 import { candidatesFromStructured, candidatesFromText } from './candidates.ts';
 import { findKeys, foldKey, isPlainObject, pointerToken } from './keys.ts';
-import { crashedStatus, incompleteStatus } from './status.ts';
+import { apiErrorTextStatus, crashedStatus, incompleteStatus, pushApiErrorStatus } from './status.ts';
 import { finishDecode } from './decodeParts.ts';
 import type { Candidate, DecodeOptions, EnvelopeStatus, RouteDecoder } from './types.ts';
 
@@ -229,6 +229,11 @@ export function genericDecoder(route: string, options: GenericDecoderOptions = {
         if (httpStatus !== null) {
           ancillary.push(`api_error_status=${httpStatus}`);
           status = { kind: 'provider-error', apiErrorStatus: httpStatus, message: human[0] ?? `HTTP ${httpStatus}` };
+        } else if (t.is_error === true && typeof t.result === 'string' && apiErrorTextStatus(t.result) !== undefined) {
+          // Claude Code clones: the error flag wins over `subtype: "success"` (claude-code#79500).
+          const code = apiErrorTextStatus(t.result);
+          status = { kind: 'provider-error', message: t.result, ...(typeof code === 'number' ? { apiErrorStatus: code } : {}) };
+          pushApiErrorStatus(status, ancillary);
         } else if (t.type === 'error' || t.is_error === true || (typeof t.subtype === 'string' && t.subtype.startsWith('error'))) {
           status = { kind: 'cli-error', message: human[0] ?? 'error' };
           if (typeof t.subtype === 'string') status.subtype = t.subtype;

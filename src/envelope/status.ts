@@ -165,6 +165,24 @@ export function noteLostOutput(usage: unknown, delivered: boolean, evidence: str
   return true;
 }
 
+/**
+ * How Claude Code (and its stream-json clones: Amp, xAI grok streaming-messages-json) words a
+ * provider failure in `result` when `is_error` is true: `API Error: 529 {...}`, `API Error: Rate
+ * limit reached` (claude-code#79500: with `subtype: "success"`, no `api_error_status`, exit 0),
+ * `Request timed out`, `Credit balance is too low`, `Invalid API key`.
+ */
+const API_ERROR_TEXT = /^(?:API Error\b|Request timed out|Credit balance is too low|Invalid API key|overloaded)/i;
+
+/**
+ * Whether `text` words a provider failure the Claude Code way: the HTTP status it names
+ * (`API Error: 529 ...` -> 529), `null` when it names none, `undefined` when it is no such text.
+ */
+export function apiErrorTextStatus(text: string): number | null | undefined {
+  const t = text.trim();
+  if (!API_ERROR_TEXT.test(t)) return undefined;
+  return httpStatusIn(t, /API Error:\s*(\d{3})\b/);
+}
+
 /** Append `api_error_status=<status>` to `ancillary` when `status` is a provider error with a status. */
 export function pushApiErrorStatus(status: EnvelopeStatus, ancillary: string[]): void {
   if (status.kind === 'provider-error' && status.apiErrorStatus != null) ancillary.push(`api_error_status=${status.apiErrorStatus}`);
