@@ -106,8 +106,8 @@ export interface EnvelopeStatus {
  * - `notes`: what the decoder had to tolerate (a truncated last line, a BOM, invalid lines).
  * - `framing`: how stdout was framed, as the decoder read it: `object` (one JSON object), `array`
  *   (one JSON array of every event), `lines` (JSONL / NDJSON), `empty`, or a route's own name for
- *   its event family (grok-cli: `messages`, `chunks`, `steps`). A route lists the framings it
- *   supports in {@link RouteDecoder.framings}; each has a corpus case (suites/framings.test.ts).
+ *   its event family (grok-cli: `messages`, `chunks`, `steps`), for notes and reports. The framings
+ *   a route supports are declared in its src/routes/<cli>/route.ts.
  */
 export interface Decoded {
   route: string;
@@ -131,8 +131,6 @@ export interface RouteDecoder {
   route: string;
   /** Human-readable name printed in logs. */
   header: string;
-  /** The framings of stdout this decoder reads ({@link Decoded.framing}), when it declares them. */
-  framings?: readonly string[];
   /** Cheap check: does this envelope look like this route's output? */
   detect(envelope: Envelope): boolean;
   /** Read every candidate and the status off the envelope. Never throws. */

@@ -1,0 +1,163 @@
+/**
+ * Claude Code route decoders: `claude-code/json` (`claude -p --output-format json`, one result
+ * object) and `claude-code/stream-json` (`--output-format stream-json --verbose`, JSONL events
+ * ending with a `type: "result"` line).
+ *
+ * Facts (Claude Code 2.1.332, shared/research/cli-envelopes.md section 2, checked against the real
+ * CLI by the hermetic probes in probes/):
+ * - the answer is `structured_output` on the terminal result object, mirrored as a JSON string in
+ *   `result`; in stream-json the StructuredOutput tool call also appears as an assistant
+ *   `tool_use` block;
+ * - API errors come back as `subtype: "success"` with `is_error: true`, `api_error_status` and
+ *   `terminal_reason: "api_error"`; `error_max_structured_output_retries` carries `errors[]`;
+ * - a schema the CLI refuses gives no stdout, a message on stderr (`Error: --json-schema is not a
+ *   valid JSON Schema: ...`) and exit 1;
+ * - `success` without `structured_output` means the model never called the tool.
+ */
+import { readJsonDocuments, jsonEvents, type JsonEvent } from '#src/envelope/jsonl.ts';
+import { candidatesFromStructured, candidatesFromText } from '#src/envelope/candidates.ts';
+import { findKeys, isPlainObject, pointerToken } from '#src/envelope/keys.ts';
+import { apiErrorTextStatus, crashedStatus, incompleteStatus, noteLostOutput } from '#src/envelope/status.ts';
+import { finishDecode } from '#src/envelope/decodeParts.ts';
+import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from '#src/envelope/types.ts';
+
+/** Spellings of the structured field, folded by {@link findKeys}; `structured_result` is Qwen Code's. */
+export const STRUCTURED_FIELD_NAMES = ['structured_output', 'structured_result'] as const;
+
+/** stderr lines by which Claude Code refuses to start (2.1.332, observed), besides every CLI's argument refusals. */
+const STARTUP_REJECTION = [/--json-schema is not (?:a )?valid/i, /requires --verbose/i, /unknown option|error: option/i];
+
+/**
+ * A Claude Code decoder for one route.
+ *
+ * Framings read (both routes accept all of them, as a consumer meets them):
+ * - one result object (`--output-format json`);
+ * - one JSON array of every event, the result element last (`--output-format json --verbose`,
+ *   Claude Code 2.1.332, recorded);
+ * - JSONL events ending with the result line (`--output-format stream-json --verbose`).
+ * Stray non-JSON lines around the document or between events are read past (notes).
+ *
+ * Status: the terminal result object decides; `is_error: true` is a failure whatever `subtype`
+ * says (claude-code#79500: `subtype: "success"`, `is_error: true`), a provider error when
+ * `api_error_status` is a number, `terminal_reason` is `api_error` or `result` reads like an API
+ * error, else a CLI error. Events without a result object, or a cut last line, are an
+ * incomplete stream (`crashed`, `incomplete`), never accepted.
+ *
+ * @example
+ * const decoder = claudeDecoder('claude-code/stream-json');
+ * decoder.decode({ stdout, stderr: '', exitCode: 0, elapsedMs: 1200 }).structured?.value
+ */
+export function claudeDecoder(route: 'claude-code/json' | 'claude-code/stream-json'): RouteDecoder {
+  return {
+    route,
+    header: `Claude Code (${route.split('/')[1]})`,
+    detect: (envelope) => /"type"\s*:\s*"result"/.test(envelope.stdout) && /"session_id"|"is_error"/.test(envelope.stdout),
+    decode: (envelope, options) => decodeClaude(route, envelope, options),
+  };
+}
+
+function decodeClaude(route: string, envelope: Envelope, options: DecodeOptions = {}): Decoded {
+  const docs = readJsonDocuments(envelope.stdout);
+  const events = jsonEvents(docs);
+  const notes = [...docs.notes];
+  const anchor = options.anchor;
+  const candidates: Candidate[] = [];
+  const ancillary: string[] = [];
+  let structured: Candidate | undefined;
+
+  let terminal: JsonEvent | undefined;
+  for (const e of events) if (e.value.type === 'result') terminal = e;
+  if (docs.framing === 'whole' && Array.isArray(docs.documents[0]?.value)) notes.push('stdout is one JSON array of every event (--output-format json --verbose)');
+
+  // 1. The structured field of the terminal result object comes first.
+  if (terminal) {
+    for (const key of findKeys(terminal.value, STRUCTURED_FIELD_NAMES)) {
+      const found = candidatesFromStructured(terminal.value[key], {
+        origin: key,
+        pointer: `${terminal.base}/${pointerToken(key)}`,
+        offset: terminal.offset,
+        ...terminal.event,
+      });
+      if (found[0] && !structured) structured = found[0];
+      candidates.push(...found);
+    }
+  } else if (events.length > 0) {
+    notes.push('no terminal {"type":"result"} object in stdout');
+  }
+
+  // 2. Assistant events, in stream order: StructuredOutput (or any) tool calls and text blocks.
+  for (const e of events) {
+    if (e.value.type !== 'assistant') continue;
+    const message = e.value.message;
+    const content = isPlainObject(message) && Array.isArray(message.content) ? message.content : [];
+    content.forEach((block, i) => {
+      if (!isPlainObject(block)) return;
+      const pointer = `${e.base}/message/content/${i}`;
+      if (block.type === 'tool_use' && isPlainObject(block.input)) {
+        candidates.push({ value: block.input, origin: `tool_use:${String(block.name)}`, pointer: `${pointer}/input`, offset: e.offset, nested: 0, ...e.event });
+      } else if (block.type === 'text' && typeof block.text === 'string') {
+        candidates.push(...candidatesFromText(block.text, { origin: 'assistant-text', pointer: `${pointer}/text`, offset: e.offset, ...e.event }, anchor, notes));
+      }
+    });
+  }
+
+  // 3. The result string of the terminal object (plain or fenced JSON, or prose around it).
+  if (terminal && typeof terminal.value.result === 'string') {
+    candidates.push(...candidatesFromText(terminal.value.result, { origin: 'result', pointer: `${terminal.base}/result`, offset: terminal.offset, ...terminal.event }, anchor, notes));
+  }
+
+  const human: string[] = [];
+  let status: EnvelopeStatus;
+  if (terminal && !docs.truncated) {
+    status = readStatus(terminal.value);
+  } else if (events.length > 0 || docs.truncated) {
+    status = incompleteStatus(envelope, docs.truncated ? 'the last line of stdout is cut' : 'no terminal {"type":"result"} object', ancillary);
+  } else {
+    status = crashedStatus(envelope, envelope.stderr, STARTUP_REJECTION) ?? { kind: 'ok' };
+  }
+  if (terminal) {
+    const t = terminal.value;
+    for (const field of [t.result, t.message, isPlainObject(t.error) ? t.error.message : undefined]) {
+      if (typeof field === 'string' && field.trim() !== '') human.push(field);
+    }
+    if (Array.isArray(t.errors)) for (const e of t.errors) if (typeof e === 'string') human.push(e);
+    if (t.api_error_status !== undefined && t.api_error_status !== null) ancillary.push(`api_error_status=${String(t.api_error_status)}`);
+    else if (status.kind === 'provider-error' && typeof status.apiErrorStatus === 'number') ancillary.push(`api_error_status=${status.apiErrorStatus}`);
+    if (typeof t.terminal_reason === 'string') ancillary.push(`terminal_reason=${t.terminal_reason}`);
+    const delivered = candidates.length > 0 || (typeof t.result === 'string' && t.result.trim() !== '');
+    if (status.kind === 'ok') noteLostOutput(t.usage, delivered, human, notes);
+  }
+
+  const decoded = finishDecode(route, { candidates, human, ancillary, notes, docs }, status, terminal?.value);
+  if (structured) decoded.structured = structured;
+  if (terminal && terminal.value.usage !== undefined) decoded.usage = terminal.value.usage;
+  return decoded;
+}
+
+function readStatus(terminal: Record<string, unknown>): EnvelopeStatus {
+  const status: EnvelopeStatus = { kind: 'ok' };
+  if (typeof terminal.subtype === 'string') status.subtype = terminal.subtype;
+  if (typeof terminal.terminal_reason === 'string') status.terminalReason = terminal.terminal_reason;
+  if (typeof terminal.is_error === 'boolean') status.isError = terminal.is_error;
+  const apiStatus = terminal.api_error_status;
+  if (typeof apiStatus === 'number' || apiStatus === null) status.apiErrorStatus = apiStatus;
+  const message =
+    typeof terminal.result === 'string'
+      ? terminal.result
+      : Array.isArray(terminal.errors)
+        ? terminal.errors.filter((e) => typeof e === 'string').join(' | ')
+        : undefined;
+  if (message !== undefined && message !== '') status.message = message;
+  const failed = terminal.is_error === true || (typeof terminal.subtype === 'string' && terminal.subtype.startsWith('error'));
+  if (typeof apiStatus === 'number' || terminal.terminal_reason === 'api_error') {
+    status.kind = 'provider-error';
+  } else if (terminal.is_error === true && message !== undefined && apiErrorTextStatus(message) !== undefined) {
+    // The error flag wins over `subtype: "success"`; the reason is only in the result text.
+    status.kind = 'provider-error';
+    const code = apiErrorTextStatus(message);
+    if (typeof code === 'number') status.apiErrorStatus = code;
+  } else if (failed) {
+    status.kind = 'cli-error';
+  }
+  return status;
+}
