@@ -16,6 +16,7 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { projectPath } from '#src/paths.ts';
+import { pushAll } from '#src/arrays.ts';
 import { defineContract, ContractDefinitionError, type ContractDefinition, type DefinedContract } from '#src/contract/define.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
 import { KNOWN_CLIS } from '#src/probe/known.ts';
@@ -113,7 +114,7 @@ export async function loadProjectConfig(file: string): Promise<ProjectConfig> {
   let certify: LoadedConfig | null = null;
   if (value.worker !== undefined || value.routes !== undefined) {
     const certifyProblems = configProblems(value);
-    problems.push(...certifyProblems);
+    pushAll(problems, certifyProblems);
     if (certifyProblems.length === 0) certify = { config: value as unknown as CertifyConfig, file: absolute, dir };
   } else if (value.contracts === undefined) {
     problems.push('the config defines neither `contracts` (your contracts) nor `worker` (a worker to certify)');

@@ -586,6 +586,9 @@ function build(def: ContractDefinition, baseDir?: string): Omit<DefinedContract,
           evidence: [why, `peer skip evidence: non-final ${d.anchor}: ${position.replace(/\r\n|\r|\n/g, ' ').slice(0, 200)}`],
         });
       }
+      // An incomplete stream (no terminal event, a cut last line) is never accepted (issue 11); a
+      // non-final answer in it may still be retried (above).
+      if (decoded.status.incomplete !== undefined) return bounded(noAnswer(decoded, attempt, clip, []));
       const after = d.corrections && attempt > 0 ? ` after ${attempt} correction(s)` : '';
       const [line, ...more] = reading.accepted;
       return bounded({

@@ -28,6 +28,7 @@ import { scanJson } from '#src/scan/index.ts';
 import type { DefinedContract, Reading } from './define.ts';
 import type { ParseTier } from './types.ts';
 import type { Validator } from './validator.ts';
+import { pushAll } from '#src/arrays.ts';
 
 /**
  * One reply read by the tolerant parser and checked:

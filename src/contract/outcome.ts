@@ -45,6 +45,17 @@ export function runFailure(decoded: Decoded, attempt: number, clip: ClipPolicy):
 }
 
 /**
+ * The first evidence line of a `crashed` verdict: how the peer exited, and, for an incomplete
+ * stream, why it is incomplete (`peer output is incomplete (no terminal ... event); exited with code 0`).
+ */
+export function crashedHead(decoded: Decoded): string {
+  const { signal, exitCode } = decoded.run;
+  const exit = signal ? `on ${signal}` : `with code ${String(exitCode)}`;
+  const reason = decoded.status.incomplete;
+  return reason !== undefined ? `peer output is incomplete (${reason}); exited ${exit}` : `peer exited ${exit} without an envelope`;
+}
+
+/**
  * The verdict when no answer could be used: `provider-error` when the envelope reports one, `crashed`
  * when the process died without an envelope, else `dropped-unusable` with `why` first.
  */
@@ -65,7 +76,7 @@ export function noAnswer(decoded: Decoded, attempt: number, clip: ClipPolicy, wh
       attempt,
       exitCode,
       signal,
-      evidence: [`peer exited ${signal ? `on ${signal}` : `with code ${String(exitCode)}`} without an envelope`, ...failureEvidence(decoded, clip)],
+      evidence: [crashedHead(decoded), ...failureEvidence(decoded, clip)],
     };
   }
   return { verdict: 'dropped-unusable', attempt, evidence: [...why, ...failureEvidence(decoded, clip)] };

@@ -3,7 +3,7 @@
  * value, or a string field (`result`, `text`, assistant text) that may hold JSON in prose, fences,
  * concatenations or nested JSON strings (found with src/scan).
  */
-import { eachJsonObject } from '#src/scan/index.ts';
+import { eachJsonObject, findJsonObjects, type FoundObject } from '#src/scan/index.ts';
 import type { Candidate, Origin } from './types.ts';
 import { isPlainObject } from './keys.ts';
 
@@ -27,20 +27,86 @@ export function candidatesFromStructured(value: unknown, at: PartLocation): Cand
 
 /**
  * Every JSON object found in a string field, in document order, each with `nested` = 1 + the
- * string layers the scanner unwrapped. With `anchor`, only objects that own that key, and the
- * scanner builds only the spans that can hold it (issue 15: a `result` full of `{ }` and `[1, 2]`
- * costs offsets, not objects). Appends to nothing: callers add the list with `pushAll`, never
- * `push(...list)`, which overflows the stack past about 120,000 candidates.
+ * string layers the scanner unwrapped. With `anchor`, only objects that own that key.
+ *
+ * An object inside a JSON Schema (a `$schema` echo, or an answer wrapped in
+ * `{"type":"object","properties":{...}}`) is never a candidate: a schema is not silently
+ * unwrapped (issue 11). Each one left out is reported in `notes` when given.
  */
-export function candidatesFromText(text: string, at: PartLocation, anchor?: string): Candidate[] {
+export function candidatesFromText(text: string, at: PartLocation, anchor?: string, notes?: string[]): Candidate[] {
   const out: Candidate[] = [];
   if (text.indexOf('{') === -1) return out;
-  for (const f of eachJsonObject(text, anchor === undefined ? {} : { anchor })) {
-    const c: Candidate = { value: f.value, origin: at.origin, pointer: at.pointer, offset: at.offset, fenced: f.fenced, nested: f.nested + 1 };
-    if (at.event !== undefined) c.event = at.event;
-    out.push(c);
+  const toCandidate = (f: FoundObject): Candidate => ({ ...withEvent(at), value: f.value, fenced: f.fenced, nested: f.nested + 1 });
+  if (text.includes('properties') || text.includes('$schema')) {
+    // Only here is the anchor-free walk paid for: it sees the schema objects an anchored walk skips.
+    const all = findJsonObjects(text);
+    const inside = schemaInteriors(all);
+    const wanted = anchor === undefined ? all : all.filter((f) => Object.hasOwn(f.value, anchor));
+    let left = 0;
+    for (const f of wanted) {
+      if (inside.has(f.value)) left++;
+      else out.push(toCandidate(f));
+    }
+    if (left > 0) notes?.push(`${left} object(s) in ${at.origin} sit inside a JSON Schema (a schema echo or an answer wrapped in one) and were not unwrapped`);
+    return out;
   }
+  // Lazily, and with an anchor only the spans that can hold it are built (issue 15: a `result` full
+  // of `{ }` and `[1, 2]` costs offsets, not objects). Callers add the list with `pushAll`, never
+  // `push(...list)`, which overflows the stack past about 120,000 candidates.
+  for (const f of eachJsonObject(text, anchor === undefined ? {} : { anchor })) out.push(toCandidate(f));
   return out;
+}
+
+/** Values of a message's `phase` / `channel` that mark it as not the answer. */
+const COMMENTARY = /^(?:commentary|progress|reasoning|analysis|thinking|thought|plan|preamble)$/i;
+
+/**
+ * Why a message (an event, an item, a content block) is marked as commentary, progress or
+ * reasoning rather than the answer, or `null`: its `phase` or `channel` reads `commentary`,
+ * `progress`, `reasoning`, `analysis`, `thinking`, ... (Codex app-server `phase: "commentary"`,
+ * openai/codex#30190; only `final_answer` or no phase is an answer), or it has `thought: true`
+ * (Gemini API thought parts). Issue 11: such a message is never the answer, on every route.
+ *
+ * @example
+ * commentaryMark({ type: 'agent_message', text: '{}', phase: 'commentary' }) // 'phase: "commentary"'
+ */
+export function commentaryMark(message: unknown): string | null {
+  if (!isPlainObject(message)) return null;
+  for (const key of ['phase', 'channel'] as const) {
+    const v = message[key];
+    if (typeof v === 'string' && COMMENTARY.test(v)) return `${key}: ${JSON.stringify(v)}`;
+  }
+  if (message.thought === true) return 'thought: true';
+  return null;
+}
+
+/**
+ * Whether `value` is a JSON Schema rather than an answer: it has a string `$schema`, or an object
+ * `properties` together with `type: "object"`, a `required` array or `additionalProperties`.
+ *
+ * @example
+ * looksLikeSchema({ type: 'object', properties: { position: { type: 'string' } } }) // true
+ */
+export function looksLikeSchema(value: unknown): boolean {
+  if (!isPlainObject(value)) return false;
+  if (typeof value.$schema === 'string') return true;
+  return isPlainObject(value.properties) && (value.type === 'object' || Array.isArray(value.required) || Object.hasOwn(value, 'additionalProperties'));
+}
+
+/** Every object strictly inside a schema among `found` (walked through objects and arrays, iteratively). */
+function schemaInteriors(found: FoundObject[]): Set<object> {
+  const inside = new Set<object>();
+  for (const f of found) {
+    if (inside.has(f.value) || !looksLikeSchema(f.value)) continue;
+    const stack: unknown[] = Object.values(f.value);
+    while (stack.length > 0) {
+      const v = stack.pop();
+      if (typeof v !== 'object' || v === null || inside.has(v)) continue;
+      if (!Array.isArray(v)) inside.add(v);
+      for (const child of Object.values(v)) if (typeof child === 'object' && child !== null) stack.push(child);
+    }
+  }
+  return inside;
 }
 
 /**

@@ -3,7 +3,7 @@
  * lists a decoder fills while it walks the events, and the {@link Decoded} built from them.
  */
 import { findJsonObjects } from '#src/scan/index.ts';
-import { readJsonDocuments, type JsonDocuments } from './jsonl.ts';
+import { framingOf, readJsonDocuments, type JsonDocuments } from './jsonl.ts';
 import { dedupeCandidates } from './candidates.ts';
 import { readReply } from './reply.ts';
 import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus } from './types.ts';
@@ -61,13 +61,13 @@ export function envelopeFacts(envelope: Envelope, options: DecodeOptions = {}): 
  */
 export function finishDecode(
   route: string,
-  parts: Pick<DecodeParts, 'candidates' | 'human' | 'ancillary' | 'notes'>,
+  parts: Pick<DecodeParts, 'candidates' | 'human' | 'ancillary' | 'notes'> & { docs?: JsonDocuments; framing?: string },
   status: EnvelopeStatus,
   terminal: Record<string, unknown> | undefined,
   envelope: Envelope,
   options: DecodeOptions = {},
 ): Decoded {
-  return {
+  const decoded: Decoded = {
     ...envelopeFacts(envelope, options),
     route,
     candidates: dedupeCandidates(parts.candidates),
@@ -77,4 +77,7 @@ export function finishDecode(
     keys: terminal ? Object.keys(terminal) : [],
     notes: parts.notes,
   };
+  const framing = parts.framing ?? (parts.docs ? framingOf(parts.docs) : undefined);
+  if (framing !== undefined) decoded.framing = framing;
+  return decoded;
 }

@@ -126,3 +126,10 @@ describe('generic routes from the command line and from case files', () => {
     expect(() => decoderFor('nobody/json')).toThrow(UnknownRouteError);
   });
 });
+
+describe('generic Claude Code clones: is_error wins over subtype success (claude-code#79500)', () => {
+  it('amp/stream-json reads an API Error result with is_error true as a provider error', () => {
+    const d = decoderFor('amp/stream-json').decode({ stdout: `${JSON.stringify({ type: 'result', subtype: 'success', is_error: true, result: 'API Error: 529 Overloaded' })}\n`, stderr: '', exitCode: 0, elapsedMs: 1 });
+    expect(d.status).toMatchObject({ kind: 'provider-error', apiErrorStatus: 529 });
+  });
+});

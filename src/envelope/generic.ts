@@ -10,7 +10,7 @@
 import { readJsonDocuments, type JsonDocument } from './jsonl.ts';
 import { candidatesFromStructured, candidatesFromText } from './candidates.ts';
 import { findKeys, foldKey, isPlainObject, pointerToken } from './keys.ts';
-import { crashedStatus } from './status.ts';
+import { apiErrorTextStatus, crashedStatus, incompleteStatus, pushApiErrorStatus } from './status.ts';
 import { finishDecode } from './decodeParts.ts';
 import type { Candidate, DecodeOptions, EnvelopeStatus, RouteDecoder } from './types.ts';
 import { pushAll, prependAll } from '#src/arrays.ts';
@@ -212,7 +212,7 @@ export function genericDecoder(route: string, options: GenericDecoderOptions = {
           prependAll(candidates, fromStructured);
           for (const field of findKeys(t, textFields)) {
             const value = t[field];
-            if (typeof value === 'string') pushAll(candidates, candidatesFromText(value, at(field, `/${pointerToken(field)}`), anchor));
+            if (typeof value === 'string') pushAll(candidates, candidatesFromText(value, at(field, `/${pointerToken(field)}`), anchor, notes));
           }
         }
         for (const field of [t.result, t.message, isPlainObject(t.error) ? t.error.message : t.error]) {
@@ -230,6 +230,11 @@ export function genericDecoder(route: string, options: GenericDecoderOptions = {
         if (httpStatus !== null) {
           ancillary.push(`api_error_status=${httpStatus}`);
           status = { kind: 'provider-error', apiErrorStatus: httpStatus, message: human[0] ?? `HTTP ${httpStatus}` };
+        } else if (t.is_error === true && typeof t.result === 'string' && apiErrorTextStatus(t.result) !== undefined) {
+          // Claude Code clones: the error flag wins over `subtype: "success"` (claude-code#79500).
+          const code = apiErrorTextStatus(t.result);
+          status = { kind: 'provider-error', message: t.result, ...(typeof code === 'number' ? { apiErrorStatus: code } : {}) };
+          pushApiErrorStatus(status, ancillary);
         } else if (t.type === 'error' || t.is_error === true || (typeof t.subtype === 'string' && t.subtype.startsWith('error'))) {
           status = { kind: 'cli-error', message: human[0] ?? 'error' };
           if (typeof t.subtype === 'string') status.subtype = t.subtype;
@@ -243,7 +248,13 @@ export function genericDecoder(route: string, options: GenericDecoderOptions = {
         pushAll(candidates, candidatesFromText(envelope.stdout, { origin: 'stdout', pointer: '', offset: 0 }, anchor));
         status = crashedStatus(envelope) ?? status;
       }
-      const decoded = finishDecode(route, { candidates, human, ancillary, notes }, status, terminal?.value, envelope, decodeOptions);
+      // A route with a terminal event: without it, or with a cut last line, the stream is incomplete.
+      const streamed = options.event !== undefined || terminalTypes !== undefined;
+      if (streamed && (docs.truncated || (!terminal && docs.documents.length > 0)) && status.kind !== 'startup-rejected') {
+        const reason = docs.truncated ? 'the last line of stdout is cut' : 'no terminal object';
+        status = status.kind === 'ok' || status.kind === 'crashed' ? incompleteStatus(envelope, reason, ancillary) : { ...status, incomplete: reason };
+      }
+      const decoded = finishDecode(route, { candidates, human, ancillary, notes, docs }, status, terminal?.value, envelope, decodeOptions);
       if (structured) decoded.structured = structured;
       if (terminal && terminal.value.usage !== undefined) decoded.usage = terminal.value.usage;
       return decoded;

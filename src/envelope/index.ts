@@ -19,13 +19,13 @@ export { defaultDecoders, withDecoders, decoderFor, UnknownRouteError } from './
 export { foldKey, findKeys, isPlainObject, pointerToken, isStructuredOrigin } from './keys.ts';
 export { readReply, REPLY_TEXT_FIELDS } from './reply.ts';
 export { envelopeFacts } from './decodeParts.ts';
-export { readJsonDocuments } from './jsonl.ts';
+export { readJsonDocuments, jsonEvents, framingOf } from './jsonl.ts';
 export { canonicalJson, dedupeCandidates } from './candidates.ts';
 
 export type { GenericDecoderOptions, EventFilter } from './generic.ts';
 export type { GeminiDecoderRoute } from '#src/routes/gemini/decoder.ts';
 export type { QwenRoute } from '#src/routes/qwen/decoder.ts';
-export type { JsonDocument, JsonDocuments } from './jsonl.ts';
+export type { JsonDocument, JsonDocuments, JsonEvent } from './jsonl.ts';
 export type {
   Candidate,
   Decoded,

@@ -1,9 +1,73 @@
 /**
  * Status helpers the route decoders share: reading an HTTP error status from a code or an error
- * text, the `crashed` status of a run that printed nothing readable, and the `api_error_status=`
- * evidence fragment.
+ * text, the `crashed` status of a run that printed nothing readable (or `startup-rejected` when the
+ * CLI's argument parser refused its command line), the `crashed` status of an incomplete stream,
+ * the `api_error_status=` evidence fragment, and the lost-output fragment (tokens spent, nothing
+ * delivered).
  */
+import { foldKey, isPlainObject } from './keys.ts';
 import type { Envelope, EnvelopeStatus } from './types.ts';
+
+/** ANSI escape sequences (Qwen Code colours its startup errors red even on a pipe). */
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
+
+/** `text` without ANSI colour codes. */
+export function stripAnsi(text: string): string {
+  return text.replace(ANSI, '');
+}
+
+/**
+ * stderr lines by which a CLI's argument parser refuses its command line, before any request
+ * (observed here with each pinned CLI given `--routecert-no-such-flag` or a bad `--output-format`):
+ * - commander (Claude Code 2.1.332, grok-cli 0.0.34): `error: unknown option '--x'`,
+ *   `error: option '--output-format <format>' argument 'xml' is invalid. Allowed choices are ...`;
+ * - clap (Codex 0.171.0, Copilot CLI 1.0.102): `error: unexpected argument '--x' found`,
+ *   `error: invalid value 'xml' for '--output-format <format>'`, `error: a value is required for ...`;
+ * - Copilot CLI 1.0.102: `error: Invalid command format.`;
+ * - yargs (Gemini CLI 0.61.0, Qwen Code 0.24.4): `Unknown arguments: x, y`, `Invalid values:`,
+ *   `Not enough arguments following: x`, `Missing required argument: x`;
+ * - pi 0.73.1: `Error: Unknown option: --x`;
+ * - Claude Code 2.1.332: `Error: When using --print, --output-format=stream-json requires --verbose`;
+ * - a schema flag refused client-side: `--json-schema is not a valid JSON Schema: ...` (Claude Code,
+ *   Qwen Code), `Failed to read output schema file X` / `Output schema file X is not valid JSON` (Codex).
+ */
+export const ARGUMENT_REJECTION: readonly RegExp[] = [
+  /^error: unknown (?:option|command) '/i,
+  /^error: option '[^']*' argument '[^']*' is invalid/i,
+  /^error: (?:missing required argument|too many arguments|required option|option '[^']*' missing)/i,
+  /^error: (?:unexpected argument|invalid value|a value is required|the argument) /i,
+  /^error: invalid command format/i,
+  /^unknown arguments?: /i,
+  /^invalid values:/i,
+  /^not enough arguments following: /i,
+  /^missing required arguments?: /i,
+  /^error: unknown option: /i,
+  /requires --verbose/i,
+  /--json-schema is not (?:a )?valid/i,
+  /^(?:error: )?(?:failed to read output schema file|output schema file .* is not valid json)/i,
+];
+
+/**
+ * The CLI's own words when its argument parser refused the command line: the first stderr line
+ * (ANSI codes removed, `Error:` kept) that {@link ARGUMENT_REJECTION} or `extra` matches, with the
+ * indented lines right after it (yargs puts the detail there), or `null`.
+ *
+ * @example
+ * argumentRejectionLine("error: unknown option '--x'\n") // "error: unknown option '--x'"
+ */
+export function argumentRejectionLine(stderr: string, extra: readonly RegExp[] = []): string | null {
+  const lines = stripAnsi(stderr).split(/\r?\n/);
+  const patterns = [...extra, ...ARGUMENT_REJECTION];
+  for (let i = 0; i < lines.length; i += 1) {
+    const line = lines[i]!.trim();
+    if (!patterns.some((re) => re.test(line) || re.test(line.replace(/^error: /i, '')))) continue;
+    const detail: string[] = [line];
+    for (let j = i + 1; j < lines.length && j <= i + 3 && /^\s+\S/.test(lines[j]!); j += 1) detail.push(lines[j]!.trim());
+    return detail.join(' ');
+  }
+  return null;
+}
 
 /** Whether `code` is an HTTP error status (a number from 400 to 599). */
 export function isHttpErrorStatus(code: unknown): code is number {
@@ -29,15 +93,94 @@ export function errorStatusFromCode(code: unknown, message: string): EnvelopeSta
 }
 
 /**
- * `crashed` when the run exited non-zero or by a signal (with the trimmed `stderr` as the message
- * when there is one), else `null`. `stderr` @default the envelope's.
+ * The status of a run that left no envelope: `startup-rejected` with the CLI's own line when it
+ * exited non-zero (no signal), printed no JSON on stdout and its stderr holds an argument
+ * refusal ({@link argumentRejectionLine}, `extra` first); else `crashed` when it exited non-zero or
+ * by a signal (with the trimmed `stderr` as the message when there is one); else `null`.
+ * `stderr` @default the envelope's. Issue 11: a CLI refusing one of its own arguments or the
+ * schema flag is `startup-rejected` on every route.
  */
-export function crashedStatus(envelope: Envelope, stderr: string = envelope.stderr): EnvelopeStatus | null {
+export function crashedStatus(envelope: Envelope, stderr: string = envelope.stderr, extra: readonly RegExp[] = []): EnvelopeStatus | null {
+  if (!envelope.signal && envelope.exitCode !== null && envelope.exitCode !== 0 && !envelope.stdout.includes('{')) {
+    const rejection = argumentRejectionLine(stderr, extra);
+    if (rejection !== null) return { kind: 'startup-rejected', message: rejection };
+  }
   if (envelope.signal || (envelope.exitCode !== null && envelope.exitCode !== 0)) {
-    const message = stderr.trim();
+    const message = stripAnsi(stderr).trim();
     return message !== '' ? { kind: 'crashed', message } : { kind: 'crashed' };
   }
   return null;
+}
+
+/**
+ * The status of an incomplete stream (no terminal event, or a cut last line): `crashed` with
+ * `incomplete: reason`, whatever the exit code, and `reason` added to `ancillary` (evidence) as
+ * `incomplete stream: <reason>`. The message is stderr when there is any, else the reason.
+ * Issue 11: an incomplete stream is never accepted (every route).
+ */
+export function incompleteStatus(envelope: Envelope, reason: string, ancillary?: string[]): EnvelopeStatus {
+  ancillary?.push(`incomplete stream: ${reason}`);
+  const stderr = stripAnsi(envelope.stderr).trim();
+  return { kind: 'crashed', incomplete: reason, message: stderr !== '' ? stderr : `incomplete stream: ${reason}` };
+}
+
+/** Folded usage keys that count tokens the model produced (Anthropic, OpenAI, Gemini, opencode spellings). */
+const OUTPUT_TOKEN_KEYS = new Set(['outputtokens', 'completiontokens', 'candidatestokencount', 'candidates', 'output'].map(foldKey));
+
+/**
+ * Output tokens a usage object says the model produced: the sum of every numeric field spelled
+ * `output_tokens`, `outputTokens`, `completion_tokens`, `candidatesTokenCount`, `candidates` (Gemini
+ * CLI `stats.models.<m>.tokens`) or `output` (opencode `tokens`, pi `usage`), at any depth (bounded,
+ * money under `cost` skipped); `0` when none.
+ */
+export function outputTokens(usage: unknown): number {
+  let sum = 0;
+  const stack: { value: unknown; depth: number }[] = [{ value: usage, depth: 0 }];
+  let visited = 0;
+  while (stack.length > 0 && visited < 10_000) {
+    const { value, depth } = stack.pop()!;
+    visited += 1;
+    if (!isPlainObject(value) || depth > 6) continue;
+    for (const [k, v] of Object.entries(value)) {
+      if (typeof v === 'number' && Number.isFinite(v) && v > 0 && OUTPUT_TOKEN_KEYS.has(foldKey(k))) sum += v;
+      else if (isPlainObject(v) && foldKey(k) !== 'cost') stack.push({ value: v, depth: depth + 1 });
+    }
+  }
+  return sum;
+}
+
+/**
+ * Name lost output in the evidence: when the usage says the model produced output tokens but the
+ * envelope delivered nothing (no candidate, no answer text, no commentary), push
+ * `lost output: <n> output token(s) spent, nothing delivered` to `evidence` (a decoder's `human`
+ * lines, so it leads the skip evidence instead of a raw stdout dump) and a note, and return true.
+ * Source: claude-code#38805 (`result: ""`, no `structured_output`, `output_tokens: 5`).
+ */
+export function noteLostOutput(usage: unknown, delivered: boolean, evidence: string[], notes: string[]): boolean {
+  if (delivered) return false;
+  const spent = outputTokens(usage);
+  if (spent <= 0) return false;
+  evidence.push(`lost output: ${spent} output token(s) spent, nothing delivered`);
+  notes.push(`the usage reports ${spent} output token(s) but the envelope holds no answer: the CLI lost the output`);
+  return true;
+}
+
+/**
+ * How Claude Code (and its stream-json clones: Amp, xAI grok streaming-messages-json) words a
+ * provider failure in `result` when `is_error` is true: `API Error: 529 {...}`, `API Error: Rate
+ * limit reached` (claude-code#79500: with `subtype: "success"`, no `api_error_status`, exit 0),
+ * `Request timed out`, `Credit balance is too low`, `Invalid API key`.
+ */
+const API_ERROR_TEXT = /^(?:API Error\b|Request timed out|Credit balance is too low|Invalid API key|overloaded)/i;
+
+/**
+ * Whether `text` words a provider failure the Claude Code way: the HTTP status it names
+ * (`API Error: 529 ...` -> 529), `null` when it names none, `undefined` when it is no such text.
+ */
+export function apiErrorTextStatus(text: string): number | null | undefined {
+  const t = text.trim();
+  if (!API_ERROR_TEXT.test(t)) return undefined;
+  return httpStatusIn(t, /API Error:\s*(\d{3})\b/);
 }
 
 /** Append `api_error_status=<status>` to `ancillary` when `status` is a provider error with a status. */

@@ -76,12 +76,17 @@ export interface Candidate {
  *     `terminal_reason: "api_error"`, an error event);
  *   - `cli-error`: the CLI reported its own failure (e.g. `error_max_structured_output_retries`);
  *   - `crashed`: the process died without an envelope (signal, or non-zero exit with no JSON).
+ *   A stream that ended without its terminal event, or whose last line was cut, is `crashed` too,
+ *   with `incomplete` set, whatever its exit code.
  * - `message`: the CLI's own words for it, verbatim.
+ * - `incomplete`: why the output is incomplete (`no terminal {"type":"result"} event`, `last line cut`);
+ *   such an envelope is never accepted, whatever it holds (issue 11: every route).
  * - `apiErrorStatus`, `terminalReason`, `subtype`: as the envelope spells them, when present.
  */
 export interface EnvelopeStatus {
   kind: 'ok' | 'startup-rejected' | 'provider-error' | 'cli-error' | 'crashed';
   message?: string;
+  incomplete?: string;
   apiErrorStatus?: number | null;
   terminalReason?: string;
   subtype?: string;
@@ -135,6 +140,10 @@ export interface RunFacts {
  *   `stdout`; absent otherwise.
  *
  * Contracts judge a `Decoded` alone (`Contract.judge(decoded, context)`).
+ * - `framing`: how stdout was framed, as the decoder read it: `object` (one JSON object), `array`
+ *   (one JSON array of every event), `lines` (JSONL / NDJSON), `empty`, or a route's own name for
+ *   its event family (grok-cli: `messages`, `chunks`, `steps`), for notes and reports. The framings
+ *   a route supports are declared in its src/routes/<cli>/route.ts.
  */
 export interface Decoded {
   route: string;
@@ -150,6 +159,7 @@ export interface Decoded {
   run: RunFacts;
   raw: { stdout: string; stderr: string };
   freeText?: Candidate[];
+  framing?: string;
 }
 
 /**

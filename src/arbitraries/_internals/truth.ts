@@ -10,7 +10,9 @@
  * 3. else any read shaped answer (placeholder, missing or non-boolean `final`) is non-final: `retry`
  *    while at least 60 s of the 600 s window remain, else `dropped-nonfinal`;
  * 4. else the run's own failure: `provider-error` for an API error the envelope reports, `crashed`
- *    for a signal or a non-zero exit without an envelope, otherwise `dropped-unusable`.
+ *    for a signal or a non-zero exit without an envelope, or for an incomplete stream (a cut result
+ *    line, or JSON events without their result line: issue 11, never accepted), otherwise
+ *    `dropped-unusable`.
  *
  * Which places a route reads (shared/research/cli-envelopes.md): Claude Code reads the structured field
  * and `result` of its result line, and in stream-json also assistant text blocks and tool calls;
@@ -83,6 +85,16 @@ function hasTerminal(plan: EnvelopePlan): boolean {
   }
 }
 
+/**
+ * Is the plan an incomplete stream: a Claude Code stream-json run whose result line is cut, or absent
+ * after at least one JSON event (prose and blank lines are not events)?
+ */
+function incomplete(plan: EnvelopePlan): boolean {
+  if (plan.family !== 'claude-code/stream-json' || plan.body !== 'events') return false;
+  if (plan.resultLine === 'cut') return true;
+  return plan.resultLine === 'absent' && plan.events.some((e) => e.kind !== 'prose-line' && e.kind !== 'blank');
+}
+
 /** The verdict (and accepted value) the plan implies; see the rules at the top of this file. */
 export function expectedOf(plan: EnvelopePlan): Expected {
   const p = plan.process;
@@ -97,6 +109,7 @@ export function expectedOf(plan: EnvelopePlan): Expected {
     const remainingMs = DEFAULT_POV_POLICY.hardWindowS * 1000 - p.elapsedMs;
     return { verdict: remainingMs >= DEFAULT_POV_POLICY.retryMinS * 1000 ? 'retry' : 'dropped-nonfinal' };
   }
+  if (incomplete(plan)) return { verdict: 'crashed' };
   const terminal = hasTerminal(plan);
   const failure = 'failure' in plan ? plan.failure : null;
   if (terminal && failure?.kind === 'provider-error') return { verdict: 'provider-error' };

@@ -64,3 +64,53 @@ describe('claudeDecoder', () => {
     }
   });
 });
+
+describe('claudeDecoder: shapes of issue 11', () => {
+  const json = claudeDecoder('claude-code/json');
+  const env = (stdout: string, exitCode: number | null = 0, stderr = '') => ({ stdout, stderr, exitCode, elapsedMs: 1 });
+  const result = { type: 'result', subtype: 'success', is_error: false, session_id: 's', usage: { output_tokens: 54 }, result: JSON.stringify(POV), structured_output: POV };
+
+  it('reads the --verbose JSON array of every event: the result element structured field first, at its array pointer', () => {
+    const events = [{ type: 'system', subtype: 'init' }, { type: 'assistant', message: { content: [{ type: 'tool_use', name: 'StructuredOutput', input: POV }] } }, { type: 'user' }, result];
+    const d = json.decode(env(JSON.stringify(events)), { anchor: 'position' });
+    expect(d.structured).toMatchObject({ origin: 'structured_output', pointer: '/3/structured_output', value: POV });
+    expect(d.candidates.map((c) => c.origin)).toEqual(['structured_output']);
+    expect(d.status.kind).toBe('ok');
+    expect(d.notes.join(' ')).toContain('one JSON array of every event');
+  });
+
+  it('is_error wins over subtype success: an API Error text is a provider error (claude-code#79500), its status read when given', () => {
+    const d = json.decode(env(JSON.stringify({ type: 'result', subtype: 'success', is_error: true, result: 'API Error: Rate limit reached' })));
+    expect(d.status).toMatchObject({ kind: 'provider-error', isError: true, message: 'API Error: Rate limit reached' });
+    const s = json.decode(env(JSON.stringify({ type: 'result', subtype: 'success', is_error: true, result: 'API Error: 529 {"type":"error"}' })));
+    expect(s.status).toMatchObject({ kind: 'provider-error', apiErrorStatus: 529 });
+    expect(s.ancillary).toContain('api_error_status=529');
+    expect(json.decode(env(JSON.stringify({ type: 'result', subtype: 'success', is_error: true, result: 'Something odd' }))).status.kind).toBe('cli-error');
+  });
+
+  it('names lost output: tokens spent, nothing delivered (claude-code#38805)', () => {
+    const d = json.decode(env(JSON.stringify({ ...result, result: '', structured_output: undefined, usage: { output_tokens: 5 } })), { anchor: 'position' });
+    expect(d.human).toEqual(['lost output: 5 output token(s) spent, nothing delivered']);
+    expect(json.decode(env(JSON.stringify({ ...result, result: 'prose only', structured_output: undefined })), { anchor: 'position' }).human).toEqual(['prose only']);
+  });
+
+  it('a stream without its result line, or with the result line cut, is incomplete whatever it holds', () => {
+    const tool = JSON.stringify({ type: 'assistant', message: { content: [{ type: 'tool_use', name: 'StructuredOutput', input: POV }] } });
+    const none = decoder.decode(env(`${tool}\n`), { anchor: 'position' });
+    expect(none.status).toMatchObject({ kind: 'crashed', incomplete: 'no terminal {"type":"result"} object' });
+    expect(none.candidates).toHaveLength(1);
+    const cut = decoder.decode(env(`${tool}\n${JSON.stringify(result).slice(0, 40)}`), { anchor: 'position' });
+    expect(cut.status).toMatchObject({ kind: 'crashed', incomplete: 'the last line of stdout is cut' });
+    expect(cut.ancillary).toContain('incomplete stream: the last line of stdout is cut');
+  });
+
+  it('reads the result past stray non-JSON lines around it', () => {
+    const d = json.decode(env(`some warning\n${JSON.stringify(result, null, 2)}\n`), { anchor: 'position' });
+    expect(d.structured?.value).toEqual(POV);
+    expect(d.status.kind).toBe('ok');
+  });
+
+  it('is startup-rejected when commander refuses an argument', () => {
+    expect(json.decode(env('', 1, "error: unknown option '--x'\n")).status).toEqual({ kind: 'startup-rejected', message: "error: unknown option '--x'" });
+  });
+});

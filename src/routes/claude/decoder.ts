@@ -14,10 +14,10 @@
  *   valid JSON Schema: ...`) and exit 1;
  * - `success` without `structured_output` means the model never called the tool.
  */
-import { readJsonDocuments } from '#src/envelope/jsonl.ts';
+import { readJsonDocuments, jsonEvents, type JsonEvent } from '#src/envelope/jsonl.ts';
 import { candidatesFromStructured, candidatesFromText } from '#src/envelope/candidates.ts';
 import { findKeys, isPlainObject, pointerToken } from '#src/envelope/keys.ts';
-import { crashedStatus } from '#src/envelope/status.ts';
+import { apiErrorTextStatus, crashedStatus, incompleteStatus, noteLostOutput } from '#src/envelope/status.ts';
 import { finishDecode } from '#src/envelope/decodeParts.ts';
 import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from '#src/envelope/types.ts';
 import { pushAll } from '#src/arrays.ts';
@@ -26,15 +26,24 @@ import { pushAll } from '#src/arrays.ts';
 export { STRUCTURED_FIELD_NAMES } from '#src/envelope/keys.ts';
 import { STRUCTURED_FIELD_NAMES } from '#src/envelope/keys.ts';
 
-/** stderr lines by which Claude Code refuses to start (2.1.332, observed). */
-const STARTUP_REJECTION = [
-  /--json-schema is not (?:a )?valid/i,
-  /requires --verbose/i,
-  /unknown option|error: option/i,
-];
+/** stderr lines by which Claude Code refuses to start (2.1.332, observed), besides every CLI's argument refusals. */
+const STARTUP_REJECTION = [/--json-schema is not (?:a )?valid/i, /requires --verbose/i, /unknown option|error: option/i];
 
 /**
  * A Claude Code decoder for one route.
+ *
+ * Framings read (both routes accept all of them, as a consumer meets them):
+ * - one result object (`--output-format json`);
+ * - one JSON array of every event, the result element last (`--output-format json --verbose`,
+ *   Claude Code 2.1.332, recorded);
+ * - JSONL events ending with the result line (`--output-format stream-json --verbose`).
+ * Stray non-JSON lines around the document or between events are read past (notes).
+ *
+ * Status: the terminal result object decides; `is_error: true` is a failure whatever `subtype`
+ * says (claude-code#79500: `subtype: "success"`, `is_error: true`), a provider error when
+ * `api_error_status` is a number, `terminal_reason` is `api_error` or `result` reads like an API
+ * error, else a CLI error. Events without a result object, or a cut last line, are an
+ * incomplete stream (`crashed`, `incomplete`), never accepted.
  *
  * @example
  * const decoder = claudeDecoder('claude-code/stream-json');
@@ -51,59 +60,63 @@ export function claudeDecoder(route: 'claude-code/json' | 'claude-code/stream-js
 
 function decodeClaude(route: string, envelope: Envelope, options: DecodeOptions = {}): Decoded {
   const docs = readJsonDocuments(envelope.stdout);
+  const events = jsonEvents(docs);
   const notes = [...docs.notes];
   const anchor = options.anchor;
   const candidates: Candidate[] = [];
+  const ancillary: string[] = [];
   let structured: Candidate | undefined;
 
-  let terminal: { value: Record<string, unknown>; line: number; offset: number } | undefined;
-  for (const doc of docs.documents) {
-    if (isPlainObject(doc.value) && doc.value.type === 'result') {
-      terminal = { value: doc.value, line: doc.line, offset: doc.offset };
-    }
-  }
-  const event = (line: number) => (docs.framing === 'lines' ? { event: line } : {});
+  let terminal: JsonEvent | undefined;
+  for (const e of events) if (e.value.type === 'result') terminal = e;
+  if (docs.framing === 'whole' && Array.isArray(docs.documents[0]?.value)) notes.push('stdout is one JSON array of every event (--output-format json --verbose)');
 
   // 1. The structured field of the terminal result object comes first.
   if (terminal) {
     for (const key of findKeys(terminal.value, STRUCTURED_FIELD_NAMES)) {
       const found = candidatesFromStructured(terminal.value[key], {
         origin: key,
-        pointer: `/${pointerToken(key)}`,
+        pointer: `${terminal.base}/${pointerToken(key)}`,
         offset: terminal.offset,
-        ...event(terminal.line),
+        ...terminal.event,
       });
       if (found[0] && !structured) structured = found[0];
       pushAll(candidates, found);
     }
-  } else if (docs.documents.length > 0) {
+  } else if (events.length > 0) {
     notes.push('no terminal {"type":"result"} object in stdout');
   }
 
   // 2. Assistant events, in stream order: StructuredOutput (or any) tool calls and text blocks.
-  for (const doc of docs.documents) {
-    if (!isPlainObject(doc.value) || doc.value.type !== 'assistant') continue;
-    const message = doc.value.message;
+  for (const e of events) {
+    if (e.value.type !== 'assistant') continue;
+    const message = e.value.message;
     const content = isPlainObject(message) && Array.isArray(message.content) ? message.content : [];
     content.forEach((block, i) => {
       if (!isPlainObject(block)) return;
-      const pointer = `/message/content/${i}`;
+      const pointer = `${e.base}/message/content/${i}`;
       if (block.type === 'tool_use' && isPlainObject(block.input)) {
-        candidates.push({ value: block.input, origin: `tool_use:${String(block.name)}`, pointer: `${pointer}/input`, offset: doc.offset, nested: 0, ...event(doc.line) });
+        candidates.push({ value: block.input, origin: `tool_use:${String(block.name)}`, pointer: `${pointer}/input`, offset: e.offset, nested: 0, ...e.event });
       } else if (block.type === 'text' && typeof block.text === 'string') {
-        pushAll(candidates, candidatesFromText(block.text, { origin: 'assistant-text', pointer: `${pointer}/text`, offset: doc.offset, ...event(doc.line) }, anchor));
+        pushAll(candidates, candidatesFromText(block.text, { origin: 'assistant-text', pointer: `${pointer}/text`, offset: e.offset, ...e.event }, anchor, notes));
       }
     });
   }
 
   // 3. The result string of the terminal object (plain or fenced JSON, or prose around it).
   if (terminal && typeof terminal.value.result === 'string') {
-    pushAll(candidates, candidatesFromText(terminal.value.result, { origin: 'result', pointer: '/result', offset: terminal.offset, ...event(terminal.line) }, anchor));
+    pushAll(candidates, candidatesFromText(terminal.value.result, { origin: 'result', pointer: `${terminal.base}/result`, offset: terminal.offset, ...terminal.event }, anchor, notes));
   }
 
-  const status = readStatus(envelope, terminal?.value, docs.documents.length);
   const human: string[] = [];
-  const ancillary: string[] = [];
+  let status: EnvelopeStatus;
+  if (terminal && !docs.truncated) {
+    status = readStatus(terminal.value);
+  } else if (events.length > 0 || docs.truncated) {
+    status = incompleteStatus(envelope, docs.truncated ? 'the last line of stdout is cut' : 'no terminal {"type":"result"} object', ancillary);
+  } else {
+    status = crashedStatus(envelope, envelope.stderr, STARTUP_REJECTION) ?? { kind: 'ok' };
+  }
   if (terminal) {
     const t = terminal.value;
     for (const field of [t.result, t.message, isPlainObject(t.error) ? t.error.message : undefined]) {
@@ -111,23 +124,19 @@ function decodeClaude(route: string, envelope: Envelope, options: DecodeOptions 
     }
     if (Array.isArray(t.errors)) for (const e of t.errors) if (typeof e === 'string') human.push(e);
     if (t.api_error_status !== undefined && t.api_error_status !== null) ancillary.push(`api_error_status=${String(t.api_error_status)}`);
+    else if (status.kind === 'provider-error' && typeof status.apiErrorStatus === 'number') ancillary.push(`api_error_status=${status.apiErrorStatus}`);
     if (typeof t.terminal_reason === 'string') ancillary.push(`terminal_reason=${t.terminal_reason}`);
+    const delivered = candidates.length > 0 || (typeof t.result === 'string' && t.result.trim() !== '');
+    if (status.kind === 'ok') noteLostOutput(t.usage, delivered, human, notes);
   }
 
-  const decoded = finishDecode(route, { candidates, human, ancillary, notes }, status, terminal?.value, envelope, options);
+  const decoded = finishDecode(route, { candidates, human, ancillary, notes, docs }, status, terminal?.value, envelope, options);
   if (structured) decoded.structured = structured;
   if (terminal && terminal.value.usage !== undefined) decoded.usage = terminal.value.usage;
   return decoded;
 }
 
-function readStatus(envelope: Envelope, terminal: Record<string, unknown> | undefined, documentCount: number): EnvelopeStatus {
-  if (!terminal) {
-    const stderr = envelope.stderr.trim();
-    if (documentCount === 0 && envelope.exitCode !== 0 && STARTUP_REJECTION.some((re) => re.test(stderr))) {
-      return { kind: 'startup-rejected', message: stderr };
-    }
-    return crashedStatus(envelope) ?? { kind: 'ok' };
-  }
+function readStatus(terminal: Record<string, unknown>): EnvelopeStatus {
   const status: EnvelopeStatus = { kind: 'ok' };
   if (typeof terminal.subtype === 'string') status.subtype = terminal.subtype;
   if (typeof terminal.terminal_reason === 'string') status.terminalReason = terminal.terminal_reason;
@@ -141,7 +150,16 @@ function readStatus(envelope: Envelope, terminal: Record<string, unknown> | unde
         ? terminal.errors.filter((e) => typeof e === 'string').join(' | ')
         : undefined;
   if (message !== undefined && message !== '') status.message = message;
-  if (typeof apiStatus === 'number' || terminal.terminal_reason === 'api_error') status.kind = 'provider-error';
-  else if (terminal.is_error === true || (typeof terminal.subtype === 'string' && terminal.subtype.startsWith('error'))) status.kind = 'cli-error';
+  const failed = terminal.is_error === true || (typeof terminal.subtype === 'string' && terminal.subtype.startsWith('error'));
+  if (typeof apiStatus === 'number' || terminal.terminal_reason === 'api_error') {
+    status.kind = 'provider-error';
+  } else if (terminal.is_error === true && message !== undefined && apiErrorTextStatus(message) !== undefined) {
+    // The error flag wins over `subtype: "success"`; the reason is only in the result text.
+    status.kind = 'provider-error';
+    const code = apiErrorTextStatus(message);
+    if (typeof code === 'number') status.apiErrorStatus = code;
+  } else if (failed) {
+    status.kind = 'cli-error';
+  }
   return status;
 }

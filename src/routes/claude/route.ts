@@ -14,7 +14,7 @@ export const claudeRoute = defineRoute({
   bin: 'claude',
   npmPackage: '@anthropic-ai/claude-code',
   routes: [
-    { route: 'claude-code/json', framings: ['json-document'], streams: false, decoder: () => claudeDecoder('claude-code/json') },
+    { route: 'claude-code/json', framings: ['json-document', 'json-array'], streams: false, decoder: () => claudeDecoder('claude-code/json') },
     { route: 'claude-code/stream-json', framings: ['jsonl'], streams: true, decoder: () => claudeDecoder('claude-code/stream-json') },
   ],
   schema: { flag: '--json-schema', value: 'json' },

@@ -145,3 +145,49 @@ describe('codexDecoder.detect', () => {
     expect(decoder.detect(envelope('{"type":"result","is_error":false}'))).toBe(false);
   });
 });
+
+describe('codexDecoder: commentary and incomplete turns (issue 11)', () => {
+  const item = (text: string, phase?: string) => ({ type: 'item.completed', item: { id: 'i', type: 'agent_message', text, ...(phase ? { phase } : {}) } });
+  const lines = (...events: object[]) => `${events.map((e) => JSON.stringify(e)).join('\n')}\n`;
+  const start = [{ type: 'thread.started', thread_id: 't' }, { type: 'turn.started' }];
+  const done = { type: 'turn.completed', usage: USAGE };
+
+  it('never reads a message marked phase "commentary", nor the -o file that repeats it (openai/codex#30190)', () => {
+    const d = decoder.decode(envelope(lines(...start, item(JSON.stringify(FINAL), 'commentary'), done), { files: { 'last-message': JSON.stringify(FINAL) } }), { anchor: 'position' });
+    expect(d.candidates).toEqual([]);
+    expect(d.notes.join(' ')).toContain('phase: "commentary"');
+    expect(d.notes.join(' ')).toContain('repeats a commentary message');
+  });
+
+  it('reads the final_answer message after a commentary one', () => {
+    const d = decoder.decode(envelope(lines(...start, item(JSON.stringify(PLACEHOLDER), 'commentary'), item(JSON.stringify(FINAL), 'final_answer'), done), { files: { 'last-message': JSON.stringify(FINAL) } }), { anchor: 'position' });
+    expect(d.candidates.map((c) => [c.origin, c.value])).toEqual([['last-message', FINAL]]);
+  });
+
+  it('a turn that never ends (no turn.completed or turn.failed) is incomplete even with exit 0', () => {
+    const d = decoder.decode(envelope(lines(...start, item(JSON.stringify(FINAL))), { files: { 'last-message': JSON.stringify(FINAL) } }), { anchor: 'position' });
+    expect(d.status).toMatchObject({ kind: 'crashed', incomplete: 'no turn.completed or turn.failed event' });
+  });
+
+  it('names lost output when the turn spent tokens and left no message', () => {
+    const d = decoder.decode(envelope(lines(...start, done)), { anchor: 'position' });
+    expect(d.human).toEqual(['lost output: 54 output token(s) spent, nothing delivered']);
+  });
+});
+
+describe('codexDecoder: the first thread/item releases (openai/codex#4525)', () => {
+  it('reads item_type assistant_message as the answer and never a reasoning item', () => {
+    const stdout = `${[
+      { type: 'thread.started', thread_id: 't' },
+      { type: 'turn.started' },
+      { type: 'item.completed', item: { id: 'item_0', item_type: 'reasoning', text: JSON.stringify(PLACEHOLDER) } },
+      { type: 'item.completed', item: { id: 'item_1', item_type: 'assistant_message', text: JSON.stringify(FINAL) } },
+      { type: 'turn.completed', usage: USAGE },
+    ]
+      .map((e) => JSON.stringify(e))
+      .join('\n')}\n`;
+    const d = decoder.decode(envelope(stdout), { anchor: 'position' });
+    expect(d.candidates.map((c) => [c.origin, c.value, c.event])).toEqual([['assistant-text', FINAL, 3]]);
+    expect(d.status.kind).toBe('ok');
+  });
+});

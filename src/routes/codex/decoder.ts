@@ -10,6 +10,14 @@
  * - progress ("commentary") messages are `agent_message` items too, and `text.format` constrains
  *   them as well (openai/codex#19816), so an earlier message can be schema-shaped: the last one
  *   is the answer, never the first;
+ * - newer releases mark them: `phase: "commentary"` vs `phase: "final_answer"` (openai/codex#30190,
+ *   0.146 app-server v2 phase); a message marked commentary is never a candidate, and the `-o` file,
+ *   which holds the last message whatever its phase, is not read when it repeats a commentary message;
+ * - `reasoning`, `plan`, `todo_list`, `command_execution`, ... items and `item.plan.delta` events
+ *   are never the answer (codex-rs/exec/src/exec_events.rs);
+ * - the first releases of this format (openai/codex#4525, 2025-09-30, which removed the legacy
+ *   `{"id","msg"}` format) spelled the item kind `item_type` and the message `assistant_message`:
+ *   both spellings are read;
  * - `-o FILE` holds the last agent message's raw text; it is empty when the turn fails or the run
  *   is killed before an answer, and absent when Codex refuses to start;
  * - Codex does not validate the schema client-side: a prose answer is a normal `agent_message`,
@@ -24,11 +32,11 @@
  * - a schema file Codex cannot read or parse stops it before any event: stderr
  *   `Failed to read output schema file X: ...` / `Output schema file X is not valid JSON: ...`, exit 1.
  */
-import { readJsonDocuments } from '#src/envelope/jsonl.ts';
-import { candidatesFromText, dedupeCandidates } from '#src/envelope/candidates.ts';
+import { framingOf, readJsonDocuments } from '#src/envelope/jsonl.ts';
+import { candidatesFromText, commentaryMark, dedupeCandidates } from '#src/envelope/candidates.ts';
 import { envelopeFacts } from '#src/envelope/decodeParts.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
-import { crashedStatus } from '#src/envelope/status.ts';
+import { crashedStatus, incompleteStatus, noteLostOutput } from '#src/envelope/status.ts';
 import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from '#src/envelope/types.ts';
 import { pushAll } from '#src/arrays.ts';
 
@@ -118,6 +126,7 @@ function decodeCodex(envelope: Envelope, options: DecodeOptions = {}): Decoded {
   const messages: AgentMessage[] = [];
   const errorEvents: string[] = [];
   const itemErrors: string[] = [];
+  const commentary = new Set<string>();
   let completed: Record<string, unknown> | undefined;
   let failed: Record<string, unknown> | undefined;
   let terminal: Record<string, unknown> | undefined;
@@ -129,8 +138,18 @@ function decodeCodex(envelope: Envelope, options: DecodeOptions = {}): Decoded {
       case 'item.completed': {
         const item = v.item;
         if (!isPlainObject(item)) break;
-        if (item.type === 'agent_message' && typeof item.text === 'string') messages.push({ text: item.text, line: doc.line, offset: doc.offset });
-        else if (item.type === 'error' && typeof item.message === 'string') itemErrors.push(item.message);
+        // `item_type` / `assistant_message`: the first releases of this format (openai/codex#4525, 2025-09-30).
+        const itemType = item.type ?? item.item_type;
+        if ((itemType === 'agent_message' || itemType === 'assistant_message') && typeof item.text === 'string') {
+          const mark = commentaryMark(item);
+          if (mark !== null) {
+            commentary.add(item.text.trim());
+            notes.push(`agent_message on line ${doc.line + 1} is marked ${mark}: not the answer`);
+          } else {
+            messages.push({ text: item.text, line: doc.line, offset: doc.offset });
+          }
+        }
+        else if (itemType === 'error' && typeof item.message === 'string') itemErrors.push(item.message);
         break;
       }
       case 'turn.completed':
@@ -162,14 +181,16 @@ function decodeCodex(envelope: Envelope, options: DecodeOptions = {}): Decoded {
       candidates.push(lastMessageWhole);
     } else {
       lastMessageWhole = undefined;
-      pushAll(candidates, candidatesFromText(m.text, at, anchor));
+      pushAll(candidates, candidatesFromText(m.text, at, anchor, notes));
     }
   }
 
   // 2. The -o file, last.
   let fileWhole: Candidate | undefined;
   const file = envelope.files?.[CODEX_LAST_MESSAGE_FILE];
-  if (typeof file === 'string' && file.trim() !== '') {
+  const fileIsCommentary = typeof file === 'string' && commentary.has(file.trim()) && !messages.some((m) => m.text.trim() === file.trim());
+  if (fileIsCommentary) notes.push('the -o last-message file repeats a commentary message: not the answer');
+  if (typeof file === 'string' && file.trim() !== '' && !fileIsCommentary) {
     const at = { origin: 'last-message', pointer: '', offset: envelope.stdout.length };
     const whole = wholeObject(file);
     if (whole !== undefined) {
@@ -191,7 +212,13 @@ function decodeCodex(envelope: Envelope, options: DecodeOptions = {}): Decoded {
   if (lastMessage && wholeObject(lastMessage.text) === undefined && !failed) {
     notes.push('the last agent_message is not one JSON object (Codex does not validate --output-schema output; its exit code says nothing about it)');
   }
-  const { status, code } = readStatus(envelope, docs.documents.length, failed, completed, errorEvents);
+  const read = readStatus(envelope, docs.documents.length, failed, completed, errorEvents);
+  const code = read.code;
+  let status = read.status;
+  if (status.kind !== 'startup-rejected' && status.kind !== 'provider-error' && (docs.truncated || (docs.documents.length > 0 && !completed && !failed))) {
+    status = incompleteStatus(envelope, docs.truncated ? 'the last line of stdout is cut' : 'no turn.completed or turn.failed event', ancillary);
+  }
+  if (completed && status.kind === 'ok') noteLostOutput(completed.usage, candidates.length > 0 || commentary.size > 0 || messages.some((m) => m.text.trim() !== ''), human, notes);
   if (status.kind !== 'ok' && status.message) human.push(status.message);
   if (typeof status.apiErrorStatus === 'number') ancillary.push(`api_error_status=${status.apiErrorStatus}`);
   if (code !== null) ancillary.push(`error_code=${code}`);
@@ -206,6 +233,7 @@ function decodeCodex(envelope: Envelope, options: DecodeOptions = {}): Decoded {
     ancillary,
     keys: terminal ? Object.keys(terminal) : [],
     notes,
+    framing: framingOf(docs),
   };
   if (structured) decoded.structured = structured;
   if (completed && completed.usage !== undefined) decoded.usage = completed.usage;

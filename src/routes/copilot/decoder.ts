@@ -12,11 +12,11 @@
  *   `400 <provider message>`, or after retries `Failed to get response from the AI model; retried 5
  *   times ... Last error: 529 Overloaded`), then `result {exitCode: 1}`, process exit 1;
  * - `result {exitCode, usage: {premiumRequests, totalApiDurationMs, ...}}` closes every run; it has no
- *   token counts (github/copilot-cli#4107).
+ *   token counts (github/copilot-cli#4107); a stream without it is incomplete, never accepted.
  */
 import { candidatesFromText } from '#src/envelope/candidates.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
-import { crashedStatus, errorStatusFromCode, pushApiErrorStatus } from '#src/envelope/status.ts';
+import { crashedStatus, errorStatusFromCode, incompleteStatus, pushApiErrorStatus } from '#src/envelope/status.ts';
 import { finishDecode, startDecode } from '#src/envelope/decodeParts.ts';
 import type { Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from '#src/envelope/types.ts';
 import { pushAll } from '#src/arrays.ts';
@@ -76,7 +76,7 @@ function decodeCopilot(envelope: Envelope, options: DecodeOptions = {}): Decoded
     if (e.type === 'assistant.message') {
       if (typeof data.content === 'string') {
         if (data.content.trim() !== '') human.push(data.content);
-        pushAll(candidates, candidatesFromText(data.content, { origin: 'assistant-text', pointer: '/data/content', offset: doc.offset, ...event(doc.line) }, options.anchor));
+        pushAll(candidates, candidatesFromText(data.content, { origin: 'assistant-text', pointer: '/data/content', offset: doc.offset, ...event(doc.line) }, options.anchor, notes));
       }
       if (Array.isArray(data.toolRequests)) {
         data.toolRequests.forEach((r, i) => {
@@ -103,11 +103,13 @@ function decodeCopilot(envelope: Envelope, options: DecodeOptions = {}): Decoded
   if (!last) {
     if (docs.documents.length > 0) notes.push('no Copilot event in stdout');
     status = crashedStatus(envelope) ?? status;
-  } else if (!result) {
-    notes.push('no {"type":"result"} event in stdout');
+  } else if (!result || docs.truncated) {
+    if (!result) notes.push('no {"type":"result"} event in stdout');
+    const reason = docs.truncated ? 'the last line of stdout is cut' : 'no terminal {"type":"result"} event';
+    status = status.kind === 'ok' ? incompleteStatus(envelope, reason, ancillary) : { ...status, incomplete: reason };
   }
   const terminal = result ?? last;
-  const decoded = finishDecode(COPILOT_ROUTE, { candidates, human, ancillary, notes }, status, terminal, envelope, options);
+  const decoded = finishDecode(COPILOT_ROUTE, { candidates, human, ancillary, notes, docs }, status, terminal, envelope, options);
   if (result && result.usage !== undefined) decoded.usage = result.usage;
   return decoded;
 }

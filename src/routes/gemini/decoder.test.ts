@@ -133,3 +133,36 @@ describe('geminiErrorStatus', () => {
     expect(geminiErrorStatus('nope')).toBeNull();
   });
 });
+
+describe('geminiDecoder: shapes of issue 11', () => {
+  it('json: reads the envelope past a stray stdout line (gemini-cli#5287)', () => {
+    const d = json.decode(envelope(`Loaded cached credentials.\n${pretty({ session_id: 's', response: JSON.stringify(FINAL) })}`), { anchor: 'position' });
+    expect(d.candidates.map((c) => [c.origin, c.value])).toEqual([['response', FINAL]]);
+    expect(d.notes.join(' ')).toContain('Loaded cached credentials.');
+  });
+
+  it('stream-json: answer deltas without the result event are incomplete (gemini-cli#20183)', () => {
+    const stdout = `${JSON.stringify({ type: 'init', session_id: 's' })}\n${JSON.stringify({ type: 'message', role: 'assistant', content: JSON.stringify(FINAL), delta: true })}\n`;
+    const d = stream.decode(envelope(stdout, '', 1), { anchor: 'position' });
+    expect(d.status).toMatchObject({ kind: 'crashed', incomplete: 'no terminal {"type":"result"} event' });
+    expect(d.candidates).toHaveLength(1);
+  });
+
+  it('json: a refused argument is startup-rejected with the yargs line', () => {
+    const d = json.decode(envelope('', 'Unknown arguments: x\nUsage: gemini [options]\n', 1));
+    expect(d.status).toEqual({ kind: 'startup-rejected', message: 'Unknown arguments: x' });
+  });
+});
+
+describe('geminiDecoder: thoughts', () => {
+  it('stream-json: an assistant message marked thought: true is never part of the answer', () => {
+    const lines = [
+      { type: 'init', session_id: 's' },
+      { type: 'message', role: 'assistant', content: JSON.stringify(FINAL), thought: true, delta: true },
+      { type: 'message', role: 'assistant', content: JSON.stringify(PLACEHOLDER), delta: true },
+      { type: 'result', status: 'success', stats: { output_tokens: 9 } },
+    ];
+    const d = stream.decode(envelope(`${lines.map((l) => JSON.stringify(l)).join('\n')}\n`), { anchor: 'position' });
+    expect(d.candidates.map((c) => c.value)).toEqual([PLACEHOLDER]);
+  });
+});

@@ -16,10 +16,10 @@
  *   with plain text (research, not re-observed here).
  */
 import { findJsonObjects } from '#src/scan/index.ts';
-import { readJsonDocuments, type JsonDocument } from '#src/envelope/jsonl.ts';
-import { candidatesFromText, dedupeCandidates } from '#src/envelope/candidates.ts';
+import { framingOf, readJsonDocuments, type JsonDocument } from '#src/envelope/jsonl.ts';
+import { candidatesFromText, commentaryMark, dedupeCandidates } from '#src/envelope/candidates.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
-import { crashedStatus, isHttpErrorStatus } from '#src/envelope/status.ts';
+import { crashedStatus, incompleteStatus, isHttpErrorStatus, noteLostOutput } from '#src/envelope/status.ts';
 import { envelopeFacts, finishDecode } from '#src/envelope/decodeParts.ts';
 import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from '#src/envelope/types.ts';
 import { pushAll } from '#src/arrays.ts';
@@ -120,7 +120,13 @@ function decodeJson(route: string, envelope: Envelope, options: DecodeOptions = 
       status = exitStatus(envelope);
     }
   }
-  const decoded: Decoded = { ...envelopeFacts(envelope, options), route, candidates: dedupeCandidates(candidates), status, human, ancillary, keys, notes };
+  // A cut document is never accepted; a provider error read from stderr stays one.
+  if (docs.truncated && (terminal || status.kind !== 'provider-error')) status = incompleteStatus(envelope, 'stdout ends inside the JSON document', ancillary);
+  if (terminal && status.kind === 'ok') {
+    const response = terminal.value.response;
+    noteLostOutput(terminal.value.stats, candidates.length > 0 || (typeof response === 'string' && response.trim() !== ''), human, notes);
+  }
+  const decoded: Decoded = { ...envelopeFacts(envelope, options), route, candidates: dedupeCandidates(candidates), status, human, ancillary, keys, notes, framing: framingOf(docs) };
   if (terminal && terminal.value.stats !== undefined) decoded.usage = terminal.value.stats;
   return decoded;
 }
@@ -137,7 +143,8 @@ function assistantSegments(documents: JsonDocument[]): AssistantSegment[] {
   let open: AssistantSegment | undefined;
   for (const doc of documents) {
     const v = doc.value;
-    const isAssistant = isPlainObject(v) && v.type === 'message' && v.role === 'assistant' && typeof v.content === 'string';
+    // A thought (`thought: true`) or any message marked commentary is never part of the answer text.
+    const isAssistant = isPlainObject(v) && v.type === 'message' && v.role === 'assistant' && typeof v.content === 'string' && commentaryMark(v) === null;
     if (!isAssistant) {
       // Any other event (user message, tool_use, tool_result, error, result) ends the text.
       open = undefined;
@@ -171,13 +178,24 @@ function decodeStream(route: string, envelope: Envelope, options: DecodeOptions 
     );
   }
   let status: EnvelopeStatus = { kind: 'ok' };
-  if (terminal) {
+  if (terminal && !docs.truncated) {
     const t = terminal.value;
     if (t.status === 'error' || isPlainObject(t.error)) {
       status = isPlainObject(t.error) ? errorStatus(t.error, human, ancillary) : { kind: 'cli-error', message: 'result status error' };
     }
+  } else if (docs.documents.length > 0 || docs.truncated) {
+    // gemini-cli#20183: the stream ends without its result event (exit 1): never accepted.
+    const reason = docs.truncated ? 'the last line of stdout is cut' : 'no terminal {"type":"result"} event';
+    if (!terminal) notes.push('no terminal {"type":"result"} event in stdout');
+    const report = stderrErrorObject(envelope.stderr);
+    if (report) {
+      notes.push('the error object was read from stderr');
+      status = { ...errorStatus(report.error as Record<string, unknown>, human, ancillary), incomplete: reason };
+      ancillary.push(`incomplete stream: ${reason}`);
+    } else {
+      status = incompleteStatus(envelope, reason, ancillary);
+    }
   } else {
-    if (docs.documents.length > 0) notes.push('no terminal {"type":"result"} event in stdout');
     const report = stderrErrorObject(envelope.stderr);
     if (report) {
       notes.push('the error object was read from stderr');
@@ -186,7 +204,8 @@ function decodeStream(route: string, envelope: Envelope, options: DecodeOptions 
       status = exitStatus(envelope);
     }
   }
-  const decoded = finishDecode(route, { candidates, human, ancillary, notes }, status, terminal?.value, envelope, options);
+  if (terminal && status.kind === 'ok') noteLostOutput(terminal.value.stats, candidates.length > 0 || human.length > 0, human, notes);
+  const decoded = finishDecode(route, { candidates, human, ancillary, notes, docs }, status, terminal?.value, envelope, options);
   if (terminal && terminal.value.stats !== undefined) decoded.usage = terminal.value.stats;
   return decoded;
 }

@@ -59,3 +59,46 @@ describe('grokCliErrorStatus', () => {
     expect(grokCliErrorStatus(JSON.stringify(FINAL), 0)).toBeNull();
   });
 });
+
+describe('grokCliDecoder: newer --format json framings (issue 11)', () => {
+  const lines = (...events: object[]) => `${events.map((e) => JSON.stringify(e)).join('\n')}\n`;
+  const text = JSON.stringify(FINAL);
+  const call = { id: 'c1', type: 'function', function: { name: 'view_file', arguments: '{"path":"a.ts"}' } };
+
+  it('chunks: assembles the content after the last tool result, reasoning never read', () => {
+    const stdout = lines(
+      { type: 'content', content: JSON.stringify(PLACEHOLDER) },
+      { type: 'tool_calls', toolCalls: [call] },
+      { type: 'tool_result', toolCall: call, toolResult: { success: true, output: 'x' } },
+      { type: 'reasoning', reasoning: JSON.stringify({ position: 'thinking', final: true }) },
+      { type: 'content', content: text.slice(0, 10) },
+      { type: 'content', content: text.slice(10) },
+      { type: 'done' },
+    );
+    const d = decoder.decode({ stdout, stderr: '', exitCode: 0, elapsedMs: 1 }, { anchor: 'position' });
+    expect(d.candidates.map((c) => [c.origin, c.value, c.event])).toEqual([
+      ['assistant-text', PLACEHOLDER, 0],
+      ['tool_use:view_file', { path: 'a.ts' }, 1],
+      ['assistant-text', FINAL, 4],
+    ]);
+    expect(d.notes).toContain('assembled the text on line 5 from 2 content events');
+    expect(d.status.kind).toBe('ok');
+  });
+
+  it('steps: reads text events, sums step usage, and a missing run_finish is incomplete', () => {
+    const head = [{ type: 'step_start', stepNumber: 1 }, { type: 'text', stepNumber: 1, text }, { type: 'step_finish', stepNumber: 1, finishReason: 'stop', usage: { inputTokens: 9, outputTokens: 3, totalTokens: 12 } }];
+    const ok = decoder.decode({ stdout: lines(...head, { type: 'run_finish', success: true, exitCode: 0, errorCount: 0 }), stderr: '', exitCode: 0, elapsedMs: 1 }, { anchor: 'position' });
+    expect(ok.candidates.map((c) => c.value)).toEqual([FINAL]);
+    expect(ok.status.kind).toBe('ok');
+    expect(ok.usage).toEqual({ inputTokens: 9, outputTokens: 3, totalTokens: 12 });
+    const cut = decoder.decode({ stdout: lines(...head), stderr: '', exitCode: 0, elapsedMs: 1 }, { anchor: 'position' });
+    expect(cut.status).toMatchObject({ kind: 'crashed', incomplete: 'no terminal {"type":"run_finish"} event' });
+  });
+
+  it('steps: an error event is a provider error with its status; run_finish success false alone is a CLI error', () => {
+    const err = decoder.decode({ stdout: lines({ type: 'step_start', stepNumber: 1 }, { type: 'error', message: '429 Rate limit' }, { type: 'run_finish', success: false, exitCode: 1, errorCount: 1 }), stderr: '', exitCode: 1, elapsedMs: 1 });
+    expect(err.status).toMatchObject({ kind: 'provider-error', apiErrorStatus: 429 });
+    const failed = decoder.decode({ stdout: lines({ type: 'step_start', stepNumber: 1 }, { type: 'run_finish', success: false, exitCode: 1, errorCount: 0 }), stderr: '', exitCode: 1, elapsedMs: 1 });
+    expect(failed.status.kind).toBe('cli-error');
+  });
+});

@@ -49,6 +49,6 @@ describe('opencodeDecoder', () => {
 
   it('no event and a non-zero exit is a crash; the exit code alone never makes a success fail', () => {
     expect(decoder.decode(env('', 1, 'Error: boom')).status).toEqual({ kind: 'crashed', message: 'Error: boom' });
-    expect(decoder.decode(env(lines(stepStart, text(JSON.stringify(POV))), 1)).status.kind).toBe('ok');
+    expect(decoder.decode(env(lines(stepStart, text(JSON.stringify(POV)), stepFinish), 1)).status.kind).toBe('ok');
   });
 });

@@ -2,7 +2,9 @@
  * The opencode route decoder: `opencode/jsonl` (`opencode run --format json`), JSONL events
  * `{type, timestamp, sessionID, part | error}` with `type` in `step_start`, `text`, `tool_use`,
  * `reasoning`, `step_finish`, `error`. No schema flag, no structured field: the answer is JSON in the
- * `text` parts. There is no terminal "done" event (opencode issue #36413).
+ * `text` parts. There is no terminal "done" event (opencode issue #36413): a stream whose last
+ * `step_start` has no `step_finish` (nor an `error`) after it, or whose last line is cut, is
+ * incomplete and never accepted. `reasoning` parts are never read.
  *
  * Facts (opencode 1.18.33 against the loopback Chat Completions mock, research/cli-envelopes.md
  * section 6, checked by probes/opencode.test.ts):
@@ -12,9 +14,9 @@
  *   `{"error":{"name":"APIError","data":{"message":..,"statusCode":400,"isRetryable":false,"responseBody":..}}}`,
  *   exit 1; a 5xx is retried first (5 retries, honouring `retry-after-ms`).
  */
-import { candidatesFromText } from '#src/envelope/candidates.ts';
+import { candidatesFromText, commentaryMark } from '#src/envelope/candidates.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
-import { crashedStatus, errorStatusFromCode, pushApiErrorStatus } from '#src/envelope/status.ts';
+import { crashedStatus, errorStatusFromCode, incompleteStatus, noteLostOutput, pushApiErrorStatus } from '#src/envelope/status.ts';
 import { finishDecode, startDecode } from '#src/envelope/decodeParts.ts';
 import type { Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from '#src/envelope/types.ts';
 import { pushAll } from '#src/arrays.ts';
@@ -32,6 +34,12 @@ export function opencodeErrorStatus(error: unknown): EnvelopeStatus {
   const message = typeof data.message === 'string' && data.message !== '' ? data.message : typeof e.name === 'string' ? e.name : 'error';
   return errorStatusFromCode(data.statusCode, message);
 }
+
+/**
+ * opencode 1.18.33 refuses an argument by printing only the usage of `opencode run` on stderr (no
+ * error line), exit 1, nothing on stdout: its first line is the CLI's only word for the refusal.
+ */
+const USAGE_REJECTION = [/^opencode run \[message\.\.\]/];
 
 /**
  * The opencode decoder. Candidates: the JSON in each `text` part (origin `assistant-text`) and the
@@ -57,14 +65,18 @@ function decodeOpencode(envelope: Envelope, options: DecodeOptions = {}): Decode
   let status: EnvelopeStatus = { kind: 'ok' };
   let terminal: Record<string, unknown> | undefined;
   let usage: unknown;
+  let stepOpen = false;
+  let sawError = false;
   for (const doc of docs.documents) {
     const e = doc.value;
     if (!isPlainObject(e) || typeof e.type !== 'string') continue;
     terminal = e;
     const part = isPlainObject(e.part) ? e.part : undefined;
-    if (e.type === 'text' && part && typeof part.text === 'string') {
+    if (e.type === 'step_start') stepOpen = true;
+    else if (e.type === 'step_finish') stepOpen = false;
+    if (e.type === 'text' && part && typeof part.text === 'string' && commentaryMark(part) === null) {
       if (part.text.trim() !== '') human.push(part.text);
-      pushAll(candidates, candidatesFromText(part.text, { origin: 'assistant-text', pointer: '/part/text', offset: doc.offset, ...event(doc.line) }, options.anchor));
+      pushAll(candidates, candidatesFromText(part.text, { origin: 'assistant-text', pointer: '/part/text', offset: doc.offset, ...event(doc.line) }, options.anchor, notes));
     } else if (e.type === 'tool_use' && part) {
       const state = isPlainObject(part.state) ? part.state : undefined;
       if (state && isPlainObject(state.input)) {
@@ -73,6 +85,7 @@ function decodeOpencode(envelope: Envelope, options: DecodeOptions = {}): Decode
     } else if (e.type === 'step_finish' && part && part.tokens !== undefined) {
       usage = part.tokens;
     } else if (e.type === 'error') {
+      sawError = true;
       status = opencodeErrorStatus(e.error);
       if (status.message) human.push(status.message);
     }
@@ -80,9 +93,12 @@ function decodeOpencode(envelope: Envelope, options: DecodeOptions = {}): Decode
   pushApiErrorStatus(status, ancillary);
   if (!terminal) {
     if (docs.documents.length > 0) notes.push('no opencode event in stdout');
-    status = crashedStatus(envelope) ?? status;
+    status = crashedStatus(envelope, envelope.stderr, USAGE_REJECTION) ?? status;
+  } else if (status.kind === 'ok' && (docs.truncated || (stepOpen && !sawError))) {
+    status = incompleteStatus(envelope, docs.truncated ? 'the last line of stdout is cut' : 'the last step_start has no step_finish', ancillary);
   }
-  const decoded = finishDecode(OPENCODE_ROUTE, { candidates, human, ancillary, notes }, status, terminal, envelope, options);
+  if (status.kind === 'ok') noteLostOutput(usage, candidates.length > 0 || human.length > 0, human, notes);
+  const decoded = finishDecode(OPENCODE_ROUTE, { candidates, human, ancillary, notes, docs }, status, terminal, envelope, options);
   if (usage !== undefined) decoded.usage = usage;
   return decoded;
 }

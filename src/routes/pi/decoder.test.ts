@@ -31,7 +31,7 @@ describe('piDecoder', () => {
   it('an answer after a retried error clears the error', () => {
     const err = assistant([], { stopReason: 'error', errorMessage: '529 Overloaded' });
     const ok = assistant([{ type: 'text', text: JSON.stringify(POV) }]);
-    const stdout = lines(session, end(err), { type: 'auto_retry_start', attempt: 1, maxAttempts: 3, delayMs: 1, errorMessage: '529 Overloaded' }, end(ok));
+    const stdout = lines(session, end(err), { type: 'auto_retry_start', attempt: 1, maxAttempts: 3, delayMs: 1, errorMessage: '529 Overloaded' }, end(ok), { type: 'agent_end', messages: [] });
     const d = decoder.decode(env(stdout), { anchor: 'position' });
     expect(d.status.kind).toBe('ok');
     expect(d.candidates).toHaveLength(1);

@@ -11,11 +11,13 @@
  *   `stopReason: "error"`, `content: []` and `errorMessage: "<status> <provider message>"` (the
  *   OpenAI SDK's wording, e.g. `400 routecert mock: ...`, `529 Overloaded`), and a retried error ends
  *   with `auto_retry_end {success: false, finalError}`;
- * - `message_update`, `turn_end` and `agent_end` repeat the same messages: only `message_end` is read.
+ * - `message_update`, `turn_end` and `agent_end` repeat the same messages: only `message_end` is read;
+ * - `agent_end` closes every run: a stream without it (or with a cut last line) is incomplete, never
+ *   accepted; `thinking` content blocks are never read.
  */
 import { candidatesFromText } from '#src/envelope/candidates.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
-import { crashedStatus, errorStatusFromCode, httpStatusIn, pushApiErrorStatus } from '#src/envelope/status.ts';
+import { crashedStatus, errorStatusFromCode, httpStatusIn, incompleteStatus, noteLostOutput, pushApiErrorStatus } from '#src/envelope/status.ts';
 import { finishDecode, startDecode } from '#src/envelope/decodeParts.ts';
 import type { Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from '#src/envelope/types.ts';
 import { pushAll } from '#src/arrays.ts';
@@ -58,9 +60,11 @@ function decodePi(envelope: Envelope, options: DecodeOptions = {}): Decoded {
   const { docs, notes, candidates, human, ancillary, event } = startDecode(envelope.stdout);
   let status: EnvelopeStatus = { kind: 'ok' };
   let terminal: Record<string, unknown> | undefined;
+  let ended = false;
   for (const doc of docs.documents) {
     const e = doc.value;
     if (!isPlainObject(e) || typeof e.type !== 'string') continue;
+    if (e.type === 'agent_end') ended = true;
     if (e.type !== 'message_end' || !isPlainObject(e.message) || e.message.role !== 'assistant') continue;
     const message = e.message;
     terminal = message;
@@ -70,7 +74,7 @@ function decodePi(envelope: Envelope, options: DecodeOptions = {}): Decoded {
       const pointer = `/message/content/${i}`;
       if (block.type === 'text' && typeof block.text === 'string') {
         if (block.text.trim() !== '') human.push(block.text);
-        pushAll(candidates, candidatesFromText(block.text, { origin: 'assistant-text', pointer: `${pointer}/text`, offset: doc.offset, ...event(doc.line) }, options.anchor));
+        pushAll(candidates, candidatesFromText(block.text, { origin: 'assistant-text', pointer: `${pointer}/text`, offset: doc.offset, ...event(doc.line) }, options.anchor, notes));
       } else if (block.type === 'toolCall' && isPlainObject(block.arguments)) {
         candidates.push({ value: block.arguments, origin: `tool_use:${String(block.name)}`, pointer: `${pointer}/arguments`, offset: doc.offset, nested: 0, ...event(doc.line) });
       }
@@ -89,7 +93,12 @@ function decodePi(envelope: Envelope, options: DecodeOptions = {}): Decoded {
     if (docs.documents.length > 0) notes.push('no assistant message_end in stdout');
     status = crashedStatus(envelope) ?? status;
   }
-  const decoded = finishDecode(PI_ROUTE, { candidates, human, ancillary, notes }, status, terminal, envelope, options);
+  if (docs.documents.length > 0 && (docs.truncated || !ended)) {
+    const reason = docs.truncated ? 'the last line of stdout is cut' : 'no terminal {"type":"agent_end"} event';
+    status = status.kind === 'ok' || status.kind === 'crashed' ? incompleteStatus(envelope, reason, ancillary) : { ...status, incomplete: reason };
+  }
+  if (terminal && status.kind === 'ok') noteLostOutput(terminal.usage, candidates.length > 0 || human.length > 0, human, notes);
+  const decoded = finishDecode(PI_ROUTE, { candidates, human, ancillary, notes, docs }, status, terminal, envelope, options);
   if (terminal && terminal.usage !== undefined) decoded.usage = terminal.usage;
   return decoded;
 }

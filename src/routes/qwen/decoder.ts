@@ -16,14 +16,14 @@
  * - a schema the CLI refuses: exit 52, stdout empty, one red ANSI line on stderr
  *   (`--json-schema is not a valid JSON Schema: strict mode: unknown keyword: "_meta"`).
  */
-import { readJsonDocuments } from '#src/envelope/jsonl.ts';
+import { framingOf, jsonEvents, readJsonDocuments } from '#src/envelope/jsonl.ts';
 import { candidatesFromStructured, candidatesFromText } from '#src/envelope/candidates.ts';
-import { STRUCTURED_FIELD_NAMES } from '#src/routes/claude/decoder.ts';
 import { findKeys, isPlainObject, pointerToken } from '#src/envelope/keys.ts';
-import { crashedStatus, httpStatusIn, pushApiErrorStatus } from '#src/envelope/status.ts';
+import { crashedStatus, httpStatusIn, incompleteStatus, noteLostOutput, pushApiErrorStatus, stripAnsi } from '#src/envelope/status.ts';
 import { finishDecode } from '#src/envelope/decodeParts.ts';
 import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from '#src/envelope/types.ts';
 import { pushAll } from '#src/arrays.ts';
+import { STRUCTURED_FIELD_NAMES } from '#src/routes/claude/decoder.ts';
 
 /** The Qwen Code routes. */
 export type QwenRoute = 'qwen-code/json' | 'qwen-code/stream-json';
@@ -31,14 +31,7 @@ export type QwenRoute = 'qwen-code/json' | 'qwen-code/stream-json';
 /** `[API Error: <status> ...]`: how Qwen Code 0.24.4 words a provider error (assistant text and `error.message`). */
 const API_ERROR = /\[API Error: (\d{3})\b/;
 
-/** ANSI escape sequences (Qwen Code colours its startup errors red even on a pipe). */
-// eslint-disable-next-line no-control-regex
-const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
-
-/** `text` without ANSI colour codes. */
-export function stripAnsi(text: string): string {
-  return text.replace(ANSI, '');
-}
+export { stripAnsi };
 
 /**
  * Qwen Code's startup-rejection line: the first stderr line (ANSI codes removed) that says
@@ -86,24 +79,14 @@ interface Message {
   event?: number;
 }
 
-function messagesOf(stdout: string): { messages: Message[]; notes: string[]; documents: number } {
+function messagesOf(stdout: string): { messages: Message[]; notes: string[]; documents: number; truncated: boolean; framing: string } {
   const docs = readJsonDocuments(stdout);
-  const messages: Message[] = [];
-  for (const doc of docs.documents) {
-    const event = docs.framing === 'lines' ? { event: doc.line } : {};
-    if (Array.isArray(doc.value)) {
-      doc.value.forEach((m, i) => {
-        if (isPlainObject(m)) messages.push({ value: m, base: `/${i}`, offset: doc.offset, ...event });
-      });
-    } else if (isPlainObject(doc.value)) {
-      messages.push({ value: doc.value, base: '', offset: doc.offset, ...event });
-    }
-  }
-  return { messages, notes: [...docs.notes], documents: docs.documents.length };
+  const messages: Message[] = jsonEvents(docs).map((e) => ({ value: e.value, base: e.base, offset: e.offset, ...e.event }));
+  return { messages, notes: [...docs.notes], documents: docs.documents.length, truncated: docs.truncated, framing: framingOf(docs) };
 }
 
 function decodeQwen(route: string, envelope: Envelope, options: DecodeOptions = {}): Decoded {
-  const { messages, notes, documents } = messagesOf(envelope.stdout);
+  const { messages, notes, documents, truncated, framing } = messagesOf(envelope.stdout);
   const anchor = options.anchor;
   const candidates: Candidate[] = [];
   let structured: Candidate | undefined;
@@ -132,13 +115,13 @@ function decodeQwen(route: string, envelope: Envelope, options: DecodeOptions = 
         candidates.push({ value: block.input, origin: `tool_use:${String(block.name)}`, nested: 0, ...at(m, `${pointer}/input`) });
       } else if (block.type === 'text' && typeof block.text === 'string') {
         if (qwenErrorStatus(block.text) !== null) apiErrors.push(block.text);
-        else pushAll(candidates, candidatesFromText(block.text, { origin: 'assistant-text', ...at(m, `${pointer}/text`) }, anchor));
+        else pushAll(candidates, candidatesFromText(block.text, { origin: 'assistant-text', ...at(m, `${pointer}/text`) }, anchor, notes));
       }
     });
   }
 
   if (terminal && typeof terminal.value.result === 'string') {
-    pushAll(candidates, candidatesFromText(terminal.value.result, { origin: 'result', ...at(terminal, '/result') }, anchor));
+    pushAll(candidates, candidatesFromText(terminal.value.result, { origin: 'result', ...at(terminal, '/result') }, anchor, notes));
   }
 
   const human: string[] = [];
@@ -152,10 +135,14 @@ function decodeQwen(route: string, envelope: Envelope, options: DecodeOptions = 
   }
   if (human.length === 0) pushAll(human, apiErrors);
 
-  const status = readStatus(envelope, t, errorMessage ?? apiErrors.at(-1), documents);
+  let status = readStatus(envelope, t, errorMessage ?? apiErrors.at(-1), documents);
+  if ((truncated || (!t && messages.length > 0)) && status.kind !== 'provider-error' && status.kind !== 'startup-rejected') {
+    status = incompleteStatus(envelope, truncated ? 'the last line of stdout is cut' : 'no terminal {"type":"result"} object', ancillary);
+  }
   pushApiErrorStatus(status, ancillary);
+  if (t && status.kind === 'ok') noteLostOutput(t.usage, candidates.length > 0 || (typeof t.result === 'string' && t.result.trim() !== ''), human, notes);
 
-  const decoded = finishDecode(route, { candidates, human, ancillary, notes }, status, t, envelope, options);
+  const decoded = finishDecode(route, { candidates, human, ancillary, notes, framing }, status, t, envelope, options);
   if (structured) decoded.structured = structured;
   if (t && t.usage !== undefined) decoded.usage = t.usage;
   return decoded;
