@@ -109,3 +109,28 @@ export function longStderr(head: string): string {
   }
   return `${lines.join('\n')}\n`;
 }
+
+/**
+ * An attempt derived from a case whose stdout is one JSON document with a `text` string (grok's
+ * buffered `--output-format json`, research/ce-plugin.md section 1.3): `text` holds two final,
+ * schema-shaped answers that differ only in their anchor value, and the structured field is
+ * removed, so both score the same and the later one must win. `null` for other envelope shapes, or
+ * when the case's expected value is not a final object with a string anchor.
+ */
+export function tieAttempt(c: LoadedCase, anchor: string, finalityKey: string | null): { attempt: ShimAttempt; earlier: Record<string, unknown>; later: Record<string, unknown> } | null {
+  const value = c.case.expect.value;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const later = value as Record<string, unknown>;
+  if (typeof later[anchor] !== 'string' || (finalityKey !== null && later[finalityKey] !== true)) return null;
+  let doc: unknown;
+  try {
+    doc = JSON.parse(c.case.attempts[0]!.stdout);
+  } catch {
+    return null;
+  }
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc) || typeof (doc as Record<string, unknown>).text !== 'string') return null;
+  const earlier = { ...later, [anchor]: `${String(later[anchor])} (an earlier settled answer)` };
+  const { structuredOutput: _a, structured_output: _b, ...rest } = doc as Record<string, unknown>;
+  const stdout = JSON.stringify({ ...rest, text: `${JSON.stringify(earlier)}${JSON.stringify(later)}` });
+  return { attempt: { stdout, stderr: '', exitCode: 0, source: `derived from case ${caseLabel(c)} attempt 0: two equal-scoring final answers in text, structured field removed` }, earlier, later };
+}
