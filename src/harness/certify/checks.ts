@@ -14,6 +14,7 @@ import { EVIDENCE_LIMIT_CHARS } from '#src/diagnostics/evidence.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
 import type { LoadedCase } from '#src/record/corpus.ts';
 import { promptOf, type ShimAttempt, type ShimCallRecord } from '#src/harness/shim/plan.ts';
+import { stripFinal } from '#src/properties/finalRemoval.ts';
 import { caseLabel, chunked, findCase, findCases, longStderr, replayOf, tieAttempt } from './cases.ts';
 import type { RunObservation, RunWindows } from './execute.ts';
 import { describeDifferences, meaningDifferences } from './meaning.ts';
@@ -288,9 +289,19 @@ const missingFinal: CheckDefinition = {
   expectedVerdict: 'dropped-nonfinal',
   requires: needsFinality,
   plan: (env) => {
-    const c = findCase(env.cases, env.route.route, { tags: ['missing-final'], where: (k) => k.case.expect.verdict !== 'accepted' });
-    if (!c) return noCase('missing-final case', env.route.route);
-    return { runs: [{ label: `case ${caseLabel(c)} on every call`, attempts: [replayOf(c, 0), replayOf(c, 0)], cases: [c] }] };
+    // The well-formed final case with its finality key removed (a CLI that exits 0 with a shaped
+    // answer lacking it), when routecert's own contract refuses it; else a recorded missing-final case.
+    const c = env.smoke.final;
+    if (c && env.rules.finalityKey === 'final') {
+      const base = replayOf(c, 0);
+      const attempt: ShimAttempt = { ...base, stdout: stripFinal(base.stdout), source: `derived from case ${caseLabel(c)} attempt 0: "final" removed` };
+      if (attempt.stdout !== base.stdout && env.acceptedValue(attempt) === undefined) {
+        return { runs: [{ label: `case ${caseLabel(c)} with "final" removed, on every call`, attempts: [attempt, attempt], cases: [c] }] };
+      }
+    }
+    const recorded = findCase(env.cases, env.route.route, { tags: ['missing-final'], where: (k) => k.case.expect.verdict !== 'accepted' });
+    if (!recorded) return noCase('missing-final case', env.route.route);
+    return { runs: [{ label: `case ${caseLabel(recorded)} on every call`, attempts: [replayOf(recorded, 0), replayOf(recorded, 0)], cases: [recorded] }] };
   },
   judge: ([run], env) => {
     const o = run!.observed;
