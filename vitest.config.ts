@@ -5,7 +5,8 @@ import { defineConfig } from 'vitest/config';
  * - unit: tests beside the code (src/**\/*.test.ts);
  * - conformance: suites generated from the corpus and the property suites (suites/); kept under
  *   60 s on a 2-core machine (issue 6), so the worker certification below is a project of its own;
- * - certify: end-to-end certification of real worker processes behind fake CLIs (suites/certify.test.ts);
+ * - certify: end-to-end certification of real worker processes behind fake CLIs (suites/certify*.test.ts:
+ *   the reference worker, the example bash worker and its miniature broken workers);
  * - probes: hermetic probes of the real installed CLIs (probes/*.test.ts); each skips with a
  *   visible reason when its CLI is not installed (`npm run probes:install`).
  */
@@ -13,8 +14,8 @@ export default defineConfig({
   test: {
     projects: [
       { extends: true, test: { name: 'unit', include: ['src/**/*.test.ts'] } },
-      { extends: true, test: { name: 'conformance', include: ['suites/**/*.test.ts'], exclude: ['suites/certify.test.ts'] } },
-      { extends: true, test: { name: 'certify', include: ['suites/certify.test.ts'] } },
+      { extends: true, test: { name: 'conformance', include: ['suites/**/*.test.ts'], exclude: ['suites/certify*.test.ts'] } },
+      { extends: true, test: { name: 'certify', include: ['suites/certify*.test.ts'] } },
       {
         extends: true,
         test: {

@@ -314,7 +314,7 @@ const structuredBesideText: CheckDefinition = {
   id: 'structured-beside-text',
   title: 'a non-final structured field does not hide a final answer in the text: the best candidate wins',
   stage: 'check',
-  covers: ['selection', 'finality'],
+  covers: ['selection', 'structured-field'],
   expectedVerdict: 'accepted',
   requires: (r) => needsFinality(r) ?? (r.scores ? null : `contract ${r.contract} selects the last shaped candidate, not by score`),
   plan: (env) => {
