@@ -18,6 +18,7 @@ import { CHECKS } from '#src/harness/certify/checks.ts';
 import { loadConfig } from '#src/harness/certify/config.ts';
 import { miniatureConfig, MINIATURES, type MiniatureName } from '#src/harness/certify/miniatures/index.ts';
 import { referenceWorkerConfig } from '#src/harness/certify/reference.ts';
+import { POV_DEFINITION } from '#src/harness/certify/rules.ts';
 import { projectPath } from '#src/paths.ts';
 import { processTracker } from './_helpers/certifyProcesses.ts';
 
@@ -116,6 +117,26 @@ describe('miniature broken workers fail exactly the checks of what they lack', (
       expect(ran(r).length).toBeGreaterThan(covering.length);
     }
     expect(outcome.exitCode).toBe(1);
+  });
+});
+
+describe('checks derive from the contract definition', () => {
+  let outcome: CertifyOutcome;
+  beforeAll(async () => {
+    const loaded = referenceWorkerConfig({ inProcess: true, routes: ['grok/json'] });
+    // The pov rules without finality and retry, last-shaped selection: what a team's findings-like contract says.
+    const contract = { ...POV_DEFINITION, finality: 'none' as const, selection: 'last-shaped' as const, retry: undefined };
+    outcome = await certify({ ...loaded, config: { ...loaded.config, contract } }, { onProgress: track });
+  }, LONG);
+
+  it('skips the finality, retry and tie checks, naming the rule the contract lacks, and runs the rest', () => {
+    const r = route(outcome, 'grok/json');
+    const skippedFor = Object.fromEntries(r.checks.filter((c) => c.status === 'skipped').map((c) => [c.id, c.reason]));
+    for (const id of ['missing-final', 'structured-beside-text', 'retry-once', 'retry-paragraph', 'retry-same-argv', 'drop-second-nonfinal', 'no-retry-late', 'skip-evidence']) {
+      expect(skippedFor[id], id).toMatch(/contract pov has no (finality key|retry policy)/);
+    }
+    expect(skippedFor['tie-to-later']).toContain('selects the last shaped candidate');
+    for (const id of ['accepted-artifact', 'timeout-discard', 'process-group', 'output-format', 'schema-one-token', 'forbidden-flags']) expect(byId(r)[id]!.status, id).toBe('pass');
   });
 });
 
