@@ -3,11 +3,11 @@
  * under that name replays the cases), whether its output streams (idle detection applies), and how
  * the schema reaches the CLI.
  *
- * Facts: src/probe/known.ts (CLI names and routes), DESIGN.md's table of hermetic probes (schema
- * flags), research/ce-plugin.md section 1.2 (buffered `--output-format json` routes are guarded by
- * the hard window only).
+ * Facts: the route definitions (src/routes/<cli>/route.ts: binary, `streams`, schema flag);
+ * research/ce-plugin.md section 1.2 (buffered `--output-format json` routes are guarded by the
+ * hard window only).
  */
-import { KNOWN_CLIS } from '#src/probe/known.ts';
+import { routeIds, routeSpecFor } from '#src/routes/index.ts';
 
 /**
  * A route as certification sees it.
@@ -27,13 +27,6 @@ export interface CertifyRoute {
   outputFormat: { flag: string; value: string } | null;
 }
 
-/** Route families whose CLI takes the schema as JSON text in one argv token. */
-const SCHEMA_TOKEN_FLAGS: Readonly<Record<string, string>> = {
-  'claude-code': '--json-schema',
-  grok: '--json-schema',
-  'qwen-code': '--json-schema',
-};
-
 /**
  * Route families whose CLI picks its output format with `--output-format <format>`, the format
  * being the route's second part (Claude Code `-p --output-format json|stream-json`; xAI grok
@@ -44,29 +37,39 @@ const OUTPUT_FORMAT_FLAGS: Readonly<Record<string, string>> = {
   grok: '--output-format',
 };
 
+/** The output-format flag and value of `route` (its second part), or `null` for a family not in {@link OUTPUT_FORMAT_FLAGS}. */
+function outputFormatOf(route: string): CertifyRoute['outputFormat'] {
+  const [family = '', format = ''] = route.split('/');
+  const flag = OUTPUT_FORMAT_FLAGS[family];
+  return flag ? { flag, value: format } : null;
+}
+
 /** Raised for a route no known CLI serves; the message lists the known routes. */
 export class UnknownCertifyRouteError extends Error {
   readonly code = 'ROUTECERT_UNKNOWN_ROUTE';
   constructor(route: string) {
-    super(`[routecert] unknown route "${route}". Known routes: ${KNOWN_CLIS.flatMap((c) => c.routes).join(', ')}.`);
+    super(`[routecert] unknown route "${route}". Known routes: ${routeIds().filter((r) => routeSpecFor(r)?.definition.bin).join(', ')}.`);
     this.name = 'UnknownCertifyRouteError';
   }
 }
 
 /**
- * The certification facts of `route`.
+ * The certification facts of `route`, from its route definition (src/routes/<cli>/route.ts):
+ * the binary, `streams`, and the schema flag when it takes the schema as one JSON token
+ * (`schema.value === 'json'`).
  *
  * @throws {UnknownCertifyRouteError} when no known CLI has that route.
  */
 export function certifyRoute(route: string): CertifyRoute {
-  const known = KNOWN_CLIS.find((c) => c.routes.includes(route));
-  if (!known) throw new UnknownCertifyRouteError(route);
-  const format = route.split('/')[1] ?? '';
+  const found = routeSpecFor(route);
+  const bin = found?.definition.bin;
+  if (!found || !bin) throw new UnknownCertifyRouteError(route);
+  const { definition, format } = found;
   return {
     route,
-    cli: known.bin,
-    streams: format === 'stream-json' || format === 'jsonl',
-    schemaFlag: SCHEMA_TOKEN_FLAGS[route.split('/')[0] ?? ''] ?? null,
-    outputFormat: OUTPUT_FORMAT_FLAGS[route.split('/')[0] ?? ''] ? { flag: OUTPUT_FORMAT_FLAGS[route.split('/')[0] ?? '']!, value: format } : null,
+    cli: bin,
+    streams: format.streams,
+    schemaFlag: definition.schema?.value === 'json' ? definition.schema.flag : null,
+    outputFormat: outputFormatOf(route),
   };
 }
