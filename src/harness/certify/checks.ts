@@ -529,7 +529,8 @@ const timeoutDiscard: CheckDefinition = {
   plan: (env) => {
     const c = env.smoke.final;
     if (!c) return noCase('well-formed final case', env.route.route);
-    return { runs: [{ label: `case ${caseLabel(c)} printed, then the CLI hangs`, attempts: [{ ...replayOf(c, 0), hang: true }], cases: [c], windows: { hardWindowS: 2, idleWindowS: 30 } }] };
+    // 4 s: time enough for the fake CLI to start and print on a busy machine before the worker reaps it.
+    return { runs: [{ label: `case ${caseLabel(c)} printed, then the CLI hangs`, attempts: [{ ...replayOf(c, 0), hang: true }], cases: [c], windows: { hardWindowS: 4, idleWindowS: 30 } }] };
   },
   judge: ([run], env) => {
     const o = run!.observed;
@@ -658,7 +659,8 @@ const processGroup: CheckDefinition = {
           label: `case ${caseLabel(c)}, then the CLI hangs with a grandchild in its process group that ignores SIGTERM`,
           attempts: [{ ...replayOf(c, 0), hang: { children: 1 } }],
           cases: [c],
-          windows: { hardWindowS: 3, idleWindowS: 30 },
+          // 5 s: the grandchild is in place (recorded) long before a worker may reap, even on a busy machine.
+          windows: { hardWindowS: 5, idleWindowS: 30 },
         },
       ],
     };
