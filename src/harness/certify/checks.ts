@@ -7,6 +7,9 @@
  * 1.2 (never-flags, schema as one argv token), 1.7 (timeouts, idle, process-group reaping,
  * timed-out output discarded), 1.8 (one retry with the final-answer paragraph, retry-min window),
  * 1.9 (skip evidence, short stderr verbatim, long evidence bounded) and 3.3-3.5 (the tests that pin them).
+ * Which checks apply derives from the contract's rules (`requires`, issue 10 part 4); each rule has
+ * its own check so a worker that breaks one rule fails exactly that check (issue 10 part 6,
+ * proven by the miniatures in examples/miniatures/).
  */
 import { canonicalJson } from '#src/envelope/candidates.ts';
 import type { VerdictName } from '#src/contract/types.ts';
