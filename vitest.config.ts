@@ -5,7 +5,8 @@ import { defineConfig } from 'vitest/config';
  * - unit: tests beside the code (src/**\/*.test.ts);
  * - conformance: suites generated from the corpus and the property suites (suites/); kept under
  *   60 s on a 2-core machine (issue 6), so the worker certification below is a project of its own;
- * - certify: end-to-end certification of real worker processes behind fake CLIs (suites/certify.test.ts);
+ * - certify: end-to-end certification of real worker processes behind fake CLIs (suites/certify*.test.ts:
+ *   the reference worker, the example bash worker and its miniature broken workers);
  * - team: routecert installed into a temporary folder of its own, driven with npx as a team would
  *   (suites/team/: their contracts, cases, init);
  * - probes: hermetic probes of the real installed CLIs (probes/*.test.ts); each skips with a
@@ -15,9 +16,9 @@ export default defineConfig({
   test: {
     projects: [
       { extends: true, test: { name: 'unit', include: ['src/**/*.test.ts'] } },
-      { extends: true, test: { name: 'conformance', include: ['suites/**/*.test.ts'], exclude: ['suites/certify.test.ts', 'suites/team/**'] } },
+      { extends: true, test: { name: 'conformance', include: ['suites/**/*.test.ts'], exclude: ['suites/certify*.test.ts', 'suites/team/**'] } },
       { extends: true, test: { name: 'team', include: ['suites/team/**/*.test.ts'] } },
-      { extends: true, test: { name: 'certify', include: ['suites/certify.test.ts'] } },
+      { extends: true, test: { name: 'certify', include: ['suites/certify*.test.ts'] } },
       {
         extends: true,
         test: {

@@ -68,6 +68,7 @@ export type { LiveSource, RunOptions } from '#src/harness/run.ts';
 export type { CaseResult, RunReport } from '#src/report/types.ts';
 // Certification
 export type {
+  ArtifactAdapter,
   Certificate,
   CertifyConfig,
   RoutecertConfig,

@@ -73,7 +73,7 @@ describe('the route definitions agree', () => {
       expect(w.streams, w.route).toBe(found?.format.streams);
     }
     for (const d of ROUTE_DEFINITIONS) if (d.bin !== null) expect(FAKE_CLI_NAMES).toContain(d.bin);
-    expect(certifyRoute('claude-code/json')).toEqual({ route: 'claude-code/json', cli: 'claude', streams: false, schemaFlag: '--json-schema' });
+    expect(certifyRoute('claude-code/json')).toEqual({ route: 'claude-code/json', cli: 'claude', streams: false, schemaFlag: '--json-schema', outputFormat: { flag: '--output-format', value: 'json' } });
     expect(certifyRoute('grok/json').schemaFlag).toBe('--json-schema');
     expect(certifyRoute('qwen-code/stream-json')).toMatchObject({ cli: 'qwen', streams: true, schemaFlag: '--json-schema' });
     // Codex takes a schema FILE: no one-token check.

@@ -109,3 +109,50 @@ export function longStderr(head: string): string {
   }
   return `${lines.join('\n')}\n`;
 }
+
+/** Replace `field` of a JSON object line, dropping the structured fields; `null` if it is not one. */
+function tieDocument(line: string, text: string): string | null {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(line);
+  } catch {
+    return null;
+  }
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return null;
+  const d = doc as Record<string, unknown>;
+  const field = typeof d.text === 'string' ? 'text' : typeof d.result === 'string' || d.structured_output !== undefined ? 'result' : null;
+  if (field === null) return null;
+  const { structuredOutput: _a, structured_output: _b, ...rest } = d;
+  return JSON.stringify({ ...rest, [field]: text });
+}
+
+/**
+ * An attempt derived from a case: its answer field (grok's `text`, Claude's `result` string, on
+ * the one JSON document or the last `"type":"result"` line of stream-json) holds two final,
+ * schema-shaped answers that differ only in their anchor value, and the structured field is
+ * removed, so both score the same and the later one must win (research/ce-plugin.md sections 1.3
+ * and 1.4: ties go to the later candidate). `null` when the envelope has no such field, or when
+ * the case's expected value is not a final object with a string anchor. Callers check that
+ * routecert's own contract picks the later one before using it.
+ */
+export function tieAttempt(c: LoadedCase, anchor: string, finalityKey: string | null): { attempt: ShimAttempt; earlier: Record<string, unknown>; later: Record<string, unknown> } | null {
+  const value = c.case.expect.value;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const later = value as Record<string, unknown>;
+  if (typeof later[anchor] !== 'string' || (finalityKey !== null && later[finalityKey] !== true)) return null;
+  const earlier = { ...later, [anchor]: `${String(later[anchor])} (an earlier settled answer)` };
+  const text = `${JSON.stringify(earlier)}${JSON.stringify(later)}`;
+  const stdout = c.case.attempts[0]!.stdout;
+  let derived = tieDocument(stdout, text);
+  if (derived === null) {
+    const lines = stdout.split('\n');
+    const last = lines.map((l, i) => ({ l, i })).filter(({ l }) => /"type"\s*:\s*"result"/.test(l)).at(-1);
+    const replaced = last ? tieDocument(last.l, text) : null;
+    if (last && replaced !== null) {
+      lines[last.i] = replaced;
+      derived = lines.join('\n');
+    }
+  }
+  if (derived === null) return null;
+  return { attempt: { stdout: derived, stderr: '', exitCode: 0, source: `derived from case ${caseLabel(c)} attempt 0: two equal-scoring final answers in its answer text, structured field removed` }, earlier, later };
+}

@@ -46,7 +46,7 @@ export interface CheckResult {
 export interface RouteCertificate {
   route: string;
   cli: { name: string; version: string };
-  contract: 'pov';
+  contract: string;
   status: 'certified' | 'not-certified' | 'adapter-broken' | 'could-not-run';
   smoke: CheckResult[];
   checks: CheckResult[];
@@ -64,7 +64,7 @@ export interface Certificate {
     platform: string;
     worker: { name: string; command: string[] };
     config: string | null;
-    contract: 'pov';
+    contract: string;
     corpus: string;
   };
   routes: RouteCertificate[];

@@ -12,6 +12,7 @@ import { createRequire } from 'node:module';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { povContract } from '#src/contract/pov.ts';
 import { loadContract } from '#src/contract/registry.ts';
 import type { Contract } from '#src/contract/types.ts';
 import { decoderFor } from '#src/envelope/registry.ts';
@@ -20,8 +21,11 @@ import { projectPath } from '#src/paths.ts';
 import { loadCorpus, type LoadedCase } from '#src/record/corpus.ts';
 import { caseLabel } from './cases.ts';
 import type { Certificate, CheckResult, RouteCertificate } from './certificate.ts';
-import { CHECKS, DEFAULT_RUN_WINDOWS, OUTER_GRACE_MS, smokeCases, type CheckDefinition, type CheckEnv, type PlannedRun } from './checks.ts';
-import { CertifyConfigError, configProblems, type CertifyConfig, type LoadedConfig } from './config.ts';
+import { CHECKS, DEFAULT_RUN_WINDOWS, OUTER_GRACE_MS, smokeCases, type CheckDefinition, type CheckEnv, type JudgedRun, type PlannedRun } from './checks.ts';
+import { artifactAdapter, CertifyConfigError, configProblems, type CertifyConfig, type LoadedConfig } from './config.ts';
+import { definitionFrom, POV_DEFINITION, rulesOf, type ContractDefinition } from './rules.ts';
+import { defineContract } from '#src/contract/define.ts';
+import type { ShimAttempt } from '#src/harness/shim/plan.ts';
 import { executeRun, type RunContext, type RunObservation, type RunWindows } from './execute.ts';
 import { certifyRoute, UnknownCertifyRouteError, type CertifyRoute } from './routes.ts';
 import { pushAll } from '#src/arrays.ts';
@@ -87,14 +91,35 @@ function asLoaded(config: CertifyConfig | LoadedConfig): LoadedConfig {
   return 'config' in config && 'dir' in config ? config : { config: config as CertifyConfig, file: null, dir: process.cwd() };
 }
 
-/** The position of the non-final answer in an attempt, as routecert's pov contract reads it (no time left, so no retry). */
-function positionReader(contract: Contract): CheckEnv['nonfinalPosition'] {
+/** The position of the non-final answer in an attempt, as routecert's contract reads it (no time left, so no retry). */
+function positionReader(contract: Contract | null): CheckEnv['nonfinalPosition'] {
   return (c: LoadedCase, index: number) => {
+    if (contract === null) return null;
     const envelope = { ...c.case.attempts[index]!, elapsedMs: 0 };
     const decoded = decoderFor(c.case.route).decode(envelope, contract.decodeOptions);
     const v = contract.judge(decoded, { attempt: 1, elapsedMs: Number.MAX_SAFE_INTEGER });
     return v.verdict === 'dropped-nonfinal' && isPlainObject(v.value) && typeof v.value[contract.anchor] === 'string' ? (v.value[contract.anchor] as string) : null;
   };
+}
+
+/** The value routecert's contract accepts from one (possibly derived) attempt of `route`, first attempt, time to spare. */
+function acceptedReader(contract: Contract | null, route: string): CheckEnv['acceptedValue'] {
+  return (attempt: ShimAttempt) => {
+    if (contract === null) return undefined;
+    const envelope = { stdout: attempt.stdout, stderr: attempt.stderr, exitCode: attempt.exitCode, signal: attempt.signal ?? null, timedOut: false, elapsedMs: 0 };
+    const v = contract.judge(decoderFor(route).decode(envelope, contract.decodeOptions), { attempt: 0, elapsedMs: 0 });
+    return v.verdict === 'accepted' ? v.value : undefined;
+  };
+}
+
+/**
+ * The contract routecert judges replayed attempts with: the bundled pov contract for the pov
+ * preset; for a team's definition, the contract `defineContract` builds on it with the schema the
+ * worker is given.
+ */
+async function judgingContract(definition: ContractDefinition, schema: Record<string, unknown>): Promise<Contract | null> {
+  if (definition === POV_DEFINITION) return loadContract('pov');
+  return defineContract({ ...definition, schema });
 }
 
 function skipped(def: CheckDefinition, reason: string): CheckResult {
@@ -132,17 +157,33 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
     }
   }
   const casesDir = cfg.cases ? path.resolve(loaded.dir, cfg.cases) : projectPath('fixtures/cases');
-  const schemaFile = cfg.schema ? path.resolve(loaded.dir, cfg.schema) : projectPath('schemas/contracts/pov.schema.json');
+  const definition: ContractDefinition = typeof cfg.contract === 'object' ? definitionFrom(cfg.contract) : POV_DEFINITION;
+  const rules = rulesOf(definition);
   let schemaText: string;
   let schema: Record<string, unknown>;
-  try {
-    schemaText = await readFile(schemaFile, 'utf8');
-    schema = JSON.parse(schemaText) as Record<string, unknown>;
-  } catch (error) {
-    throw new CertifyConfigError(`the schema file ${schemaFile} does not load: ${(error as Error).message}`);
+  if (!cfg.schema && typeof definition.schema === 'object') {
+    schema = definition.schema as Record<string, unknown>;
+    schemaText = `${JSON.stringify(schema, null, 2)}\n`;
+  } else {
+    const schemaFile = cfg.schema
+      ? path.resolve(loaded.dir, cfg.schema)
+      : definition === POV_DEFINITION
+        ? projectPath(definition.schema as string)
+        : path.resolve(loaded.dir, definition.schema as string);
+    try {
+      schemaText = await readFile(schemaFile, 'utf8');
+      schema = JSON.parse(schemaText) as Record<string, unknown>;
+    } catch (error) {
+      throw new CertifyConfigError(`the schema file ${schemaFile} does not load: ${(error as Error).message}`);
+    }
   }
   const corpus = await loadCorpus(casesDir);
-  const contract = await loadContract('pov');
+  let contract: Contract | null;
+  try {
+    contract = await judgingContract(definition, schema);
+  } catch (error) {
+    throw new CertifyConfigError(`contract ${definition.name}: its schema does not compile: ${(error as Error).message}`);
+  }
   const prompt = cfg.prompt ?? DEFAULT_CERTIFY_PROMPT;
   const limit = options.concurrency ?? cfg.concurrency ?? Math.max(4, availableParallelism());
   const only = options.checks;
@@ -150,7 +191,8 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
   const ctx: RunContext = { loaded, root, schemaText, prompt, ...(options.keep ? { keep: true } : {}) };
 
   const slot = limiter(limit);
-  const pov = corpus.cases.filter((c) => c.case.contract === 'pov');
+  const pov = corpus.cases.filter((c) => c.case.contract === definition.name);
+  const strict = artifactAdapter(cfg.worker).strict === true;
 
   const certifyOne = async (route: CertifyRoute): Promise<RouteCertificate> => {
     options.onProgress?.({ kind: 'route-start', route: route.route, cli: route.cli });
@@ -163,13 +205,20 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
       marker: cfg.finalAnswerMarker ?? DEFAULT_FINAL_ANSWER_MARKER,
       adapterHasIdle: cfg.worker.windowEnv.idleWindowS !== undefined,
       nonfinalPosition: positionReader(contract),
+      acceptedValue: acceptedReader(contract, route.route),
       smoke,
+      rules,
+      anchor: definition.anchor,
+      strict,
     };
     const versionCase = smoke.final ?? pov.find((c) => c.case.route === route.route);
     const cli = { name: versionCase?.case.cli.name ?? route.cli, version: versionCase?.case.cli.version ?? 'unknown' };
 
-    const runChecks = async (defs: readonly CheckDefinition[], earlier: readonly RunObservation[]): Promise<{ results: CheckResult[]; observed: RunObservation[] }> => {
-      const planned = defs.map((def) => ({ def, plan: def.plan(env) }));
+    const runChecks = async (defs: readonly CheckDefinition[], earlier: readonly JudgedRun[]): Promise<{ results: CheckResult[]; observed: JudgedRun[] }> => {
+      const planned = defs.map((def) => {
+        const why = def.requires?.(rules) ?? null;
+        return { def, plan: why !== null ? { skip: why } : def.plan(env) };
+      });
       const tasks: { index: number; run: PlannedRun }[] = [];
       planned.forEach(({ plan }, index) => {
         if ('runs' in plan) for (const run of plan.runs) tasks.push({ index, run });
@@ -185,7 +234,7 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
           }),
         ),
       );
-      const observed = observations.map((x) => x.o);
+      const observed: JudgedRun[] = observations.map((x) => ({ planned: x.t.run, observed: x.o }));
       const results = planned.map(({ def, plan }, index) => {
         if ('skip' in plan) {
           const result = skipped(def, plan.skip);
@@ -195,6 +244,11 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
         const mine = observations.filter((x) => x.t.index === index).map((x) => ({ planned: x.t.run, observed: x.o }));
         const t0 = performance.now();
         const judged = def.judge(mine, env, [...earlier, ...observed]);
+        if (judged.skip !== undefined) {
+          const result = skipped(def, judged.skip);
+          options.onProgress?.({ kind: 'check', route: route.route, stage: def.stage, result });
+          return result;
+        }
         const result: CheckResult = {
           id: def.id,
           title: def.title,
@@ -238,7 +292,7 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
     const certificate: RouteCertificate = {
       route: route.route,
       cli,
-      contract: 'pov',
+      contract: definition.name,
       status,
       smoke: smokeResults,
       checks: checkResults,
@@ -275,7 +329,7 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
       platform: `${process.platform}-${process.arch}`,
       worker: { name: cfg.worker.name, command: cfg.worker.command ? [...cfg.worker.command] : ['<in-process>'] },
       config: loaded.file ? path.relative(process.cwd(), loaded.file) || loaded.file : null,
-      contract: 'pov',
+      contract: definition.name,
       corpus: path.relative(process.cwd(), casesDir) || casesDir,
     },
     routes: routeCertificates,

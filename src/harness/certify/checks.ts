@@ -7,6 +7,9 @@
  * 1.2 (never-flags, schema as one argv token), 1.7 (timeouts, idle, process-group reaping,
  * timed-out output discarded), 1.8 (one retry with the final-answer paragraph, retry-min window),
  * 1.9 (skip evidence, short stderr verbatim, long evidence bounded) and 3.3-3.5 (the tests that pin them).
+ * Which checks apply derives from the contract's rules (`requires`, issue 10 part 4); each rule has
+ * its own check so a worker that breaks one rule fails exactly that check (issue 10 part 6,
+ * proven by the miniatures in examples/miniatures/).
  */
 import { canonicalJson } from '#src/envelope/candidates.ts';
 import type { VerdictName } from '#src/contract/types.ts';
@@ -14,13 +17,20 @@ import { EVIDENCE_LIMIT_CHARS } from '#src/diagnostics/evidence.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
 import type { LoadedCase } from '#src/record/corpus.ts';
 import { promptOf, type ShimAttempt, type ShimCallRecord } from '#src/harness/shim/plan.ts';
-import { caseLabel, chunked, findCase, findCases, longStderr, replayOf } from './cases.ts';
+import { stripFinal } from '#src/properties/finalRemoval.ts';
+import { caseLabel, chunked, findCase, findCases, longStderr, replayOf, tieAttempt } from './cases.ts';
 import type { RunObservation, RunWindows } from './execute.ts';
+import { describeDifferences, meaningDifferences } from './meaning.ts';
 import type { CertifyRoute } from './routes.ts';
 import { pushAll } from '#src/arrays.ts';
+import type { CertifiedRules } from './rules.ts';
 
-/** Windows of a run unless its check sets others (whole seconds, so shell workers can do arithmetic on them). */
-export const DEFAULT_RUN_WINDOWS: RunWindows = { hardWindowS: 10, idleWindowS: 2, retryMinS: 1 };
+/**
+ * Windows of a run unless its check sets others (whole seconds, so shell workers can do arithmetic
+ * on them). Generous: a run that behaves never waits for them, and a busy machine must not make a
+ * worker skip its retry (retry-min 1 s of a 30 s window) or look idle (idle 5 s).
+ */
+export const DEFAULT_RUN_WINDOWS: RunWindows = { hardWindowS: 30, idleWindowS: 5, retryMinS: 1 };
 
 /** Time routecert gives a worker beyond its hard window (or idle window, for the idle check) before killing it (ms). */
 export const OUTER_GRACE_MS = 8000;
@@ -44,6 +54,14 @@ export interface CheckEnv {
   nonfinalPosition(c: LoadedCase, index: number): string | null;
   /** The smoke cases of this route (a well-formed final; a prose-only answer), when the corpus has them. */
   smoke: { final?: LoadedCase; prose?: LoadedCase };
+  /** The contract's rules the checks derive from (src/harness/certify/rules.ts). */
+  rules: CertifiedRules;
+  /** The contract's anchor key. */
+  anchor: string;
+  /** Compare the artifact with the whole answer (`worker.artifact.strict`), not only the schema's properties. */
+  strict: boolean;
+  /** The answer the contract accepts from an attempt (a derived one, too), or `undefined` when it accepts none. */
+  acceptedValue(attempt: ShimAttempt): unknown;
 }
 
 /** One run a check needs. `data` is for the check's own judge. */
@@ -60,10 +78,20 @@ export interface PlannedRun {
 /** The plan of a check: its runs, or why it is skipped. */
 export type CheckPlan = { runs: PlannedRun[] } | { skip: string };
 
-/** A check's judgement: pass or fail, with the evidence either way. */
+/**
+ * A check's judgement: pass or fail, with the evidence either way; `skip` instead when what the
+ * check judges never happened (e.g. no retry to judge) and another check says why.
+ */
 export interface CheckJudgement {
   pass: boolean;
   evidence: string[];
+  skip?: string;
+}
+
+/** A run with what was planned and what was observed. */
+export interface JudgedRun {
+  planned: PlannedRun;
+  observed: RunObservation;
 }
 
 /**
@@ -73,6 +101,9 @@ export interface CheckJudgement {
  * - `covers`: the behaviours it pins (`finality`, `deadline`, ...), so a miniature worker's expected
  *   failures can be named by behaviour.
  * - `expectedVerdict`: the pov verdict the worker should reach, for reports; `null` for argv checks.
+ * - `requires`: the contract rule the check exists for; returns why it does not apply to this
+ *   contract (then it is skipped), or `null` (issue 10 part 4: checks derive from the contract).
+ * - `judge` gets its own runs and, as `all`, every run of the route so far (records checks).
  */
 export interface CheckDefinition {
   id: string;
@@ -80,9 +111,17 @@ export interface CheckDefinition {
   stage: 'smoke' | 'check' | 'records';
   covers: readonly string[];
   expectedVerdict: VerdictName | null;
+  requires?(rules: CertifiedRules): string | null;
   plan(env: CheckEnv): CheckPlan;
-  judge(runs: { planned: PlannedRun; observed: RunObservation }[], env: CheckEnv, all: readonly RunObservation[]): CheckJudgement;
+  judge(runs: JudgedRun[], env: CheckEnv, all: readonly JudgedRun[]): CheckJudgement;
 }
+
+/** `requires` of the checks of a contract that retries. */
+const needsRetry = (r: CertifiedRules) => (r.retries ? null : `contract ${r.contract} has no retry policy`);
+/** `requires` of the checks of a contract with a finality key. */
+const needsFinality = (r: CertifiedRules) => (r.finalityKey !== null ? null : `contract ${r.contract} has no finality key (finality: 'none')`);
+/** `requires` of the checks of a contract that retries a non-final answer. */
+const needsFinalityAndRetry = (r: CertifiedRules) => needsFinality(r) ?? needsRetry(r);
 
 // ---------------------------------------------------------------------------------------------
 // Shared judgements
@@ -113,12 +152,15 @@ function noArtifact(o: RunObservation, why: string): string[] {
   return o.artifact.exists ? [`${o.label}: published ${o.artifact.path.split(/[\\/]/).slice(-2).join('/')} although ${why}: ${clip(o.artifact.text ?? '')}`] : [];
 }
 
-function artifactEquals(o: RunObservation, expected: unknown): string[] {
+/**
+ * The artifact carries `expected` by the contract's meaning (src/harness/certify/meaning.ts): the
+ * schema's own properties compared, receipt fields ignored unless `strict`.
+ */
+function artifactMeans(o: RunObservation, expected: unknown, env: CheckEnv): string[] {
   if (!o.artifact.exists) return [`${o.label}: no artifact at the adapter's artifact path (${o.artifact.path.split(/[\\/]/).slice(-2).join('/')})`];
-  if (o.artifact.parseError) return [`${o.label}: the artifact is not JSON (${o.artifact.parseError}): ${clip(o.artifact.text ?? '')}`];
-  if (canonicalJson(o.artifact.value) !== canonicalJson(expected)) {
-    return [`${o.label}: the artifact differs from the expected value: expected ${clip(canonicalJson(expected))}, got ${clip(canonicalJson(o.artifact.value))}`];
-  }
+  if (o.artifact.parseError) return [`${o.label}: the artifact is not usable (${o.artifact.parseError}): ${clip(o.artifact.text ?? '')}`];
+  const diffs = meaningDifferences(expected, o.artifact.value, env.schema, { strict: env.strict });
+  if (diffs.length > 0) return [`${o.label}: the artifact does not carry the expected answer${env.strict ? ' (strict)' : ''}: ${describeDifferences(diffs).slice(0, 4).join('; ')}`];
   return [];
 }
 
@@ -175,7 +217,7 @@ const smokeFinal: CheckDefinition = {
     if (callsTo(o, env.route.cli).length === 0) {
       problems.push(`${o.label}: the worker never called \`${env.route.cli}\` (check the adapter's command, its route names, and that the worker finds the CLI on PATH)${o.calls.length > 0 ? `; it called ${[...new Set(o.calls.map((c) => c.cli))].join(', ')}` : ''}`);
     }
-    pushAll(problems, artifactEquals(o, valueOf(run!.planned.cases[0]!)));
+    pushAll(problems, artifactMeans(o, valueOf(run!.planned.cases[0]!), env));
     return verdict(problems, [`${o.label}: published the final answer unchanged`]);
   },
 };
@@ -196,19 +238,32 @@ const smokeProse: CheckDefinition = {
   },
 };
 
+/**
+ * The case of the "non-final structured field beside a final text candidate" check: accepted from
+ * text although the envelope's structured field holds a shaped non-final answer.
+ */
+function structuredBesideTextCase(env: CheckEnv): LoadedCase | undefined {
+  return findCase(env.cases, env.route.route, {
+    verdict: 'accepted',
+    attempts: 1,
+    where: (c) => c.case.expect.value !== undefined && !/^structured/i.test(c.case.expect.origin ?? '') && /structured_?output"?\s*:\s*\{[^{}]*"final"\s*:\s*false/i.test(c.case.attempts[0]!.stdout.replace(/\\"/g, '"')),
+  });
+}
+
 const acceptedArtifact: CheckDefinition = {
   id: 'accepted-artifact',
-  title: 'an accepted answer is published and equals the expected value',
+  title: 'an accepted answer is published and carries the expected value (by the contract meaning)',
   stage: 'check',
   covers: ['selection'],
   expectedVerdict: 'accepted',
   plan: (env) => {
-    const cases = findCases(env.cases, env.route.route, { verdict: 'accepted', attempts: 1, where: (c) => c.case.expect.value !== undefined });
+    const owned = structuredBesideTextCase(env);
+    const cases = findCases(env.cases, env.route.route, { verdict: 'accepted', attempts: 1, where: (c) => c.case.expect.value !== undefined && c !== owned });
     if (cases.length === 0) return noCase('single-attempt accepted case', env.route.route);
     return { runs: cases.map(replayRun) };
   },
-  judge: (runs) => {
-    const problems = runs.flatMap(({ planned, observed }) => [...runProblems(observed), ...artifactEquals(observed, valueOf(planned.cases[0]!))]);
+  judge: (runs, env) => {
+    const problems = runs.flatMap(({ planned, observed }) => [...runProblems(observed), ...artifactMeans(observed, valueOf(planned.cases[0]!), env)]);
     return verdict(problems, runs.map(({ observed, planned }) => `${observed.label}: published the value the case expects (from ${planned.cases[0]!.case.expect.origin ?? '?'})`));
   },
 };
@@ -224,9 +279,82 @@ const chunkedOutput: CheckDefinition = {
     if (!c) return noCase('well-formed final case', env.route.route);
     return { runs: [{ label: `case ${caseLabel(c)} in 4 chunks 300 ms apart`, attempts: [chunked(replayOf(c, 0), 4, 300)], cases: [c] }] };
   },
-  judge: ([run]) => {
+  judge: ([run], env) => {
     const o = run!.observed;
-    return verdict([...runProblems(o), ...artifactEquals(o, valueOf(run!.planned.cases[0]!))], [`${o.label}: published the final answer`]);
+    return verdict([...runProblems(o), ...artifactMeans(o, valueOf(run!.planned.cases[0]!), env)], [`${o.label}: published the final answer`]);
+  },
+};
+
+const missingFinal: CheckDefinition = {
+  id: 'missing-final',
+  title: 'an answer that lacks the finality key is non-final (fail closed): never published',
+  stage: 'check',
+  covers: ['finality', 'fail-closed'],
+  expectedVerdict: 'dropped-nonfinal',
+  requires: needsFinality,
+  plan: (env) => {
+    // The well-formed final case with its finality key removed (a CLI that exits 0 with a shaped
+    // answer lacking it), when routecert's own contract refuses it; else a recorded missing-final case.
+    const c = env.smoke.final;
+    if (c && env.rules.finalityKey === 'final') {
+      const base = replayOf(c, 0);
+      const attempt: ShimAttempt = { ...base, stdout: stripFinal(base.stdout), source: `derived from case ${caseLabel(c)} attempt 0: "final" removed` };
+      if (attempt.stdout !== base.stdout && env.acceptedValue(attempt) === undefined) {
+        return { runs: [{ label: `case ${caseLabel(c)} with "final" removed, on every call`, attempts: [attempt, attempt], cases: [c] }] };
+      }
+    }
+    const recorded = findCase(env.cases, env.route.route, { tags: ['missing-final'], where: (k) => k.case.expect.verdict !== 'accepted' });
+    if (!recorded) return noCase('missing-final case', env.route.route);
+    return { runs: [{ label: `case ${caseLabel(recorded)} on every call`, attempts: [replayOf(recorded, 0), replayOf(recorded, 0)], cases: [recorded] }] };
+  },
+  judge: ([run], env) => {
+    const o = run!.observed;
+    const problems = failedRunProblems(o, `every answer lacked "${env.rules.finalityKey}" (missing finality is non-final)`);
+    return verdict(problems, [`${o.label}: nothing published (${callsTo(o, env.route.cli).length} calls)`]);
+  },
+};
+
+const structuredBesideText: CheckDefinition = {
+  id: 'structured-beside-text',
+  title: 'a non-final structured field does not hide a final answer in the text: the best candidate wins',
+  stage: 'check',
+  covers: ['selection', 'structured-field'],
+  expectedVerdict: 'accepted',
+  requires: (r) => needsFinality(r) ?? (r.scores ? null : `contract ${r.contract} selects the last shaped candidate, not by score`),
+  plan: (env) => {
+    const c = structuredBesideTextCase(env);
+    if (!c) return noCase('case with a non-final structured field beside a final text answer', env.route.route);
+    return { runs: [replayRun(c)] };
+  },
+  judge: ([run], env) => {
+    const o = run!.observed;
+    return verdict([...runProblems(o), ...artifactMeans(o, valueOf(run!.planned.cases[0]!), env)], [`${o.label}: published the final text answer, not the non-final structured field`]);
+  },
+};
+
+const tieToLater: CheckDefinition = {
+  id: 'tie-to-later',
+  title: 'of two equal-scoring candidates the later one is published',
+  stage: 'check',
+  covers: ['selection', 'tie'],
+  expectedVerdict: 'accepted',
+  requires: (r) => (r.scores ? null : `contract ${r.contract} selects the last shaped candidate, not by score`),
+  plan: (env) => {
+    const base = structuredBesideTextCase(env) ?? env.smoke.final;
+    const tie = base ? tieAttempt(base, env.anchor, env.rules.finalityKey) : null;
+    if (!base || !tie) return { skip: `no envelope with two equal-scoring candidates can be derived for ${env.route.route}` };
+    const accepted = env.acceptedValue(tie.attempt);
+    if (accepted === undefined || canonicalJson(accepted) !== canonicalJson(tie.later)) return { skip: `routecert's own contract does not pick the later of the derived tie on ${env.route.route}` };
+    return { runs: [{ label: `case ${caseLabel(base)} with two equal-scoring final answers in its text`, attempts: [tie.attempt], cases: [base], data: { value: tie.later, earlier: tie.earlier } }] };
+  },
+  judge: ([run], env) => {
+    const o = run!.observed;
+    const problems = runProblems(o);
+    const earlier = run!.planned.data?.earlier;
+    if (o.artifact.exists && earlier !== undefined && meaningDifferences(earlier, o.artifact.value, env.schema).length === 0) {
+      problems.push(`${o.label}: published the EARLIER of two equal-scoring candidates (ties go to the later one)`);
+    } else pushAll(problems, artifactMeans(o, run!.planned.data?.value, env));
+    return verdict(problems, [`${o.label}: published the later candidate`]);
   },
 };
 
@@ -239,18 +367,19 @@ function argvShape(call: ShimCallRecord): string[] {
 
 const retryOnce: CheckDefinition = {
   id: 'retry-once',
-  title: 'a non-final answer gets exactly one retry on the same route and flags, with the final-answer paragraph',
+  title: 'a non-final answer gets exactly one retry on the same route, and the final answer is published',
   stage: 'check',
   covers: ['finality', 'retry'],
   expectedVerdict: 'accepted',
+  requires: needsFinalityAndRetry,
   plan: (env) => {
     const whole = findCase(env.cases, env.route.route, { verdict: 'accepted', attempts: 2, tags: ['retry'] });
-    if (whole) return { runs: [{ label: `case ${caseLabel(whole)}`, attempts: [replayOf(whole, 0), replayOf(whole, 1)], cases: [whole], data: { value: valueOf(whole) } }] };
+    if (whole) return { runs: [{ label: `case ${caseLabel(whole)}`, attempts: [replayOf(whole, 0), replayOf(whole, 1)], cases: [whole], data: { value: valueOf(whole), retry: true } }] };
     const first = nonfinalCase(env);
     const final = env.smoke.final;
     if (!first || !final) return noCase('non-final case and final case', env.route.route);
     return {
-      runs: [{ label: `case ${caseLabel(first)} then case ${caseLabel(final)}`, attempts: [replayOf(first, 0), replayOf(final, 0)], cases: [first, final], data: { value: valueOf(final) } }],
+      runs: [{ label: `case ${caseLabel(first)} then case ${caseLabel(final)}`, attempts: [replayOf(first, 0), replayOf(final, 0)], cases: [first, final], data: { value: valueOf(final), retry: true } }],
     };
   },
   judge: ([run], env) => {
@@ -260,31 +389,76 @@ const retryOnce: CheckDefinition = {
     const others = o.calls.filter((c) => c.cli !== env.route.cli);
     if (others.length > 0) problems.push(`${o.label}: called another CLI (${[...new Set(others.map((c) => c.cli))].join(', ')}): no route hopping`);
     if (calls.length !== 2) problems.push(`${o.label}: expected exactly 2 calls of \`${env.route.cli}\` (the answer, then one retry), got ${calls.length}`);
-    if (calls.length >= 2) {
-      const [a, b] = [calls[0]!, calls[1]!];
-      if (canonicalJson(argvShape(a)) !== canonicalJson(argvShape(b))) problems.push(`${o.label}: the retry changed the flags: ${clip(JSON.stringify(argvShape(a)))} then ${clip(JSON.stringify(argvShape(b)))}`);
+    pushAll(problems, artifactMeans(o, run!.planned.data?.value, env));
+    return verdict(problems, [`${o.label}: 2 calls, the final answer was published`]);
+  },
+};
+
+/** The runs (of any check) planned as a retry that made at least two calls of the route's CLI. */
+function retriedRuns(env: CheckEnv, all: readonly JudgedRun[]): { o: RunObservation; a: ShimCallRecord; b: ShimCallRecord }[] {
+  return all
+    .filter((r) => r.planned.data?.retry === true)
+    .map((r) => ({ o: r.observed, calls: callsTo(r.observed, env.route.cli) }))
+    .filter((r) => r.calls.length >= 2)
+    .map((r) => ({ o: r.o, a: r.calls[0]!, b: r.calls[1]! }));
+}
+
+const noRetryObserved = 'no retry was observed (retry-once says why)';
+
+const retryParagraph: CheckDefinition = {
+  id: 'retry-paragraph',
+  title: 'the retry prompt is the original prompt with the final-answer paragraph appended',
+  stage: 'records',
+  covers: ['retry', 'retry-prompt'],
+  expectedVerdict: null,
+  requires: needsFinalityAndRetry,
+  plan: () => ({ runs: [] }),
+  judge: (_runs, env, all) => {
+    const retried = retriedRuns(env, all);
+    if (retried.length === 0) return { pass: false, evidence: [], skip: noRetryObserved };
+    const problems: string[] = [];
+    for (const { o, a, b } of retried) {
       const [p1, p2] = [promptOf(a), promptOf(b)];
       if (p1.includes(env.marker)) problems.push(`${o.label}: the first prompt already carries the final-answer paragraph ("${env.marker}")`);
-      if (!p2.includes(env.marker)) problems.push(`${o.label}: the retry prompt lacks the final-answer paragraph ("${env.marker}"): ${clip(p2)}`);
+      if (!p2.includes(env.marker)) problems.push(`${o.label}: the retry prompt lacks the final-answer paragraph ("${env.marker}"): ${clip(p2.slice(-200))}`);
       if (!p2.includes(env.prompt.trim())) problems.push(`${o.label}: the retry prompt lost the original prompt`);
     }
-    pushAll(problems, artifactEquals(o, run!.planned.data?.value));
-    return verdict(problems, [`${o.label}: 2 calls with the same flags, the second prompt carries "${env.marker}", the final answer was published`]);
+    return verdict(problems, retried.map(({ o }) => `${o.label}: the second prompt carries "${env.marker}" after the original prompt`));
+  },
+};
+
+const retrySameArgv: CheckDefinition = {
+  id: 'retry-same-argv',
+  title: 'the retry runs the same route with the same argv (only the prompt changes)',
+  stage: 'records',
+  covers: ['retry', 'argv'],
+  expectedVerdict: null,
+  requires: needsFinalityAndRetry,
+  plan: () => ({ runs: [] }),
+  judge: (_runs, env, all) => {
+    const retried = retriedRuns(env, all);
+    if (retried.length === 0) return { pass: false, evidence: [], skip: noRetryObserved };
+    const problems: string[] = [];
+    for (const { o, a, b } of retried) {
+      if (canonicalJson(argvShape(a)) !== canonicalJson(argvShape(b))) problems.push(`${o.label}: the retry changed the argv: ${clip(JSON.stringify(argvShape(a)), 300)} then ${clip(JSON.stringify(argvShape(b)), 300)}`);
+    }
+    return verdict(problems, retried.map(({ o }) => `${o.label}: both calls had the same argv`));
   },
 };
 
 const dropSecondNonfinal: CheckDefinition = {
   id: 'drop-second-nonfinal',
-  title: 'a second non-final answer is dropped with the skip-evidence line',
+  title: 'a second non-final answer is dropped: one retry, then nothing published',
   stage: 'check',
-  covers: ['finality'],
+  covers: ['finality', 'retry'],
   expectedVerdict: 'dropped-nonfinal',
+  requires: needsFinalityAndRetry,
   plan: (env) => {
-    const c = findCase(env.cases, env.route.route, { verdict: 'dropped-nonfinal', attempts: 2 });
-    if (c) return { runs: [{ label: `case ${caseLabel(c)}`, attempts: [replayOf(c, 0), replayOf(c, 1)], cases: [c], data: { position: env.nonfinalPosition(c, 1) } }] };
+    const c = findCase(env.cases, env.route.route, { verdict: 'dropped-nonfinal', attempts: 2, tags: ['nonfinal'] }) ?? findCase(env.cases, env.route.route, { verdict: 'dropped-nonfinal', attempts: 2 });
+    if (c) return { runs: [{ label: `case ${caseLabel(c)}`, attempts: [replayOf(c, 0), replayOf(c, 1)], cases: [c], data: { position: env.nonfinalPosition(c, 1), retry: true } }] };
     const first = nonfinalCase(env);
     if (!first) return noCase('non-final case', env.route.route);
-    return { runs: [{ label: `case ${caseLabel(first)} twice`, attempts: [replayOf(first, 0), replayOf(first, 0)], cases: [first], data: { position: env.nonfinalPosition(first, 0) } }] };
+    return { runs: [{ label: `case ${caseLabel(first)} twice`, attempts: [replayOf(first, 0), replayOf(first, 0)], cases: [first], data: { position: env.nonfinalPosition(first, 0), retry: true } }] };
   },
   judge: ([run], env) => {
     const o = run!.observed;
@@ -292,10 +466,7 @@ const dropSecondNonfinal: CheckDefinition = {
     const calls = callsTo(o, env.route.cli).length;
     if (calls !== 2) problems.push(`${o.label}: expected 2 calls of \`${env.route.cli}\` (one retry, then drop), got ${calls}`);
     pushAll(problems, noArtifact(o, 'both answers were non-final'));
-    const position = run!.planned.data?.position as string | null;
-    const line = position === null ? null : skipLine(position);
-    if (line !== null && !logHas(o, line)) problems.push(`${o.label}: the log lacks "${line}"`);
-    return verdict(problems, [`${o.label}: dropped after one retry; the log has "${line}"`]);
+    return verdict(problems, [`${o.label}: dropped after one retry`]);
   },
 };
 
@@ -305,6 +476,7 @@ const noRetryLate: CheckDefinition = {
   stage: 'check',
   covers: ['finality', 'retry-window'],
   expectedVerdict: 'dropped-nonfinal',
+  requires: needsFinalityAndRetry,
   plan: (env) => {
     const first = nonfinalCase(env);
     const final = env.smoke.final;
@@ -327,12 +499,30 @@ const noRetryLate: CheckDefinition = {
     const calls = callsTo(o, env.route.cli).length;
     if (calls !== 1) problems.push(`${o.label}: retried although at most ${o.windows.hardWindowS - 2} s of the ${o.windows.hardWindowS} s window remained and the retry needs ${o.windows.retryMinS} s (${calls} calls)`);
     pushAll(problems, noArtifact(o, 'the only answer was non-final'));
-    const position = run!.planned.data?.position as string | null;
-    const line = position === null ? null : skipLine(position);
-    if (line !== null && !logHas(o, line)) problems.push(`${o.label}: the log lacks "${line}"`);
-    return verdict(problems, [`${o.label}: one call, nothing published, the log has "${line}" (${windowsNote(o)})`]);
+    return verdict(problems, [`${o.label}: one call, nothing published (${windowsNote(o)})`]);
   },
 };
+
+const skipEvidence: CheckDefinition = {
+  id: 'skip-evidence',
+  title: 'a dropped non-final answer leaves the line "peer skip evidence: non-final position: <200 chars>"',
+  stage: 'records',
+  covers: ['diagnostics', 'skip-line'],
+  expectedVerdict: 'dropped-nonfinal',
+  requires: needsFinality,
+  plan: () => ({ runs: [] }),
+  judge: (_runs, _env, all) => {
+    const dropped = all.filter((r) => typeof r.planned.data?.position === 'string' && !r.observed.artifact.exists);
+    if (dropped.length === 0) return { pass: false, evidence: [], skip: 'no run dropped a non-final answer (drop-second-nonfinal and no-retry-late say why)' };
+    const problems: string[] = [];
+    for (const { planned, observed } of dropped) {
+      const line = skipLine(planned.data!.position as string);
+      if (!logHas(observed, line)) problems.push(`${observed.label}: the log lacks "${line}"`);
+    }
+    return verdict(problems, dropped.map(({ planned, observed }) => `${observed.label}: the log has "${skipLine(planned.data!.position as string)}"`));
+  },
+};
+
 
 const timeoutDiscard: CheckDefinition = {
   id: 'timeout-discard',
@@ -343,7 +533,8 @@ const timeoutDiscard: CheckDefinition = {
   plan: (env) => {
     const c = env.smoke.final;
     if (!c) return noCase('well-formed final case', env.route.route);
-    return { runs: [{ label: `case ${caseLabel(c)} printed, then the CLI hangs`, attempts: [{ ...replayOf(c, 0), hang: true }], cases: [c], windows: { hardWindowS: 2, idleWindowS: 30 } }] };
+    // 4 s: time enough for the fake CLI to start and print on a busy machine before the worker reaps it.
+    return { runs: [{ label: `case ${caseLabel(c)} printed, then the CLI hangs`, attempts: [{ ...replayOf(c, 0), hang: true }], cases: [c], windows: { hardWindowS: 4, idleWindowS: 30 } }] };
   },
   judge: ([run], env) => {
     const o = run!.observed;
@@ -380,7 +571,7 @@ const stderrShort: CheckDefinition = {
 
 const stderrLong: CheckDefinition = {
   id: 'stderr-long',
-  title: "a long stderr is surfaced in the worker's log, bounded",
+  title: "a long stderr is surfaced in the worker's log, its head kept, bounded",
   stage: 'check',
   covers: ['diagnostics'],
   expectedVerdict: 'crashed',
@@ -395,8 +586,10 @@ const stderrLong: CheckDefinition = {
     const stderr = flat(run!.planned.attempts[0]!.stderr).trim();
     const log = flat(o.log);
     const problems = failedRunProblems(o, 'the CLI failed');
-    const surfaced = log.includes(stderr.slice(0, 60)) || log.includes(stderr.slice(-60));
-    if (!surfaced) problems.push(`${o.label}: the log shows neither the start nor the end of the CLI's stderr`);
+    // The head carries the actionable message (ce-plugin #1175: a raw tail dropped it), so a
+    // tail-only clip fails; the end may be clipped.
+    const head = flat(run!.planned.cases[0]!.case.attempts[0]!.stderr).trim();
+    if (!log.includes(head)) problems.push(`${o.label}: the log lacks the start of the CLI's stderr ("${clip(head, 80)}"): a long message is clipped in the middle or at the end, never at its head`);
     const window = EVIDENCE_LIMIT_CHARS + 1;
     let unbounded = -1;
     for (let i = 0; i + window <= stderr.length; i += 10) {
@@ -457,7 +650,7 @@ const idleWindow: CheckDefinition = {
 
 const processGroup: CheckDefinition = {
   id: 'process-group',
-  title: 'a peer that outlives its deadline is killed with its process group; nothing is left behind',
+  title: 'a peer that outlives its deadline is killed with its process group (SIGKILL, since a grandchild ignores SIGTERM); nothing is left behind',
   stage: 'check',
   covers: ['deadline', 'process-group'],
   expectedVerdict: 'timeout',
@@ -465,7 +658,15 @@ const processGroup: CheckDefinition = {
     const c = findCase(env.cases, env.route.route, { tags: ['timeout'], attempts: 1 }) ?? env.smoke.final;
     if (!c) return noCase('stall or final case', env.route.route);
     return {
-      runs: [{ label: `case ${caseLabel(c)}, then the CLI hangs with a grandchild in its process group`, attempts: [{ ...replayOf(c, 0), hang: { children: 1 } }], cases: [c], windows: { hardWindowS: 2, idleWindowS: 30 } }],
+      runs: [
+        {
+          label: `case ${caseLabel(c)}, then the CLI hangs with a grandchild in its process group that ignores SIGTERM`,
+          attempts: [{ ...replayOf(c, 0), hang: { children: 1 } }],
+          cases: [c],
+          // 5 s: the grandchild is in place (recorded) long before a worker may reap, even on a busy machine.
+          windows: { hardWindowS: 5, idleWindowS: 30 },
+        },
+      ],
     };
   },
   judge: ([run], env) => {
@@ -473,6 +674,10 @@ const processGroup: CheckDefinition = {
     const problems = failedRunProblems(o, 'the peer never exited within the hard window');
     const children = o.records.filter((r) => r.kind === 'child').length;
     if (callsTo(o, env.route.cli).length === 0) problems.push(`${o.label}: the worker never called \`${env.route.cli}\``);
+    else if (children === 0) problems.push(`${o.label}: the fake CLI recorded no grandchild, so the fault was not injected (the CLI was ended before it started one)`);
+    if (o.leftovers.some((l) => l.what.startsWith('grandchild'))) {
+      problems.push(`${o.label}: the grandchild ignores SIGTERM; a worker must end its peer's whole process group with SIGKILL (SIGTERM, a grace, then SIGKILL), not only the CLI's pid and not SIGTERM alone`);
+    }
     return verdict(problems, [`${o.label}: the peer and its ${children} grandchild(ren) were gone when the worker ended (${windowsNote(o)})`]);
   },
 };
@@ -487,7 +692,7 @@ const schemaOneToken: CheckDefinition = {
   judge: (_runs, env, all) => {
     const flag = env.route.schemaFlag!;
     const want = canonicalJson(env.schema);
-    const calls = all.flatMap((o) => callsTo(o, env.route.cli).map((c) => ({ o, c })));
+    const calls = all.flatMap(({ observed: o }) => callsTo(o, env.route.cli).map((c) => ({ o, c })));
     if (calls.length === 0) return { pass: false, evidence: [`no call of \`${env.route.cli}\` was recorded`] };
     const problems: string[] = [];
     for (const { o, c } of calls) {
@@ -517,7 +722,7 @@ const forbiddenFlags: CheckDefinition = {
   expectedVerdict: null,
   plan: () => ({ runs: [] }),
   judge: (_runs, _env, all) => {
-    const calls = all.flatMap((o) => o.calls.map((c) => ({ o, c })));
+    const calls = all.flatMap(({ observed: o }) => o.calls.map((c) => ({ o, c })));
     if (calls.length === 0) return { pass: false, evidence: ['no CLI call was recorded'] };
     const problems: string[] = [];
     for (const { o, c } of calls) {
@@ -531,21 +736,50 @@ const forbiddenFlags: CheckDefinition = {
   },
 };
 
+const outputFormat: CheckDefinition = {
+  id: 'output-format',
+  title: "every call asks the CLI for the route's output format",
+  stage: 'records',
+  covers: ['argv', 'output-format'],
+  expectedVerdict: null,
+  plan: (env) => (env.route.outputFormat === null ? { skip: `routecert does not know how ${env.route.route} names its output format on the command line` } : { runs: [] }),
+  judge: (_runs, env, all) => {
+    const { flag, value } = env.route.outputFormat!;
+    const calls = all.flatMap(({ observed: o }) => callsTo(o, env.route.cli).map((c) => ({ o, c })));
+    if (calls.length === 0) return { pass: false, evidence: [`no call of \`${env.route.cli}\` was recorded`] };
+    const problems: string[] = [];
+    for (const { o, c } of calls) {
+      const given = c.argv.flatMap((t, i) => (t === flag ? [c.argv[i + 1] ?? ''] : t.startsWith(`${flag}=`) ? [t.slice(flag.length + 1)] : []));
+      if (given.length !== 1 || given[0] !== value) {
+        problems.push(`${o.label}: call ${c.attempt + 1} asked for ${given.length === 0 ? `no ${flag} (the CLI's default)` : given.map((g) => `${flag} ${g}`).join(' and ')}; route ${env.route.route} is ${flag} ${value}`);
+      }
+    }
+    return verdict([...new Set(problems)].slice(0, 10), [`${calls.length} calls of \`${env.route.cli}\`: each had ${flag} ${value}`]);
+  },
+};
+
 /** Every check, in certificate order. */
 export const CHECKS: readonly CheckDefinition[] = [
   smokeFinal,
   smokeProse,
   acceptedArtifact,
   chunkedOutput,
+  missingFinal,
+  structuredBesideText,
+  tieToLater,
   retryOnce,
+  retryParagraph,
+  retrySameArgv,
   dropSecondNonfinal,
   noRetryLate,
+  skipEvidence,
   timeoutDiscard,
   stderrShort,
   stderrLong,
   startupRejection,
   idleWindow,
   processGroup,
+  outputFormat,
   schemaOneToken,
   forbiddenFlags,
 ];

@@ -18,8 +18,19 @@ describe('configProblems', () => {
       '`worker.prompt` must be one of: stdin, file, argument',
       expect.stringContaining('unknown placeholder {promt} in "{promt}". Known placeholders: {route}, {routeArg}, {schema}, {prompt}'),
       '`routes` must be a non-empty array of route ids (e.g. "claude-code/stream-json")',
-      '`contract` must be "pov" (the only contract certification supports), not "findings"',
+      expect.stringContaining('`contract` must be "pov" or a contract definition (defineContract({'),
     ]);
+  });
+
+  it('accepts an artifact adapter and a contract definition, and names a bad one', () => {
+    const contract = { name: 'ours', schema: 'ours.schema.json', anchor: 'answer', finality: 'none', selection: 'last-shaped' };
+    expect(configProblems({ worker: { ...worker, artifact: { path: '{outDir}/a.json', select: (j: unknown) => j, strict: true } }, routes: ['grok/json'], contract })).toEqual([]);
+    expect(configProblems({ worker: { ...worker, artifact: { path: '{outDir}/{nope}.json', select: 'x', strict: 1 } }, routes: ['grok/json'] })).toEqual([
+      '`worker.artifact.select` must be a function (json) => answer',
+      '`worker.artifact.strict` must be true or false',
+      expect.stringContaining('unknown placeholder {nope}'),
+    ]);
+    expect(configProblems({ worker: { ...worker, artifact: { select: (j: unknown) => j } }, routes: ['grok/json'] })).toEqual(['`worker.artifact` must be a path template or `{ path, select?, strict? }`']);
   });
 
   it('wants the prompt file placeholder when the prompt goes by file', () => {

@@ -23,6 +23,7 @@ import { pathToFileURL } from 'node:url';
 import { isPlainObject } from '#src/envelope/keys.ts';
 import type { ContractDefinition } from '#src/contract/define.ts';
 import type { Contract } from '#src/contract/types.ts';
+import { isContractDefinition } from './rules.ts';
 
 /**
  * Placeholders a command token, the artifact template or the log template may use:
@@ -75,7 +76,9 @@ export interface InProcessInvocation {
  * - `cwd`: the worker's working folder, relative to the config file's folder; @default that folder.
  * - `prompt`: how the prompt reaches the worker: `stdin` (written, then closed), `file` (`{prompt}`),
  *   `argument` (`{promptText}`).
- * - `artifact`: where the worker publishes its accepted answer (a path template); @default `{outDir}/artifact.json`.
+ * - `artifact`: where the worker publishes its accepted answer: a path template, or an
+ *   {@link ArtifactAdapter} (`{ path, select, strict }`) for a worker that wraps or namespaces its
+ *   output; @default `{outDir}/artifact.json`.
  * - `log`: a file the worker logs to (a path template), read besides its stdout and stderr, which
  *   are always read as log.
  * - `windowEnv`: the environment variables that set the worker's windows, in seconds (integers are
@@ -90,7 +93,7 @@ export interface WorkerAdapter {
   run?: (invocation: InProcessInvocation) => Promise<void>;
   cwd?: string;
   prompt?: 'stdin' | 'file' | 'argument';
-  artifact?: string;
+  artifact?: string | ArtifactAdapter;
   log?: string;
   windowEnv: { hardWindowS: string; retryMinS: string; idleWindowS?: string };
   env?: Record<string, string>;
@@ -99,8 +102,34 @@ export interface WorkerAdapter {
 }
 
 /**
+ * Where and how to read what a worker published (issue 10 part 5).
+ * - `path`: a path template (see {@link PLACEHOLDERS});
+ * - `select(json)`: maps the parsed artifact to the answer, for a worker that wraps it
+ *   (`json => json.result`) or namespaces a field (ce-pov publishes `voice: "peer-claude"` for the
+ *   peer's `"peer"`); a throw is reported as an unusable artifact;
+ * - `strict`: compare the whole artifact with the answer; @default false: only the schema's own
+ *   properties are compared, so receipt fields a worker adds are ignored.
+ *
+ * @example
+ * artifact: { path: '{outDir}/pov-claude.json', select: (j) => ({ ...j, voice: j.voice.replace(/^peer-[a-z]+$/, 'peer') }) }
+ */
+export interface ArtifactAdapter {
+  path: string;
+  select?: (json: unknown) => unknown;
+  strict?: boolean;
+}
+
+/** The artifact adapter of a worker, with the default path. */
+export function artifactAdapter(worker: Pick<WorkerAdapter, 'artifact'>): ArtifactAdapter {
+  const a = worker.artifact;
+  return typeof a === 'string' ? { path: a } : a ?? { path: '{outDir}/artifact.json' };
+}
+
+/**
  * A certification: the worker, the routes, and optional overrides.
- * - `contract`: only `pov` so far;
+ * - `contract`: `pov` (the bundled preset) or a contract definition (`defineContract({...})`):
+ *   the checks derive from its rules, the corpus cases of that contract name are replayed, and its
+ *   `schema` is the schema handed to the worker unless `schema` is given;
  * - `cases`: the corpus folder the replayed envelopes come from, relative to the config file; @default the bundled fixtures/cases;
  * - `schema`: the production schema file handed to the worker; @default schemas/contracts/pov.schema.json;
  * - `prompt`: the prompt text; @default a short POV question;
@@ -111,7 +140,7 @@ export interface WorkerAdapter {
 export interface CertifyConfig {
   worker: WorkerAdapter;
   routes: string[];
-  contract?: 'pov';
+  contract?: 'pov' | ContractDefinition;
   cases?: string;
   schema?: string;
   prompt?: string;
@@ -179,7 +208,16 @@ export function configProblems(value: unknown): string[] {
     if (!isPlainObject(windowEnv) || typeof windowEnv.hardWindowS !== 'string' || typeof windowEnv.retryMinS !== 'string') {
       problems.push('`worker.windowEnv` must name the environment variables `hardWindowS` and `retryMinS` (and `idleWindowS` if the worker has idle detection)');
     }
-    const templates = [...(Array.isArray(worker.command) ? worker.command : []), worker.artifact, worker.log].filter((t): t is string => typeof t === 'string');
+    const artifact = worker.artifact;
+    if (artifact !== undefined && typeof artifact !== 'string') {
+      if (!isPlainObject(artifact) || typeof artifact.path !== 'string' || artifact.path === '') problems.push('`worker.artifact` must be a path template or `{ path, select?, strict? }`');
+      else {
+        if (artifact.select !== undefined && typeof artifact.select !== 'function') problems.push('`worker.artifact.select` must be a function (json) => answer');
+        if (artifact.strict !== undefined && typeof artifact.strict !== 'boolean') problems.push('`worker.artifact.strict` must be true or false');
+      }
+    }
+    const artifactPath = isPlainObject(artifact) ? artifact.path : artifact;
+    const templates = [...(Array.isArray(worker.command) ? worker.command : []), artifactPath, worker.log].filter((t): t is string => typeof t === 'string');
     for (const t of templates) {
       for (const m of t.matchAll(/\{([A-Za-z]+)\}/g)) {
         if (!(PLACEHOLDERS as readonly string[]).includes(m[1]!)) problems.push(`unknown placeholder {${m[1]}} in "${t}". Known placeholders: ${PLACEHOLDERS.map((p) => `{${p}}`).join(', ')}`);
@@ -195,7 +233,9 @@ export function configProblems(value: unknown): string[] {
   if (!Array.isArray(value.routes) || value.routes.length === 0 || !value.routes.every((r) => typeof r === 'string')) {
     problems.push('`routes` must be a non-empty array of route ids (e.g. "claude-code/stream-json")');
   }
-  if (value.contract !== undefined && value.contract !== 'pov') problems.push(`\`contract\` must be "pov" (the only contract certification supports), not ${JSON.stringify(value.contract)}`);
+  if (value.contract !== undefined && value.contract !== 'pov' && !isContractDefinition(value.contract)) {
+    problems.push(`\`contract\` must be "pov" or a contract definition (defineContract({ name, schema, anchor, finality, selection, ... })), not ${JSON.stringify(value.contract)?.slice(0, 80)}`);
+  }
   if (value.concurrency !== undefined && !(Number.isInteger(value.concurrency) && (value.concurrency as number) >= 1)) problems.push('`concurrency` must be a positive integer');
   return problems;
 }

@@ -17,7 +17,7 @@ import type { Milliseconds } from '#src/envelope/types.ts';
 import { installShims } from '#src/harness/shim/install.ts';
 import { DEFAULT_TOOLS } from '#src/harness/shim/tools.ts';
 import { readShimRecords, type ShimAttempt, type ShimCallRecord, type ShimRecord } from '#src/harness/shim/plan.ts';
-import { fillTemplate, type InProcessInvocation, type LoadedConfig, type WorkerAdapter } from './config.ts';
+import { artifactAdapter, fillTemplate, type InProcessInvocation, type LoadedConfig, type WorkerAdapter } from './config.ts';
 import { groupMembers, isAlive, killGroup, killTracked, waitGone, waitGroupsGone } from './processes.ts';
 import type { CertifyRoute } from './routes.ts';
 
@@ -68,7 +68,8 @@ export interface Leftover {
 
 /**
  * What routecert saw of one run.
- * - `artifact`: the file at the adapter's artifact path after the run, parsed when JSON;
+ * - `artifact`: the file at the adapter's artifact path after the run; `value` is it parsed, then
+ *   mapped by the adapter's `artifact.select` when given; `parseError` says why there is no value;
  * - `log`: the worker's stdout, stderr and log file, concatenated;
  * - `calls`: every fake CLI call, any CLI; `records`: every record (calls, grandchildren, versions);
  * - `killedAtOuterDeadline`: routecert had to kill the worker;
@@ -160,7 +161,8 @@ export async function executeRun(input: RunInput, ctx: RunContext): Promise<RunO
     runDir,
     outDir,
   };
-  const artifactPath = path.resolve(runDir, fillTemplate(adapter.artifact ?? '{outDir}/artifact.json', base));
+  const artifactSpec = artifactAdapter(adapter);
+  const artifactPath = path.resolve(runDir, fillTemplate(artifactSpec.path, base));
   const logPath = adapter.log ? path.resolve(runDir, fillTemplate(adapter.log, { ...base, out: artifactPath })) : null;
   const values = { ...base, out: artifactPath, ...(logPath ? { log: logPath } : {}) };
   const env: Record<string, string> = {
@@ -207,10 +209,18 @@ export async function executeRun(input: RunInput, ctx: RunContext): Promise<RunO
   try {
     artifact.text = await readFile(artifactPath, 'utf8');
     artifact.exists = true;
+    let parsed: unknown;
     try {
-      artifact.value = JSON.parse(artifact.text);
+      parsed = JSON.parse(artifact.text);
     } catch (error) {
-      artifact.parseError = (error as Error).message;
+      artifact.parseError = `not JSON: ${(error as Error).message}`;
+    }
+    if (artifact.parseError === null) {
+      try {
+        artifact.value = artifactSpec.select ? artifactSpec.select(parsed) : parsed;
+      } catch (error) {
+        artifact.parseError = `the adapter's artifact.select threw: ${(error as Error).message}`;
+      }
     }
   } catch {
     // not published

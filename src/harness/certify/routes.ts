@@ -14,13 +14,34 @@ import { routeIds, routeSpecFor } from '#src/routes/index.ts';
  * - `cli`: the executable's name (`claude`, `grok`, `cursor-agent`, ...);
  * - `streams`: stdout grows while the model works (stream-json, JSONL): idle detection applies;
  * - `schemaFlag`: the flag whose value is the schema as ONE argv token of JSON text, or `null`
- *   when the route passes no schema on the command line (the one-token check is then skipped).
+ *   when the route passes no schema on the command line (the one-token check is then skipped);
+ * - `outputFormat`: the flag and value that select the route's output format (`--output-format
+ *   stream-json`), or `null` when routecert does not know how the CLI spells it (the output-format
+ *   check is then skipped).
  */
 export interface CertifyRoute {
   route: string;
   cli: string;
   streams: boolean;
   schemaFlag: string | null;
+  outputFormat: { flag: string; value: string } | null;
+}
+
+/**
+ * Route families whose CLI picks its output format with `--output-format <format>`, the format
+ * being the route's second part (Claude Code `-p --output-format json|stream-json`; xAI grok
+ * `--output-format json`, research/ce-plugin.md section 1.2).
+ */
+const OUTPUT_FORMAT_FLAGS: Readonly<Record<string, string>> = {
+  'claude-code': '--output-format',
+  grok: '--output-format',
+};
+
+/** The output-format flag and value of `route` (its second part), or `null` for a family not in {@link OUTPUT_FORMAT_FLAGS}. */
+function outputFormatOf(route: string): CertifyRoute['outputFormat'] {
+  const [family = '', format = ''] = route.split('/');
+  const flag = OUTPUT_FORMAT_FLAGS[family];
+  return flag ? { flag, value: format } : null;
 }
 
 /** Raised for a route no known CLI serves; the message lists the known routes. */
@@ -49,5 +70,6 @@ export function certifyRoute(route: string): CertifyRoute {
     cli: bin,
     streams: format.streams,
     schemaFlag: definition.schema?.value === 'json' ? definition.schema.flag : null,
+    outputFormat: outputFormatOf(route),
   };
 }

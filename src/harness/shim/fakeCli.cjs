@@ -13,7 +13,7 @@
  * Per call it records argv, cwd, stdin, the `--prompt-file` content and the environment (secrets
  * redacted), then replays attempt N of its CLI's plan: stdout/stderr (whole, or in chunks with
  * delays), an optional delay, then the exit code or signal; or it hangs (optionally with
- * grandchildren in its process group) until killed, bounded by the plan's `maxHangMs`.
+ * grandchildren in its process group that ignore SIGTERM) until killed, bounded by the plan's `maxHangMs`.
  *
  * After the fake CLIs of the compound-engineering-plugin tests (research/ce-plugin.md section 3.1)
  * and bowtie's envsonschema fauxmplementation (STYLE.md section 4).
@@ -129,17 +129,46 @@ async function play(script) {
   if (script.delayMs) await sleep(script.delayMs);
 }
 
-function hang(script, plan, attempt) {
+/** The number of grandchildren a hanging attempt starts (`hang: { children: n }`). */
+function childrenOf(script) {
+  return typeof script.hang === 'object' && script.hang !== null ? Number(script.hang.children || 0) : 0;
+}
+
+/**
+ * Start `n` grandchildren in this CLI's process group (not detached), stdout/stderr inherited: like
+ * a tool subprocess or MCP server a real CLI leaves running. Each IGNORES SIGTERM (`trap '' TERM`
+ * survives `exec`), so only SIGKILL to the process group ends it: a worker that sends its peer's
+ * group SIGTERM and never escalates leaves it behind (issue 12 part 4; ce-pov's `reap` sends TERM,
+ * then KILL to the group). Resolves once every grandchild has its signal ignored and is recorded,
+ * so the fault is in place before the attempt is played and no worker can outrun it.
+ */
+function startGrandchildren(n, plan, attempt) {
   const maxHangMs = typeof plan.maxHangMs === 'number' ? plan.maxHangMs : 120000;
-  const children = typeof script.hang === 'object' && script.hang !== null ? Number(script.hang.children || 0) : 0;
-  for (let i = 0; i < children; i += 1) {
-    // Same process group as this CLI (not detached), stdout/stderr inherited: like a tool
-    // subprocess or MCP server a real CLI leaves running. Only a group kill ends it.
-    const child = spawn(process.execPath, ['-e', `setTimeout(() => {}, ${maxHangMs})`], { stdio: ['ignore', 'inherit', 'inherit'] });
-    const info = procInfo(child.pid);
-    record({ kind: 'child', cli, attempt, pid: child.pid, parentPid: process.pid, pgid: info.pgid, startTicks: info.startTicks, at: new Date().toISOString() });
-    child.unref();
-  }
+  const seconds = Math.ceil(maxHangMs / 1000);
+  const shell = fs.existsSync('/bin/sh') ? '/bin/sh' : 'sh';
+  const env = { ...process.env, PATH: `${process.env.PATH || ''}:/usr/bin:/bin` };
+  const one = () =>
+    new Promise((resolve) => {
+      const child = spawn(shell, ['-c', `trap '' TERM; echo ready >&3; exec sleep ${seconds}`], { stdio: ['ignore', 'inherit', 'inherit', 'pipe'], env });
+      let done = false;
+      const ready = () => {
+        if (done) return;
+        done = true;
+        const info = procInfo(child.pid);
+        record({ kind: 'child', cli, attempt, pid: child.pid, parentPid: process.pid, pgid: info.pgid, startTicks: info.startTicks, ignoresSigterm: true, at: new Date().toISOString() });
+        child.stdio[3].destroy();
+        child.unref();
+        resolve();
+      };
+      child.stdio[3].on('data', ready);
+      child.stdio[3].on('error', () => undefined);
+      child.on('error', () => resolve());
+    });
+  return Promise.all(Array.from({ length: n }, one));
+}
+
+function hang(plan) {
+  const maxHangMs = typeof plan.maxHangMs === 'number' ? plan.maxHangMs : 120000;
   setTimeout(() => process.exit(0), maxHangMs);
 }
 
@@ -193,8 +222,10 @@ async function main() {
     await write(process.stderr, `routecert fake ${cli}: called ${attempt + 1} times; the plan has ${entry.attempts.length} attempt(s)\n`);
     process.exit(96);
   }
+  const children = childrenOf(script);
+  if (children > 0) await startGrandchildren(children, plan, attempt);
   await play(script);
-  if (script.hang) return hang(script, plan, attempt);
+  if (script.hang) return hang(plan);
   if (script.signal) {
     process.kill(process.pid, script.signal);
     await sleep(1000);

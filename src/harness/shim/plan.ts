@@ -26,8 +26,9 @@ export interface ShimChunk {
  * - `exitCode`: the exit code (`null` = 0 unless `signal`).
  * - `signal`: after writing, the CLI kills itself with this signal (a crash).
  * - `hang`: after writing, never exit (bounded by {@link ShimPlan.maxHangMs}); `{ children: n }`
- *   also starts `n` grandchildren in the CLI's process group, holding its stdout and stderr open,
- *   that only a process-group kill ends.
+ *   first starts `n` grandchildren in the CLI's process group, holding its stdout and stderr open
+ *   and ignoring SIGTERM, that only SIGKILL to the process group ends (the attempt is played once
+ *   they are in place).
  * - `source`: where the attempt comes from (e.g. `case 7bf248a52d729d8e attempt 0`), echoed in the record.
  */
 export interface ShimAttempt {
@@ -97,11 +98,15 @@ export interface ShimVersionRecord extends ShimRecordBase {
   argv: string[];
 }
 
-/** A grandchild a hanging fake CLI started in its process group. */
+/**
+ * A grandchild a hanging fake CLI started in its process group. `ignoresSigterm`: it ignores
+ * SIGTERM, so only SIGKILL to the group ends it (recorded once the signal is ignored).
+ */
 export interface ShimChildRecord extends ShimRecordBase {
   kind: 'child';
   attempt: number;
   parentPid: number;
+  ignoresSigterm?: boolean;
 }
 
 /** Any line of `calls.jsonl`; switch on `kind`. */

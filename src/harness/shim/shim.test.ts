@@ -163,7 +163,7 @@ describe('fake CLI', () => {
     expect((await readShimRecords(shims.stateDir)).map((r) => [r.kind, r.cli])).toEqual([['call', 'codex']]);
   });
 
-  it('hangs with a grandchild in its process group that only a group kill ends', async () => {
+  it('hangs with a grandchild in its process group that ignores SIGTERM: only SIGKILL to the group ends it', async () => {
     const shims = await installShims({ root: newRoot(), plan: plan({ claude: { version: '1', attempts: [ok('{"type":"system"}\n', { hang: { children: 1 } })] } }) });
     const child = spawn('claude', ['-p'], { env: { PATH: shims.binDir }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     groups.add(child.pid!);
@@ -174,8 +174,12 @@ describe('fake CLI', () => {
     expect(grandchild.parentPid).toBe(child.pid);
     expect(grandchild.pgid).toBe(call.pgid);
     expect(call.pgid).toBe(child.pid);
-    process.kill(child.pid!, 'SIGKILL');
+    expect(grandchild.kind === 'child' && grandchild.ignoresSigterm).toBe(true);
+    // SIGTERM to the whole group: the CLI dies, its grandchild does not (it was recorded only once
+    // its SIGTERM was ignored, so this is not a race).
+    process.kill(-child.pid!, 'SIGTERM');
     await until(async () => (alive(child.pid!) ? undefined : true));
+    await new Promise((r) => setTimeout(r, 300));
     expect(alive(grandchild.pid)).toBe(true);
     process.kill(-child.pid!, 'SIGKILL');
     await until(async () => (alive(grandchild.pid) ? undefined : true));

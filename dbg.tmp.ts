@@ -1,0 +1,12 @@
+import { loadCorpus } from '#src/record/corpus.ts';
+import { tieAttempt } from '#src/harness/certify/cases.ts';
+import { decoderFor } from '#src/envelope/registry.ts';
+import { loadContract } from '#src/contract/registry.ts';
+const corpus = await loadCorpus('fixtures/cases');
+const c = corpus.cases.find((k) => k.file.endsWith('claude-code/stream-json/final.json'))!;
+const t = tieAttempt(c, 'position', 'final')!;
+const env = { stdout: t.attempt.stdout, stderr: '', exitCode: 0, signal: null, timedOut: false, elapsedMs: 0 };
+const contract = await loadContract('pov');
+const d = decoderFor('claude-code/stream-json').decode(env, { anchor: 'position' });
+console.log(d.candidates.map((x) => [x.origin, (x.value as any).position]));
+console.log(contract.judge(env, d, { attempt: 0, elapsedMs: 0 }));

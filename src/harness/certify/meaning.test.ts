@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { describeDifferences, meaningDifferences } from './meaning.ts';
+import { POV_DEFINITION, rulesOf } from './rules.ts';
+
+const schema = { type: 'object', properties: { voice: {}, position: {}, evidence: {}, final: {}, cross_model_route: {} } };
+const answer = { voice: 'peer', position: 'Choose A', evidence: ['src/a.ts:1'], final: true };
+
+describe('meaningDifferences', () => {
+  it("ignores receipt fields and key order: ce-pov's published POV carries the answer", () => {
+    const published = { final: true, cross_model_route: 'claude', model_actual: 'claude-opus-5-20260801', independence_verified: false, evidence: ['src/a.ts:1'], position: 'Choose A', voice: 'peer' };
+    expect(meaningDifferences(answer, published, schema)).toEqual([]);
+  });
+
+  it('names each schema property that is missing or differs, deep', () => {
+    const diffs = meaningDifferences(answer, { voice: 'peer-claude', position: 'Choose A', evidence: ['src/b.ts:1'] }, schema);
+    expect(describeDifferences(diffs)).toEqual(['voice: expected "peer", got "peer-claude"', 'evidence: expected ["src/a.ts:1"], got ["src/b.ts:1"]', 'final: missing (expected true)']);
+  });
+
+  it('with strict, an added field is a difference', () => {
+    expect(meaningDifferences(answer, { ...answer, cross_model_route: 'claude' }, schema, { strict: true }).map((d) => [d.kind, d.property])).toEqual([['extra', 'cross_model_route']]);
+  });
+
+  it('compares the whole value when the schema names no properties or a side is not an object', () => {
+    expect(meaningDifferences([1, 2], [1, 2], {})).toEqual([]);
+    expect(meaningDifferences({ a: 1 }, { a: 1, b: 2 }, {}).map((d) => d.kind)).toEqual(['whole']);
+    expect(meaningDifferences(answer, null, schema).map((d) => d.kind)).toEqual(['whole']);
+  });
+});
+
+describe('rulesOf', () => {
+  it('reads which checks a contract calls for', () => {
+    expect(rulesOf(POV_DEFINITION)).toEqual({ contract: 'pov', finalityKey: 'final', retries: true, corrects: false, scores: true });
+    expect(rulesOf({ name: 'findings', schema: {}, anchor: 'findings', finality: 'none', selection: 'last-shaped', emptyIsAnswer: true })).toEqual({
+      contract: 'findings',
+      finalityKey: null,
+      retries: false,
+      corrects: false,
+      scores: false,
+    });
+  });
+});

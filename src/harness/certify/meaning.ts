@@ -1,0 +1,79 @@
+/**
+ * Comparing a published artifact with the answer that should be published, by the contract's
+ * meaning (issue 10 part 5): on the schema's own top-level properties, so a worker that adds
+ * receipt fields (ce-pov adds seven: `cross_model_route`, `model_actual`, ...) or reorders keys is
+ * not failed for it; with `strict`, the whole artifact must equal the answer (key order ignored).
+ * A worker that wraps or namespaces its output gives an adapter hook (`artifact.select`) that maps
+ * the artifact back to the answer before this comparison.
+ */
+import { canonicalJson } from '#src/envelope/candidates.ts';
+import { isPlainObject } from '#src/envelope/keys.ts';
+
+/**
+ * One difference between an artifact and the expected answer.
+ * - `missing`: a compared property the answer has and the artifact lacks;
+ * - `differs`: a compared property with another value (deep, key order ignored);
+ * - `extra`: only with `strict`: a property the answer lacks;
+ * - `whole`: the values differ and are not both objects (or the schema names no properties).
+ */
+export interface MeaningDifference {
+  kind: 'missing' | 'differs' | 'extra' | 'whole';
+  property: string | null;
+  expected?: unknown;
+  actual?: unknown;
+}
+
+/**
+ * The properties compared: the schema's top-level `properties` names, or `null` when it names none
+ * (then the whole value is compared).
+ */
+export function comparedProperties(schema: Record<string, unknown>): string[] | null {
+  return isPlainObject(schema.properties) ? Object.keys(schema.properties) : null;
+}
+
+/**
+ * The differences between `actual` (the artifact, after the adapter's `select`) and `expected`
+ * (the answer that should be published). `[]` means the artifact carries the answer.
+ *
+ * Rules: with `strict`, canonical equality of the whole value (extra properties listed). Otherwise
+ * every schema property the expected answer has must be in the artifact with an equal value; a
+ * schema property the answer lacks, and any property the schema does not name, are ignored (receipt
+ * fields the worker adds).
+ */
+export function meaningDifferences(expected: unknown, actual: unknown, schema: Record<string, unknown>, options: { strict?: boolean } = {}): MeaningDifference[] {
+  const props = comparedProperties(schema);
+  if (!isPlainObject(expected) || !isPlainObject(actual) || (props === null && !options.strict)) {
+    return canonicalJson(expected) === canonicalJson(actual) ? [] : [{ kind: 'whole', property: null, expected, actual }];
+  }
+  const out: MeaningDifference[] = [];
+  const keys = options.strict ? [...new Set([...Object.keys(expected), ...Object.keys(actual)])] : props!.filter((k) => Object.hasOwn(expected, k));
+  for (const key of keys) {
+    const inExpected = Object.hasOwn(expected, key);
+    const inActual = Object.hasOwn(actual, key);
+    if (inExpected && !inActual) out.push({ kind: 'missing', property: key, expected: expected[key] });
+    else if (!inExpected && inActual) out.push({ kind: 'extra', property: key, actual: actual[key] });
+    else if (canonicalJson(expected[key]) !== canonicalJson(actual[key])) out.push({ kind: 'differs', property: key, expected: expected[key], actual: actual[key] });
+  }
+  return out;
+}
+
+const short = (v: unknown, max = 80) => {
+  const t = canonicalJson(v);
+  return t.length <= max ? t : `${t.slice(0, max - 3)}...`;
+};
+
+/** One sentence per difference, e.g. `position: expected "Choose A", got "Choose B"`. */
+export function describeDifferences(diffs: readonly MeaningDifference[]): string[] {
+  return diffs.map((d) => {
+    switch (d.kind) {
+      case 'missing':
+        return `${d.property}: missing (expected ${short(d.expected)})`;
+      case 'extra':
+        return `${d.property}: not in the answer (strict), got ${short(d.actual)}`;
+      case 'differs':
+        return `${d.property}: expected ${short(d.expected)}, got ${short(d.actual)}`;
+      default:
+        return `expected ${short(d.expected, 160)}, got ${short(d.actual, 160)}`;
+    }
+  });
+}

@@ -1,0 +1,71 @@
+/**
+ * What certification reads of a contract: its definition, in the shape of `defineContract()`
+ * (issue 10 part 1, built in src/contract/define.ts by the contracts work). Certification derives
+ * its checks from these rules: retry checks only for a contract with `retry`, correction checks
+ * only for one with `corrections`, finality checks only where `finality` is a key, the tie check only
+ * for `selection: 'score'`.
+ *
+ * The definition type is the one `defineContract` takes (src/contract/define.ts); the pov preset's
+ * definition is read from schemas/contracts/pov.contract.json.
+ */
+import { definitionOf, type ContractDefinition, type DefinedContract } from '#src/contract/define.ts';
+import { presetDefinition } from '#src/contract/presets.ts';
+import { isPlainObject } from '#src/envelope/keys.ts';
+
+export type { ContractDefinition };
+
+/**
+ * The bundled pov contract as a definition (DESIGN.md "The shipped contracts" item 1), its `schema`
+ * relative to the project folder.
+ */
+export const POV_DEFINITION: ContractDefinition = { ...presetDefinition('pov'), schema: 'schemas/contracts/pov.schema.json' };
+
+/**
+ * The rules certification checks, read from a definition.
+ * - `finalityKey`: the key whose `true` makes an answer final, or `null` (`finality: 'none'`);
+ * - `retries`: the contract retries a non-final answer once (`retry` is set);
+ * - `corrects`: the contract corrects in-session (`corrections` is set);
+ * - `scores`: candidates are ranked by score with ties to the later one (`selection: 'score'`).
+ */
+export interface CertifiedRules {
+  contract: string;
+  finalityKey: string | null;
+  retries: boolean;
+  corrects: boolean;
+  scores: boolean;
+}
+
+/** The {@link CertifiedRules} of `definition`. */
+export function rulesOf(definition: ContractDefinition): CertifiedRules {
+  return {
+    contract: definition.name,
+    finalityKey: definition.finality === 'none' ? null : definition.finality.key,
+    retries: definition.retry !== undefined,
+    corrects: definition.corrections !== undefined,
+    scores: definition.selection === 'score',
+  };
+}
+
+/**
+ * The definition of a config's `contract`: a plain definition as is, a `defineContract()` result
+ * (a contract object carrying its normalized `definition`) by its definition.
+ */
+export function definitionFrom(value: ContractDefinition | DefinedContract): ContractDefinition {
+  return 'definition' in value && isPlainObject(value.definition) ? definitionOf((value as DefinedContract).definition) : (value as ContractDefinition);
+}
+
+/** True when `value` looks like a {@link ContractDefinition} (name, anchor, finality, selection), or a `defineContract()` result. */
+export function isContractDefinition(value: unknown): value is ContractDefinition {
+  if (isPlainObject(value) && isPlainObject(value.definition) && typeof value.judge === 'function') return isContractDefinition(value.definition);
+  return isDefinitionShape(value);
+}
+
+function isDefinitionShape(value: unknown): value is ContractDefinition {
+  return (
+    isPlainObject(value) &&
+    typeof value.name === 'string' &&
+    typeof value.anchor === 'string' &&
+    (value.finality === 'none' || (isPlainObject(value.finality) && typeof value.finality.key === 'string')) &&
+    (value.selection === 'score' || value.selection === 'last-shaped')
+  );
+}

@@ -1,0 +1,81 @@
+/**
+ * A foreign worker certified unchanged (issue 10 part 5): compound-engineering-plugin's ce-pov peer
+ * worker, skills/ce-pov/scripts/cross-model-pov.sh (MIT; research/ce-plugin.md), run exactly as
+ * upstream ships it. Its code is not in this repository and this test fetches nothing: set
+ * ROUTECERT_CE_POV to a copy of its skills/ce-pov folder (README "Certifying a worker" says how);
+ * without it the test is skipped, saying so.
+ *
+ * The worker publishes the right answer with `voice` namespaced ("peer" -> "peer-claude") and seven
+ * receipt fields added: the artifact check compares by the contract's meaning (receipt fields
+ * ignored) and the adapter's `artifact.select` undoes the namespace; without the hook the smoke
+ * names the one difference.
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { certify } from '#src/harness/certify/certify.ts';
+import type { ArtifactAdapter, LoadedConfig } from '#src/harness/certify/config.ts';
+import { processTracker } from './_helpers/certifyProcesses.ts';
+
+const skill = process.env.ROUTECERT_CE_POV ?? '';
+const script = path.join(skill, 'scripts', 'cross-model-pov.sh');
+const present = skill !== '' && existsSync(script);
+const LONG = 600_000;
+const tracker = processTracker();
+
+/** ce-pov's run dir must lie outside its repository root (its cwd here): a folder of our own. */
+const cwd = present ? mkdtempSync(path.join(tmpdir(), 'routecert-ce-pov-')) : '';
+afterAll(async () => {
+  await tracker.expectNoneLeft();
+  if (cwd) rmSync(cwd, { recursive: true, force: true });
+}, 60_000);
+
+/** The adapter of ce-pov on one route; `target` is its output name (grok-cli publishes pov-grok.json). */
+function cePov(route: string, routeArg: string, target: string, artifact: Partial<ArtifactAdapter> = {}): LoadedConfig {
+  return {
+    config: {
+      worker: {
+        name: 'ce-pov cross-model-pov.sh (unchanged)',
+        command: ['bash', script, 'unknown', '{routeArg}', '{prompt}', '{outDir}'],
+        prompt: 'file',
+        artifact: {
+          path: `{outDir}/pov-${target}.json`,
+          select: (j) => {
+            const o = j as Record<string, unknown>;
+            return { ...o, voice: typeof o.voice === 'string' ? o.voice.replace(/^peer-[a-z]+$/, 'peer') : o.voice };
+          },
+          ...artifact,
+        },
+        windowEnv: { hardWindowS: 'CROSS_MODEL_HARD_SECS', retryMinS: 'CROSS_MODEL_RETRY_MIN_SECS', idleWindowS: 'CROSS_MODEL_IDLE_SECS' },
+        routeNames: { [route]: routeArg },
+      },
+      routes: [route],
+      schema: path.join(skill, 'references', 'pov-schema.json'),
+      contract: 'pov',
+    },
+    file: null,
+    dir: cwd,
+  };
+}
+
+describe.skipIf(!present)(`the ce-pov worker as upstream ships it${present ? '' : ' (skipped: set ROUTECERT_CE_POV to a copy of compound-engineering-plugin skills/ce-pov)'}`, () => {
+  it.each([
+    ['claude-code/stream-json', 'claude', 'claude'],
+    ['grok/json', 'grok-cli', 'grok'],
+  ])('is certified on %s, its receipt fields ignored and its voice namespace undone by artifact.select', async (route, routeArg, target) => {
+    const { certificate, exitCode } = await certify(cePov(route, routeArg, target), { onProgress: tracker.track });
+    const r = certificate.routes[0]!;
+    expect([...r.smoke, ...r.checks].filter((c) => c.status === 'fail').map((c) => `${c.id}: ${c.evidence.join(' | ')}`)).toEqual([]);
+    expect(r.status).toBe('certified');
+    expect(exitCode).toBe(0);
+  }, LONG);
+
+  it('without the select hook, the smoke names the namespaced voice as the only difference', async () => {
+    const { certificate } = await certify(cePov('claude-code/stream-json', 'claude', 'claude', { select: (j) => j }), { checks: ['forbidden-flags'], onProgress: tracker.track });
+    const smoke = certificate.routes[0]!.smoke[0]!;
+    expect(smoke.status).toBe('fail');
+    expect(smoke.evidence.join('\n')).toContain('voice: expected "peer", got "peer-claude"');
+    expect(smoke.evidence.join('\n')).not.toContain('cross_model_route');
+  }, LONG);
+});
