@@ -46,7 +46,8 @@ export interface CheckResult {
 export interface RouteCertificate {
   route: string;
   cli: { name: string; version: string };
-  contract: 'pov';
+  /** The contract's name: `pov`, or a consumer contract's (`consumer-answer`). */
+  contract: string;
   status: 'certified' | 'not-certified' | 'adapter-broken' | 'could-not-run';
   smoke: CheckResult[];
   checks: CheckResult[];
@@ -64,7 +65,8 @@ export interface Certificate {
     platform: string;
     worker: { name: string; command: string[] };
     config: string | null;
-    contract: 'pov';
+    /** The contract's name: `pov`, or a consumer contract's (`consumer-answer`). */
+    contract: string;
     corpus: string;
   };
   routes: RouteCertificate[];

@@ -20,10 +20,11 @@ import { projectPath } from '#src/paths.ts';
 import { loadCorpus, type LoadedCase } from '#src/record/corpus.ts';
 import { caseLabel } from './cases.ts';
 import type { Certificate, CheckResult, RouteCertificate } from './certificate.ts';
-import { CHECKS, DEFAULT_RUN_WINDOWS, OUTER_GRACE_MS, smokeCases, type CheckDefinition, type CheckEnv, type PlannedRun } from './checks.ts';
+import { DEFAULT_RUN_WINDOWS, OUTER_GRACE_MS, smokeCases, type CheckDefinition, type CheckEnv, type PlannedRun } from './checks.ts';
 import { CertifyConfigError, configProblems, type CertifyConfig, type LoadedConfig } from './config.ts';
 import { executeRun, type RunContext, type RunObservation, type RunWindows } from './execute.ts';
 import { certifyRoute, UnknownCertifyRouteError, type CertifyRoute } from './routes.ts';
+import { checksForContract, consumerSmokeCases, isConsumerContract } from './consumer.ts';
 
 const require = createRequire(import.meta.url);
 const TOOL_VERSION = (require('../../../package.json') as { version: string }).version;
@@ -149,11 +150,13 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
   const ctx: RunContext = { loaded, root, schemaText, prompt, ...(options.keep ? { keep: true } : {}) };
 
   const slot = limiter(limit);
+  const checks = checksForContract(cfg.contract);
+  const contractName = cfg.contract === undefined || cfg.contract === 'pov' ? 'pov' : cfg.contract.name;
   const pov = corpus.cases.filter((c) => c.case.contract === 'pov');
 
   const certifyOne = async (route: CertifyRoute): Promise<RouteCertificate> => {
     options.onProgress?.({ kind: 'route-start', route: route.route, cli: route.cli });
-    const smoke = smokeCases(pov, route.route);
+    const smoke = isConsumerContract(cfg.contract) ? consumerSmokeCases(pov, route.route) : smokeCases(pov, route.route);
     const env: CheckEnv = {
       route,
       cases: pov,
@@ -210,11 +213,11 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
       return { results, observed };
     };
 
-    const smokeDefs = CHECKS.filter((d) => d.stage === 'smoke');
+    const smokeDefs = checks.filter((d) => d.stage === 'smoke');
     let status: RouteCertificate['status'];
     let smokeResults: CheckResult[];
     let checkResults: CheckResult[];
-    const rest = CHECKS.filter((d) => d.stage !== 'smoke' && (!only?.length || only.includes(d.id)));
+    const rest = checks.filter((d) => d.stage !== 'smoke' && (!only?.length || only.includes(d.id)));
     if (!smoke.final || !smoke.prose) {
       status = 'could-not-run';
       const reason = `the corpus has no ${!smoke.final ? 'well-formed final' : 'prose-only'} case for ${route.route}, so the adapter cannot be smoked`;
@@ -237,7 +240,7 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
     const certificate: RouteCertificate = {
       route: route.route,
       cli,
-      contract: 'pov',
+      contract: contractName,
       status,
       smoke: smokeResults,
       checks: checkResults,
@@ -274,7 +277,7 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
       platform: `${process.platform}-${process.arch}`,
       worker: { name: cfg.worker.name, command: cfg.worker.command ? [...cfg.worker.command] : ['<in-process>'] },
       config: loaded.file ? path.relative(process.cwd(), loaded.file) || loaded.file : null,
-      contract: 'pov',
+      contract: contractName,
       corpus: path.relative(process.cwd(), casesDir) || casesDir,
     },
     routes: routeCertificates,

@@ -21,6 +21,7 @@ import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isPlainObject } from '#src/envelope/keys.ts';
+import { isConsumerContract, type ConsumerContract } from './consumer.ts';
 
 /**
  * Placeholders a command token, the artifact template or the log template may use:
@@ -98,7 +99,8 @@ export interface WorkerAdapter {
 
 /**
  * A certification: the worker, the routes, and optional overrides.
- * - `contract`: only `pov` so far;
+ * - `contract`: `pov` (the default), or a consumer contract with no finality and no retry
+ *   ({@link ConsumerContract}, e.g. `CONSUMER_CONTRACT`), which selects the consumer checks (./consumer.ts);
  * - `cases`: the corpus folder the replayed envelopes come from, relative to the config file; @default the bundled fixtures/cases;
  * - `schema`: the production schema file handed to the worker; @default schemas/contracts/pov.schema.json;
  * - `prompt`: the prompt text; @default a short POV question;
@@ -109,7 +111,7 @@ export interface WorkerAdapter {
 export interface CertifyConfig {
   worker: WorkerAdapter;
   routes: string[];
-  contract?: 'pov';
+  contract?: 'pov' | ConsumerContract;
   cases?: string;
   schema?: string;
   prompt?: string;
@@ -178,7 +180,9 @@ export function configProblems(value: unknown): string[] {
   if (!Array.isArray(value.routes) || value.routes.length === 0 || !value.routes.every((r) => typeof r === 'string')) {
     problems.push('`routes` must be a non-empty array of route ids (e.g. "claude-code/stream-json")');
   }
-  if (value.contract !== undefined && value.contract !== 'pov') problems.push(`\`contract\` must be "pov" (the only contract certification supports), not ${JSON.stringify(value.contract)}`);
+  if (value.contract !== undefined && value.contract !== 'pov' && !isConsumerContract(value.contract)) {
+    problems.push(`\`contract\` must be "pov" or a consumer contract (an object with \`finality: 'none'\`, e.g. CONSUMER_CONTRACT), not ${JSON.stringify(value.contract)}`);
+  }
   if (value.concurrency !== undefined && !(Number.isInteger(value.concurrency) && (value.concurrency as number) >= 1)) problems.push('`concurrency` must be a positive integer');
   return problems;
 }

@@ -1,0 +1,11 @@
+#!/usr/bin/env node
+// `npm run consumers:install`: installs each consumer under examples/consumers/<dir>/ from its own
+// package.json and lock (exact pins; kept out of the root package).
+// `npm run consumers:certify [-- <dir>...]`: certifies each installed consumer, writes
+// examples/consumers/certificates/<dir>.{json,md} and the matrix (examples/consumers/MATRIX.md,
+// and the README between its consumer-matrix markers).
+import { register } from 'tsx/esm/api';
+
+register();
+const { consumersMain } = await import('../examples/consumers/_kit/consumers.ts');
+process.exitCode = await consumersMain(process.argv.slice(2));
