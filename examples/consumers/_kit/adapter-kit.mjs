@@ -7,7 +7,8 @@
  * CLI's output itself.
  *
  * Usage: node adapter.mjs <schema-file> <prompt-file> <outcome-file>
- * Environment: CONSUMER_DEADLINE_S (the caller's deadline in whole seconds; routecert's hard window).
+ * Environment: CONSUMER_DEADLINE_S (the caller's deadline in whole seconds; routecert's hard window);
+ * CONSUMER_CLI_PATH (the real CLI, for the hermetic probe against routecert's provider mock).
  */
 import { readFileSync, writeFileSync, accessSync, constants } from 'node:fs';
 import path from 'node:path';
@@ -40,6 +41,14 @@ export function onPath(name) {
     }
   }
   throw new Error(`${name} is not on PATH`);
+}
+
+/**
+ * The CLI the consumer is pointed at: CONSUMER_CLI_PATH when routecert runs the real CLI against
+ * its provider mock (the hermetic probe), else `name` on PATH (routecert's fake CLI).
+ */
+export function cliPath(name) {
+  return process.env.CONSUMER_CLI_PATH || onPath(name);
 }
 
 /** Write the outcome file, log one line, and exit 0 (the adapter reports; routecert judges). */

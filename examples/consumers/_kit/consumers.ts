@@ -19,6 +19,8 @@ import { loadConfig } from '../../../src/harness/certify/config.ts';
 import { CONSUMER_CHECKS } from '../../../src/harness/certify/consumer.ts';
 import { certifyAgainstGeminiMock } from '../../../src/harness/certify/consumerMock.ts';
 import { projectPath } from '../../../src/paths.ts';
+import { probeConsumerWithRealCli } from '../../../src/harness/certify/consumerProbe.ts';
+import { driverForRoute } from '../../../src/probe/drivers.ts';
 
 /**
  * One consumer: its folder, its npm package, and how it is driven: `fake-cli` (it spawns a CLI:
@@ -30,14 +32,19 @@ export interface Consumer {
   pkg: string;
   drive: 'fake-cli' | 'gemini-mock';
   core?: string;
+  /** For the hermetic probe with the real CLI: a schema the provider accepts (Codex's is OpenAI-strict). */
+  probeSchema?: string;
 }
+
+/** The POV schema in OpenAI's strict subset: the Responses API refuses the production one under Codex's strict `text.format`. */
+const STRICT_POV = 'schemas/contracts/pov.openai-strict.schema.json';
 
 /** The five consumers of issue 14. */
 export const CONSUMERS: readonly Consumer[] = [
   { dir: 'claude-agent-sdk', pkg: '@anthropic-ai/claude-agent-sdk', drive: 'fake-cli' },
-  { dir: 'codex-sdk', pkg: '@openai/codex-sdk', drive: 'fake-cli' },
+  { dir: 'codex-sdk', pkg: '@openai/codex-sdk', drive: 'fake-cli', probeSchema: STRICT_POV },
   { dir: 'ai-sdk-provider-claude-code', pkg: 'ai-sdk-provider-claude-code', drive: 'fake-cli' },
-  { dir: 'ai-sdk-provider-codex-cli', pkg: 'ai-sdk-provider-codex-cli', drive: 'fake-cli' },
+  { dir: 'ai-sdk-provider-codex-cli', pkg: 'ai-sdk-provider-codex-cli', drive: 'fake-cli', probeSchema: STRICT_POV },
   { dir: 'ai-sdk-provider-gemini-cli', pkg: 'ai-sdk-provider-gemini-cli', drive: 'gemini-mock', core: '@google/gemini-cli-core' },
 ];
 
@@ -54,14 +61,36 @@ function pinnedVersion(c: Consumer): string {
   return (JSON.parse(readFileSync(path.join(ROOT, c.dir, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies[c.pkg]!;
 }
 
-/** Certify one installed consumer; never throws for what the consumer does. */
-export async function certifyConsumer(c: Consumer, options: { checks?: string[] } = {}): Promise<Certificate> {
+/**
+ * Certify one installed consumer (fake CLIs replaying the corpus, or the Gemini mock) and, where the
+ * real CLI is installed in probes/node_modules, add the hermetic probe (real CLI against the
+ * provider mock) as a second route of the certificate. Never throws for what the consumer does.
+ */
+export async function certifyConsumer(c: Consumer, options: { checks?: string[]; probe?: boolean } = {}): Promise<Certificate> {
   const loaded = await loadConfig(path.join(ROOT, c.dir, 'routecert.config.ts'));
   if (c.drive === 'gemini-mock') {
     const core = c.core ?? c.pkg;
     return (await certifyAgainstGeminiMock(loaded, { name: core, version: installedVersion(c.dir, core) ?? 'unknown' })).certificate;
   }
-  return (await certify(loaded, options.checks ? { checks: options.checks } : {})).certificate;
+  const cert = (await certify(loaded, options.checks ? { checks: options.checks } : {})).certificate;
+  if (options.probe === false) return cert;
+  for (const route of loaded.config.routes) {
+    const driver = driverForRoute(route);
+    const real = driver ? projectPath('probes/node_modules/.bin', driver.bin) : null;
+    if (!driver || !real || !existsSync(real)) {
+      process.stdout.write(`  ${c.pkg}: no real ${driver?.bin ?? route} in probes/node_modules (npm run probes:install): hermetic probe skipped\n`);
+      continue;
+    }
+    const version = (JSON.parse(readFileSync(projectPath('probes/node_modules', driver.npmPackage, 'package.json'), 'utf8')) as { version: string }).version;
+    cert.routes.push(await probeConsumerWithRealCli(loaded, route, real, version, c.probeSchema));
+  }
+  return cert;
+}
+
+/** A failure's evidence without its run label (up to the first ": ") and with process ids masked: one line on what the consumer does. */
+function whatItDoes(evidence: string): string {
+  const i = evidence.indexOf(': ');
+  return (i >= 0 ? evidence.slice(i + 2) : evidence).replace(/\(pid \d+\)/g, '(pid <pid>)').replace(/process group \d+/g, 'process group <pid>').replace(/\|/g, '\\|');
 }
 
 const MARK = { pass: 'certified', fail: '**failed**', skipped: 'n/a' } as const;
@@ -70,24 +99,32 @@ const MARK = { pass: 'certified', fail: '**failed**', skipped: 'n/a' } as const;
 export function matrixMarkdown(rows: { c: Consumer; version: string; cert: Certificate }[]): string {
   const ids = CONSUMER_CHECKS.map((d) => d.id);
   const lines = [
-    `| consumer | CLI (replayed or mocked) | ${ids.join(' | ')} |`,
-    `|---|---|${ids.map(() => '---').join('|')}|`,
+    `| consumer | CLI (replayed or mocked) | ${ids.join(' | ')} | real CLI vs provider mock |`,
+    `|---|---|${ids.map(() => '---').join('|')}|---|`,
   ];
   const failures: string[] = [];
   const notes: string[] = [];
   for (const { c, version, cert } of rows) {
     const r = cert.routes[0]!;
     const byId = new Map([...r.smoke, ...r.checks].map((k) => [k.id, k]));
-    lines.push(`| \`${c.pkg}@${version}\` | ${r.cli.name} ${r.cli.version} (${r.route}) | ${ids.map((id) => MARK[byId.get(id)?.status ?? 'skipped']).join(' | ')} |`);
+    const probe = cert.routes[1];
+    const probeAll = probe ? [...probe.smoke, ...probe.checks] : [];
+    const probeCell = !probe
+      ? c.drive === 'fake-cli' ? 'not run (real CLI not installed)' : 'n/a (no CLI)'
+      : probeAll.every((k) => k.status === 'pass')
+        ? `certified (${probeAll.length}/${probeAll.length}: ${probe.cli.name} ${probe.cli.version})`
+        : `**failed** ${probeAll.filter((k) => k.status !== 'pass').map((k) => k.id).join(', ')} (${probe.cli.name} ${probe.cli.version})`;
+    lines.push(`| \`${c.pkg}@${version}\` | ${r.cli.name} ${r.cli.version} (${r.route}) | ${ids.map((id) => MARK[byId.get(id)?.status ?? 'skipped']).join(' | ')} | ${probeCell} |`);
+    for (const k of probeAll) if (k.status === 'fail') failures.push(`- \`${c.pkg}@${version}\` **${k.id}** with the real CLI (${k.cases.join(', ')}): ${whatItDoes(k.evidence[0] ?? '')}`);
     for (const k of [...r.smoke, ...r.checks]) {
-      if (k.status === 'fail') failures.push(`- \`${c.pkg}@${version}\` **${k.id}** (case ${k.cases.join(', ')}): ${k.evidence[0]!.replace(/\|/g, '\\|')}`);
+      if (k.status === 'fail') failures.push(`- \`${c.pkg}@${version}\` **${k.id}** (${k.cases.map((x) => `case ${x}`).join(', ')}): ${whatItDoes(k.evidence[0] ?? '')}`);
       if (k.status === 'skipped' && c.drive !== 'fake-cli') notes.push(`- \`${c.pkg}\` ${k.id}: n/a, ${k.reason}`);
     }
   }
   return [
     ...lines,
     '',
-    'Each cell is the check of examples/consumers/certificates/<consumer>.md (`npm run consumers:certify`). Failures, with the case that shows them and what the consumer does (findings: examples/consumers/FINDINGS.md):',
+    `Each cell is the check of examples/consumers/certificates/<consumer>.md (\`npm run consumers:certify\`, ${rows[0]?.cert.header.startedAt.slice(0, 10) ?? ''}, routecert ${rows[0]?.cert.header.toolVersion ?? ''}): the consumer runs unchanged behind routecert's fake CLI replaying the corpus (CLI version = the one the cases were recorded with), or, for the Gemini provider, against routecert's Gemini mock. The last column is the hermetic probe: the consumer drives the real CLI installed by \`npm run probes:install\` against routecert's provider mock (smoke-final, smoke-prose-only, provider-error). Failures, with the case that shows them and what the consumer does (findings: examples/consumers/FINDINGS.md):`,
     '',
     ...(failures.length > 0 ? failures : ['- none']),
     ...(notes.length > 0 ? ['', 'Not applicable:', '', ...notes] : []),
@@ -136,7 +173,7 @@ export async function consumersMain(argv: string[]): Promise<number> {
     }
     const cert = await certifyConsumer(c);
     const r = cert.routes[0]!;
-    process.stdout.write(`${c.pkg}@${version} on ${r.route}: ${r.status} (${r.summary.pass} passed, ${r.summary.fail} failed, ${r.summary.skipped} n/a)\n`);
+    for (const x of cert.routes) process.stdout.write(`${c.pkg}@${version} on ${x.route}: ${x.status} (${x.summary.pass} passed, ${x.summary.fail} failed, ${x.summary.skipped} n/a)\n`);
     await writeFile(path.join(ROOT, 'certificates', `${c.dir}.json`), `${JSON.stringify(cert, null, 2)}\n`);
     await writeFile(path.join(ROOT, 'certificates', `${c.dir}.md`), certificateMarkdown(cert));
     rows.push({ c, version, cert });

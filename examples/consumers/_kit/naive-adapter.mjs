@@ -24,10 +24,21 @@ child.on('close', () => {
     } catch {
       continue;
     }
-    const use = message?.message?.content?.find?.((b) => b.type === 'tool_use' && b.name === 'StructuredOutput');
-    if (use) {
-      writeFileSync(outFile, JSON.stringify({ kind: 'object', value: use.input, consumer: 'naive-adapter' }));
-      return;
+    if (message?.type !== 'assistant' || !Array.isArray(message.message?.content)) continue;
+    for (const block of message.message.content) {
+      let value;
+      if (block.type === 'tool_use' && block.name === 'StructuredOutput') value = block.input;
+      else if (block.type === 'text') {
+        try {
+          value = JSON.parse(block.text);
+        } catch {
+          continue;
+        }
+      }
+      if (value && typeof value === 'object') {
+        writeFileSync(outFile, JSON.stringify({ kind: 'object', value, consumer: 'naive-adapter' }));
+        return;
+      }
     }
   }
   writeFileSync(outFile, JSON.stringify({ kind: 'empty', consumer: 'naive-adapter' }));

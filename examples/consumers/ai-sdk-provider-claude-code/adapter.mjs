@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateText, jsonSchema, Output } from 'ai';
 import { claudeCode } from 'ai-sdk-provider-claude-code';
-import { errorOutcome, inputs, onPath, report, versionOf } from '../_kit/adapter-kit.mjs';
+import { errorOutcome, cliPath, inputs, report, versionOf } from '../_kit/adapter-kit.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const consumer = `ai-sdk-provider-claude-code@${versionOf(here, 'ai-sdk-provider-claude-code')}`;
@@ -16,7 +16,7 @@ const { schema, prompt, outFile, deadlineMs } = inputs();
 
 try {
   const result = await generateText({
-    model: claudeCode('sonnet', { pathToClaudeCodeExecutable: onPath('claude') }),
+    model: claudeCode('sonnet', { pathToClaudeCodeExecutable: cliPath('claude') }),
     output: Output.object({ schema: jsonSchema(schema) }),
     prompt,
     abortSignal: AbortSignal.timeout(deadlineMs),

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateText, jsonSchema, Output } from 'ai';
 import { codexExec } from 'ai-sdk-provider-codex-cli';
-import { errorOutcome, inputs, onPath, report, versionOf } from '../_kit/adapter-kit.mjs';
+import { errorOutcome, cliPath, inputs, report, versionOf } from '../_kit/adapter-kit.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const consumer = `ai-sdk-provider-codex-cli@${versionOf(here, 'ai-sdk-provider-codex-cli')}`;
@@ -16,7 +16,7 @@ const { schema, prompt, outFile, deadlineMs } = inputs();
 
 try {
   const result = await generateText({
-    model: codexExec('gpt-5', { codexPath: onPath('codex'), allowNpx: false, skipGitRepoCheck: true }),
+    model: codexExec('gpt-5', { codexPath: cliPath('codex'), allowNpx: false, skipGitRepoCheck: true }),
     output: Output.object({ schema: jsonSchema(schema) }),
     prompt,
     abortSignal: AbortSignal.timeout(deadlineMs),

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { query } from '@anthropic-ai/claude-agent-sdk';
-import { errorOutcome, inputs, onPath, report, versionOf } from '../_kit/adapter-kit.mjs';
+import { errorOutcome, cliPath, inputs, report, versionOf } from '../_kit/adapter-kit.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const consumer = `@anthropic-ai/claude-agent-sdk@${versionOf(here, '@anthropic-ai/claude-agent-sdk')}`;
@@ -17,7 +17,7 @@ const timer = setTimeout(() => abortController.abort(), deadlineMs);
 
 let result = null;
 try {
-  for await (const message of query({ prompt, options: { pathToClaudeCodeExecutable: onPath('claude'), outputFormat: { type: 'json_schema', schema }, abortController } })) {
+  for await (const message of query({ prompt, options: { pathToClaudeCodeExecutable: cliPath('claude'), outputFormat: { type: 'json_schema', schema }, abortController } })) {
     if (message.type === 'result') result = message;
   }
 } catch (error) {

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Codex } from '@openai/codex-sdk';
-import { errorOutcome, inputs, onPath, report, versionOf } from '../_kit/adapter-kit.mjs';
+import { errorOutcome, cliPath, inputs, report, versionOf } from '../_kit/adapter-kit.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const consumer = `@openai/codex-sdk@${versionOf(here, '@openai/codex-sdk')}`;
@@ -15,7 +15,7 @@ const { schema, prompt, outFile, deadlineMs } = inputs();
 
 let turn;
 try {
-  const thread = new Codex({ codexPathOverride: onPath('codex') }).startThread({ skipGitRepoCheck: true });
+  const thread = new Codex({ codexPathOverride: cliPath('codex') }).startThread({ skipGitRepoCheck: true });
   turn = await thread.run(prompt, { outputSchema: schema, signal: AbortSignal.timeout(deadlineMs) });
 } catch (error) {
   report(outFile, errorOutcome(consumer, error));

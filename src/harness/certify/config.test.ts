@@ -18,7 +18,7 @@ describe('configProblems', () => {
       '`worker.prompt` must be one of: stdin, file, argument',
       expect.stringContaining('unknown placeholder {promt} in "{promt}". Known placeholders: {route}, {routeArg}, {schema}, {prompt}'),
       '`routes` must be a non-empty array of route ids (e.g. "claude-code/stream-json")',
-      '`contract` must be "pov" (the only contract certification supports), not "findings"',
+      "`contract` must be \"pov\" or a consumer contract (an object with `finality: 'none'`, e.g. CONSUMER_CONTRACT), not \"findings\"",
     ]);
   });
 

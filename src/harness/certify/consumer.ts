@@ -255,7 +255,7 @@ const deadline: CheckDefinition = {
   plan: (env) => {
     const c = stallCase(env);
     if (!c) return noCase('stall case', env.route.route);
-    return { runs: [{ label: `case ${caseLabel(c)}: output, then the CLI hangs (caller's deadline 2 s)`, attempts: [{ ...replayOf(c, 0), hang: true }], cases: [c], windows: { hardWindowS: 2, idleWindowS: 30 } }] };
+    return { runs: [{ label: `case ${caseLabel(c)}, then the CLI hangs (caller's deadline 2 s)`, attempts: [{ ...replayOf(c, 0), hang: true }], cases: [c], windows: { hardWindowS: 2, idleWindowS: 30 } }] };
   },
   judge: ([run]) => {
     const o = run!.observed;
