@@ -21,7 +21,7 @@ import type { LoadedCase } from '#src/record/corpus.ts';
 import type { ShimAttempt } from '#src/harness/shim/plan.ts';
 import { caseLabel, findCase, findCases, replayOf } from './cases.ts';
 import { CHECKS, type CheckDefinition, type CheckEnv, type CheckJudgement, type PlannedRun } from './checks.ts';
-import type { RunObservation } from './execute.ts';
+import { STARTUP_ALLOWANCE_MS, type RunObservation } from './execute.ts';
 
 /**
  * The rules of an ordinary-schema contract, in the shape of `defineContract()`'s definition
@@ -101,7 +101,11 @@ export function describeOutcome(out: ConsumerOutcome): string {
 export function runProblems(o: RunObservation): string[] {
   const problems: string[] = [];
   if (o.fault) problems.push(`${o.label}: ${o.fault}`);
-  if (o.killedAtOuterDeadline) problems.push(`${o.label}: still running at routecert's outer deadline (the caller's deadline was ${o.windows.hardWindowS} s, plus ${Math.round((o.outerDeadlineMs / 1000) - o.windows.hardWindowS)} s of grace); routecert killed it`);
+  if (o.killedAtOuterDeadline) {
+    // The outer deadline counts from the first CLI call, or from the start plus the start-up allowance when there is none.
+    const afterS = Math.round((o.outerDeadlineMs + (o.calls.length > 0 ? 0 : STARTUP_ALLOWANCE_MS)) / 1000) - o.windows.hardWindowS;
+    problems.push(`${o.label}: still running ${afterS} s after the caller's ${o.windows.hardWindowS} s deadline; routecert killed it`);
+  }
   if (o.leftovers.length > 0) problems.push(`${o.label}: still running after the consumer returned: ${o.leftovers.map((l) => l.what).join(', ')}`);
   return problems;
 }
