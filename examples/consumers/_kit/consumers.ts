@@ -152,7 +152,7 @@ export async function consumersMain(argv: string[]): Promise<number> {
       const dir = path.join(ROOT, c.dir);
       const verb = existsSync(path.join(dir, 'package-lock.json')) ? 'ci' : 'install';
       process.stdout.write(`npm ${verb} in examples/consumers/${c.dir} (${c.pkg}@${pinnedVersion(c)})\n`);
-      await promisify(execFile)('npm', [verb, '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, maxBuffer: 64 * 1024 * 1024 });
+      await promisify(execFile)('npm', [verb, '--omit=optional', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, maxBuffer: 64 * 1024 * 1024 });
     }
     process.stdout.write(`consumers installed in ${Math.round((Date.now() - started) / 1000)} s\n`);
     return 0;
