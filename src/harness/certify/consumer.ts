@@ -135,6 +135,25 @@ export function expectError(o: RunObservation, why: string, mustMention?: string
   return [];
 }
 
+/** The judgement of a run that must hand over `expected` (the smoke's final answer); shared by the fake-CLI, mock and real-CLI runs. */
+export function judgeFinal(o: RunObservation, expected: unknown): CheckJudgement {
+  return verdict([...runProblems(o), ...expectAnswer(o, expected)], [`${o.label}: the caller got the structured answer unchanged`]);
+}
+
+/** The judgement of a run whose answer was prose only: anything but an answer object. */
+export function judgeProse(o: RunObservation): CheckJudgement {
+  const out = outcomeOf(o);
+  const problems = runProblems(o);
+  if ('problem' in out) problems.push(out.problem);
+  else if (out.kind === 'object') problems.push(`${o.label}: the caller got ${describeOutcome(out)} from a prose-only answer`);
+  return verdict(problems, ['problem' in out ? '' : `${o.label}: the caller got ${describeOutcome(out)}`]);
+}
+
+/** The judgement of a run whose provider answered with an error: the caller must get an error. */
+export function judgeProviderError(o: RunObservation, why = 'the provider answered with an error'): CheckJudgement {
+  return verdict([...runProblems(o), ...expectError(o, why)], [`${o.label}: ${describeOutcome(outcomeOf(o) as ConsumerOutcome)}`]);
+}
+
 const callsTo = (o: RunObservation, cli: string) => o.calls.filter((c) => c.cli === cli);
 
 const replayRun = (c: LoadedCase): PlannedRun => ({ label: `case ${caseLabel(c)}`, attempts: [replayOf(c, 0)], cases: [c] });
@@ -174,8 +193,8 @@ const smokeFinal: CheckDefinition = {
     const o = run!.observed;
     const problems = runProblems(o);
     if (callsTo(o, env.route.cli).length === 0) problems.push(`${o.label}: the consumer never called \`${env.route.cli}\` (check the adapter's CLI path: the fake CLI is on PATH)`);
-    problems.push(...expectAnswer(o, run!.planned.cases[0]!.case.expect.value));
-    return verdict(problems, [`${o.label}: the caller got the structured answer unchanged`]);
+    const judged = judgeFinal(o, run!.planned.cases[0]!.case.expect.value);
+    return problems.length > 0 ? verdict([...problems, ...(judged.pass ? [] : judged.evidence)], []) : judged;
   },
 };
 
@@ -188,12 +207,9 @@ const smokeProse: CheckDefinition = {
   plan: (env) => (env.smoke.prose ? { runs: [replayRun(env.smoke.prose)] } : noCase('prose-only case', env.route.route)),
   judge: ([run], env) => {
     const o = run!.observed;
-    const problems = runProblems(o);
-    if (callsTo(o, env.route.cli).length === 0) problems.push(`${o.label}: the consumer never called \`${env.route.cli}\``);
-    const out = outcomeOf(o);
-    if ('problem' in out) problems.push(out.problem);
-    else if (out.kind === 'object') problems.push(`${o.label}: the caller got ${describeOutcome(out)} from a prose-only answer`);
-    return verdict(problems, ['problem' in out ? '' : `${o.label}: the caller got ${describeOutcome(out)}`]);
+    const judged = judgeProse(o);
+    if (callsTo(o, env.route.cli).length > 0) return judged;
+    return { pass: false, evidence: [`${o.label}: the consumer never called \`${env.route.cli}\``, ...(judged.pass ? [] : judged.evidence)] };
   },
 };
 
@@ -224,8 +240,9 @@ const providerError: CheckDefinition = {
     return cases.length > 0 ? { runs: cases.map(replayRun) } : noCase('provider-error case', env.route.route);
   },
   judge: (runs) => {
-    const problems = runs.flatMap(({ observed }) => [...runProblems(observed), ...expectError(observed, 'the provider answered with an error')]);
-    return verdict(problems, runs.map(({ observed }) => `${observed.label}: ${describeOutcome(outcomeOf(observed) as ConsumerOutcome)}`));
+    const judged = runs.map(({ observed }) => judgeProviderError(observed));
+    const pass = judged.every((j) => j.pass);
+    return { pass, evidence: judged.filter((j) => pass || !j.pass).flatMap((j) => j.evidence) };
   },
 };
 

@@ -18,7 +18,7 @@ import { startLoopbackServer } from '#src/mock/server.ts';
 import { DEFAULT_FINAL_PAYLOAD, type ScenarioName } from '#src/mock/scenarios.ts';
 import type { Certificate, CheckResult, RouteCertificate } from './certificate.ts';
 import type { CertifyOutcome } from './certify.ts';
-import { CONSUMER_CHECKS, describeOutcome, expectAnswer, expectError, outcomeOf, runProblems, verdict, type ConsumerOutcome } from './consumer.ts';
+import { CONSUMER_CHECKS, describeOutcome, expectError, judgeFinal, judgeProse, judgeProviderError, outcomeOf, runProblems, verdict, type ConsumerOutcome } from './consumer.ts';
 import type { CheckJudgement } from './checks.ts';
 import { DEFAULT_CERTIFY_PROMPT } from './certify.ts';
 import { executeRun, type RunObservation } from './execute.ts';
@@ -40,19 +40,13 @@ const NO_PROCESS = 'the consumer spawns no CLI (Gemini CLI core runs in its proc
 
 /** The plan of every consumer check against the Gemini mock, by check id. */
 const PLANS: Record<string, MockPlan> = {
-  'smoke-final': { scenario: 'final', judge: (o) => verdict([...runProblems(o), ...expectAnswer(o, DEFAULT_FINAL_PAYLOAD)], [`${o.label}: the caller got the structured answer unchanged`]) },
+  'smoke-final': { scenario: 'final', judge: (o) => judgeFinal(o, DEFAULT_FINAL_PAYLOAD) },
   'smoke-prose-only': {
     scenario: 'prose-only',
-    judge: (o) => {
-      const out = outcomeOf(o);
-      const problems = runProblems(o);
-      if ('problem' in out) problems.push(out.problem);
-      else if (out.kind === 'object') problems.push(`${o.label}: the caller got ${describeOutcome(out)} from a prose-only answer`);
-      return verdict(problems, ['problem' in out ? '' : `${o.label}: the caller got ${describeOutcome(out)}`]);
-    },
+    judge: judgeProse,
   },
   'answer-last-message': { skip: 'a one-shot generateContent response in JSON mode carries one JSON value: there is no progress message before it' },
-  'provider-error': { scenario: 'api-400', judge: (o) => verdict([...runProblems(o), ...expectError(o, 'the provider answered HTTP 400')], [`${o.label}: ${describeOutcome(outcomeOf(o) as ConsumerOutcome)}`]) },
+  'provider-error': { scenario: 'api-400', judge: (o) => judgeProviderError(o, 'the provider answered HTTP 400') },
   'stderr-visible': { skip: `${NO_PROCESS}, so no stderr` },
   'incomplete-stream': { skip: 'generateText calls the one-shot generateContent (no stream to cut)' },
   deadline: {

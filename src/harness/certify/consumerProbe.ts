@@ -17,24 +17,18 @@ import type { CheckResult, RouteCertificate } from './certificate.ts';
 import type { CheckJudgement } from './checks.ts';
 import { DEFAULT_CERTIFY_PROMPT } from './certify.ts';
 import type { LoadedConfig } from './config.ts';
-import { CONSUMER_CHECKS, describeOutcome, expectAnswer, expectError, outcomeOf, runProblems, verdict, type ConsumerOutcome } from './consumer.ts';
+import { CONSUMER_CHECKS, judgeFinal, judgeProse, judgeProviderError } from './consumer.ts';
 import { executeRun, type RunObservation } from './execute.ts';
 import { certifyRoute } from './routes.ts';
 
 const PROBES: { id: string; scenario: ScenarioName; judge: (o: RunObservation) => CheckJudgement }[] = [
-  { id: 'smoke-final', scenario: 'final', judge: (o) => verdict([...runProblems(o), ...expectAnswer(o, DEFAULT_FINAL_PAYLOAD)], [`${o.label}: the caller got the structured answer unchanged`]) },
+  { id: 'smoke-final', scenario: 'final', judge: (o) => judgeFinal(o, DEFAULT_FINAL_PAYLOAD) },
   {
     id: 'smoke-prose-only',
     scenario: 'prose-only',
-    judge: (o) => {
-      const out = outcomeOf(o);
-      const problems = runProblems(o);
-      if ('problem' in out) problems.push(out.problem);
-      else if (out.kind === 'object') problems.push(`${o.label}: the caller got ${describeOutcome(out)} from a prose-only answer`);
-      return verdict(problems, ['problem' in out ? '' : `${o.label}: the caller got ${describeOutcome(out)}`]);
-    },
+    judge: judgeProse,
   },
-  { id: 'provider-error', scenario: 'api-400', judge: (o) => verdict([...runProblems(o), ...expectError(o, 'the provider answered HTTP 400')], [`${o.label}: ${describeOutcome(outcomeOf(o) as ConsumerOutcome)}`]) },
+  { id: 'provider-error', scenario: 'api-400', judge: (o) => judgeProviderError(o, 'the provider answered HTTP 400') },
 ];
 
 /**
