@@ -16,9 +16,9 @@ export default defineConfig({
   test: {
     projects: [
       { extends: true, test: { name: 'unit', include: ['src/**/*.test.ts'] } },
-      { extends: true, test: { name: 'conformance', include: ['suites/**/*.test.ts'], exclude: ['suites/certify*.test.ts', 'suites/team/**'] } },
+      { extends: true, test: { name: 'conformance', include: ['suites/**/*.test.ts'], exclude: ['suites/certify*.test.ts', 'suites/consumers.test.ts', 'suites/team/**'] } },
       { extends: true, test: { name: 'team', include: ['suites/team/**/*.test.ts'] } },
-      { extends: true, test: { name: 'certify', include: ['suites/certify*.test.ts'] } },
+      { extends: true, test: { name: 'certify', include: ['suites/certify*.test.ts', 'suites/consumers.test.ts'] } },
       {
         extends: true,
         test: {

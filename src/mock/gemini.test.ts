@@ -132,3 +132,31 @@ describe('geminiHandlers: unexpected requests', () => {
     expect(server.unexpected.map((r) => r.path)).toEqual(['/v1beta/models/gemini-2.5-flash:countTokens']);
   });
 });
+
+describe("generateContent: 'scenario' (an in-process consumer's one-shot call)", () => {
+  let own: LoopbackServer | undefined;
+  afterEach(async () => {
+    await own?.close();
+    own = undefined;
+  });
+  const post = (url: string) =>
+    fetch(`${url}/v1beta/models/gemini-2.5-flash:generateContent`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-goog-api-key': 'fake' },
+      body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'Give your POV' }] }], generationConfig: { responseMimeType: 'application/json' } }),
+    });
+
+  it('answers the final payload as one response with usage, not a schema-satisfying utility answer', async () => {
+    own = await startLoopbackServer(geminiHandlers({ scenario: 'final', generateContent: 'scenario' }));
+    const body = (await (await post(own.url)).json()) as { candidates: { content: { parts: { text: string }[] } }[]; usageMetadata: { promptTokenCount: number } };
+    expect(JSON.parse(body.candidates[0]!.content.parts.map((p) => p.text).join(''))).toEqual(DEFAULT_PAYLOADS.final);
+    expect(body.usageMetadata.promptTokenCount).toBe(100);
+  });
+
+  it('answers api-400 with Google\'s error body', async () => {
+    own = await startLoopbackServer(geminiHandlers({ scenario: 'api-400', generateContent: 'scenario' }));
+    const response = await post(own.url);
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: { status: string } }).error.status).toBe('INVALID_ARGUMENT');
+  });
+});

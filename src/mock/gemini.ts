@@ -61,9 +61,14 @@ export const GOOGLE_STATUS_NAMES: Readonly<Record<number, string>> = Object.free
  * - `payloads`: what the model answers; @default {@link DEFAULT_PAYLOADS}.
  * - `modelVersion`: the `modelVersion` each response reports; @default the model named in the URL.
  * - `onTurn`: called with each chat request's context and the turn answered (for logs and tests).
+ * - `generateContent`: what the one-shot `:generateContent` endpoint does: `utility` (the CLI's
+ *   utility calls: a schema-satisfying answer, never a scenario turn) or `scenario` (it plays the
+ *   scenario like the streamed endpoint, as one `GenerateContentResponse`: what an in-process
+ *   consumer such as ai-sdk-provider-gemini-cli's `generateText` calls); @default `utility`.
  */
 export interface GeminiHandlersOptions {
   scenario: ScenarioName;
+  generateContent?: 'utility' | 'scenario';
   payloads?: ScenarioPayloads;
   modelVersion?: string;
   onTurn?: (ctx: TurnContext, turn: Turn) => void;
@@ -177,6 +182,25 @@ export function geminiHandlers(options: GeminiHandlersOptions): RequestHandler[]
   const payloads = options.payloads ?? DEFAULT_PAYLOADS;
   const encoder = new TextEncoder();
   let count = 0;
+  /** The scenario's turn as one non-streamed response (`generateContent: 'scenario'`); a stall never answers. */
+  const scenarioGenerate = async (request: Request): Promise<Response> => {
+    const index = count++;
+    const ctx = readGeminiTurnContext(await readJsonBody(request), index);
+    const turn = planTurn(options.scenario, payloads, ctx);
+    options.onTurn?.(ctx, turn);
+    const modelVersion = options.modelVersion ?? modelOf(request.url, GEMINI_GENERATE_PATH);
+    if (turn.kind === 'error') {
+      return HttpResponse.json({ error: { code: turn.status, message: turn.message, status: GOOGLE_STATUS_NAMES[turn.status] ?? 'UNKNOWN' } }, { status: turn.status });
+    }
+    if (turn.kind === 'stall') return new Promise<Response>(() => undefined);
+    const parts = turn.blocks.flatMap(partsOf);
+    const outputTokens = turn.blocks.reduce((n, b) => n + Math.ceil((b.type === 'text' ? b.text : JSON.stringify(b.input)).length / 4), 0);
+    return HttpResponse.json({
+      candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }],
+      usageMetadata: { promptTokenCount: 100, candidatesTokenCount: outputTokens, totalTokenCount: 100 + outputTokens },
+      modelVersion,
+    });
+  };
   return [
     http.post(GEMINI_STREAM_PATH, async ({ request }) => {
       const index = count++;
@@ -213,6 +237,7 @@ export function geminiHandlers(options: GeminiHandlersOptions): RequestHandler[]
       }
     }),
     http.post(GEMINI_GENERATE_PATH, async ({ request }) => {
+      if (options.generateContent === 'scenario') return scenarioGenerate(request);
       const body = (await readJsonBody(request)) as { generationConfig?: { responseJsonSchema?: unknown; responseSchema?: unknown } } | null;
       const schema = body?.generationConfig?.responseJsonSchema ?? body?.generationConfig?.responseSchema;
       const answer = schema === undefined ? 'routecert mock' : JSON.stringify(satisfySchema(schema));

@@ -46,6 +46,7 @@ export interface CheckResult {
 export interface RouteCertificate {
   route: string;
   cli: { name: string; version: string };
+  /** The contract's name: `pov`, a team's contract, or the consumer contract (`consumer-answer`). */
   contract: string;
   status: 'certified' | 'not-certified' | 'adapter-broken' | 'could-not-run';
   smoke: CheckResult[];
@@ -64,6 +65,7 @@ export interface Certificate {
     platform: string;
     worker: { name: string; command: string[] };
     config: string | null;
+    /** The contract's name: `pov`, a team's contract, or the consumer contract (`consumer-answer`). */
     contract: string;
     corpus: string;
   };

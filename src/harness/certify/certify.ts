@@ -21,7 +21,7 @@ import { projectPath } from '#src/paths.ts';
 import { loadCorpus, type LoadedCase } from '#src/record/corpus.ts';
 import { caseLabel } from './cases.ts';
 import type { Certificate, CheckResult, RouteCertificate } from './certificate.ts';
-import { CHECKS, DEFAULT_RUN_WINDOWS, OUTER_GRACE_MS, smokeCases, type CheckDefinition, type CheckEnv, type JudgedRun, type PlannedRun } from './checks.ts';
+import { DEFAULT_RUN_WINDOWS, OUTER_GRACE_MS, smokeCases, type CheckDefinition, type CheckEnv, type JudgedRun, type PlannedRun } from './checks.ts';
 import { artifactAdapter, CertifyConfigError, configProblems, type CertifyConfig, type LoadedConfig } from './config.ts';
 import { definitionFrom, POV_DEFINITION, rulesOf, type ContractDefinition } from './rules.ts';
 import { defineContract } from '#src/contract/define.ts';
@@ -29,6 +29,7 @@ import type { ShimAttempt } from '#src/harness/shim/plan.ts';
 import { executeRun, type RunContext, type RunObservation, type RunWindows } from './execute.ts';
 import { certifyRoute, UnknownCertifyRouteError, type CertifyRoute } from './routes.ts';
 import { pushAll } from '#src/arrays.ts';
+import { checksForContract, consumerSmokeCases, isConsumerContract } from './consumer.ts';
 
 const require = createRequire(import.meta.url);
 const TOOL_VERSION = (require('../../../package.json') as { version: string }).version;
@@ -191,12 +192,15 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
   const ctx: RunContext = { loaded, root, schemaText, prompt, ...(options.keep ? { keep: true } : {}) };
 
   const slot = limiter(limit);
-  const pov = corpus.cases.filter((c) => c.case.contract === definition.name);
+  const checks = checksForContract(cfg.contract);
+  const consumer = isConsumerContract(cfg.contract);
+  // The consumer contract replays the pov corpus: its schema is pov's, read as an ordinary schema.
+  const pov = corpus.cases.filter((c) => c.case.contract === (consumer ? 'pov' : definition.name));
   const strict = artifactAdapter(cfg.worker).strict === true;
 
   const certifyOne = async (route: CertifyRoute): Promise<RouteCertificate> => {
     options.onProgress?.({ kind: 'route-start', route: route.route, cli: route.cli });
-    const smoke = smokeCases(pov, route.route);
+    const smoke = consumer ? consumerSmokeCases(pov, route.route) : smokeCases(pov, route.route);
     const env: CheckEnv = {
       route,
       cases: pov,
@@ -265,11 +269,11 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
       return { results, observed };
     };
 
-    const smokeDefs = CHECKS.filter((d) => d.stage === 'smoke');
+    const smokeDefs = checks.filter((d) => d.stage === 'smoke');
     let status: RouteCertificate['status'];
     let smokeResults: CheckResult[];
     let checkResults: CheckResult[];
-    const rest = CHECKS.filter((d) => d.stage !== 'smoke' && (!only?.length || only.includes(d.id)));
+    const rest = checks.filter((d) => d.stage !== 'smoke' && (!only?.length || only.includes(d.id)));
     if (!smoke.final || !smoke.prose) {
       status = 'could-not-run';
       const reason = `the corpus has no ${!smoke.final ? 'well-formed final' : 'prose-only'} case for ${route.route}, so the adapter cannot be smoked`;

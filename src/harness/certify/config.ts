@@ -24,6 +24,7 @@ import { isPlainObject } from '#src/envelope/keys.ts';
 import type { ContractDefinition } from '#src/contract/define.ts';
 import type { Contract } from '#src/contract/types.ts';
 import { isContractDefinition } from './rules.ts';
+import { isConsumerContract, type ConsumerContract } from './consumer.ts';
 
 /**
  * Placeholders a command token, the artifact template or the log template may use:
@@ -130,6 +131,8 @@ export function artifactAdapter(worker: Pick<WorkerAdapter, 'artifact'>): Artifa
  * - `contract`: `pov` (the bundled preset) or a contract definition (`defineContract({...})`):
  *   the checks derive from its rules, the corpus cases of that contract name are replayed, and its
  *   `schema` is the schema handed to the worker unless `schema` is given;
+ *   the consumer contract ({@link ConsumerContract}, `CONSUMER_CONTRACT`: `consumer: true`) selects
+ *   the consumer checks (./consumer.ts), which read a consumer adapter's outcome file;
  * - `cases`: the corpus folder the replayed envelopes come from, relative to the config file; @default the bundled fixtures/cases;
  * - `schema`: the production schema file handed to the worker; @default schemas/contracts/pov.schema.json;
  * - `prompt`: the prompt text; @default a short POV question;
@@ -140,7 +143,7 @@ export function artifactAdapter(worker: Pick<WorkerAdapter, 'artifact'>): Artifa
 export interface CertifyConfig {
   worker: WorkerAdapter;
   routes: string[];
-  contract?: 'pov' | ContractDefinition;
+  contract?: 'pov' | ContractDefinition | ConsumerContract;
   cases?: string;
   schema?: string;
   prompt?: string;

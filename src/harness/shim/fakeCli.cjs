@@ -106,6 +106,53 @@ async function readStdin() {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/**
+ * Claude Code's `--input-format stream-json` (the Claude Agent SDK's transport): stdin stays open
+ * for the whole session, one JSON message a line. Every `control_request` (the SDK's `initialize`
+ * first) is answered with a bare `control_response` success, as the real CLI answers an
+ * initialize it accepts; the first `{"type":"user"}` line is the turn: return the lines read so
+ * far (recorded as stdin) and replay. Facts: @anthropic-ai/claude-agent-sdk 0.3.328 against
+ * Claude Code 2.1.332 (the SDK writes initialize, then the user message, and closes stdin only
+ * after the `result` line).
+ */
+function readStreamJsonTurn() {
+  return new Promise((resolve) => {
+    if (process.stdin.isTTY) return resolve('');
+    let buffer = '';
+    const lines = [];
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      process.stdin.pause();
+      resolve(lines.join('\n'));
+    };
+    process.stdin.setEncoding('utf8');
+    process.stdin.on('data', (chunk) => {
+      if (done) return;
+      buffer += chunk;
+      let i;
+      while (!done && (i = buffer.indexOf('\n')) >= 0) {
+        const line = buffer.slice(0, i);
+        buffer = buffer.slice(i + 1);
+        if (line.trim() === '') continue;
+        lines.push(line);
+        let message = null;
+        try {
+          message = JSON.parse(line);
+        } catch {
+          continue;
+        }
+        if (message && message.type === 'control_request') {
+          process.stdout.write(`${JSON.stringify({ type: 'control_response', response: { subtype: 'success', request_id: message.request_id, response: {} } })}\n`);
+        } else if (message && message.type === 'user') finish();
+      }
+    });
+    process.stdin.on('end', finish);
+    process.stdin.on('error', finish);
+  });
+}
+
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function write(stream, data) {
@@ -199,7 +246,8 @@ async function main() {
     }
     promptFile = { path: promptPath, content: content === null ? null : redactText(content, secrets) };
   }
-  const stdin = promptPath === undefined ? await readStdin() : '';
+  const streamInput = optionValue(argv, ['--input-format']) === 'stream-json';
+  const stdin = promptPath !== undefined ? '' : streamInput ? await readStreamJsonTurn() : await readStdin();
   const script = entry && Array.isArray(entry.attempts) ? entry.attempts[attempt] || (entry.exhausted === 'repeat-last' ? entry.attempts[entry.attempts.length - 1] : undefined) : undefined;
   record({
     kind: 'call',

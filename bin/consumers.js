@@ -1,0 +1,12 @@
+#!/usr/bin/env node
+// `npm run consumers:install`: installs each consumer under examples/consumers/<dir>/ from its own
+// package.json and lock (exact pins; kept out of the root package), `npm ci --omit=optional`: the
+// packages' bundled native CLIs are never used (the adapters point them at fake or probed CLIs).
+// `npm run consumers:certify [-- <dir>...]`: certifies each installed consumer, writes
+// examples/consumers/certificates/<dir>.{json,md} and the matrix (examples/consumers/MATRIX.md,
+// and the README between its consumer-matrix markers).
+import { register } from 'tsx/esm/api';
+
+register();
+const { consumersMain } = await import('../examples/consumers/_kit/consumers.ts');
+process.exitCode = await consumersMain(process.argv.slice(2));

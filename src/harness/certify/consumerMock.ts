@@ -1,0 +1,145 @@
+/**
+ * Certifying an in-process consumer against a provider mock: one that spawns no CLI but runs the
+ * CLI's core in its own process (ai-sdk-provider-gemini-cli runs @google/gemini-cli-core, which
+ * calls the Gemini API through @google/genai). No fake CLI can stand in for it; instead each run
+ * gets its own Gemini mock on 127.0.0.1 playing a scenario (src/mock/gemini.ts), reached through
+ * `GOOGLE_GEMINI_BASE_URL` (read by @google/genai 1.30.0, `getBaseUrl`), and the adapter's outcome
+ * is judged by the same rules as the fake-CLI consumer checks (./consumer.ts).
+ *
+ * Checks about a CLI process (its stderr, its process group, its argv, a stream cut before its
+ * terminal event) do not apply and are skipped with that reason.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { geminiHandlers } from '#src/mock/gemini.ts';
+import { startLoopbackServer } from '#src/mock/server.ts';
+import { DEFAULT_FINAL_PAYLOAD, type ScenarioName } from '#src/mock/scenarios.ts';
+import type { Certificate, CheckResult, RouteCertificate } from './certificate.ts';
+import type { CertifyOutcome } from './certify.ts';
+import { CONSUMER_CHECKS, describeOutcome, expectError, judgeFinal, judgeProse, judgeProviderError, outcomeOf, runProblems, verdict, type ConsumerOutcome } from './consumer.ts';
+import type { CheckJudgement } from './checks.ts';
+import { DEFAULT_CERTIFY_PROMPT } from './certify.ts';
+import { executeRun, type RunObservation } from './execute.ts';
+import type { LoadedConfig } from './config.ts';
+import { certifyRoute } from './routes.ts';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { projectPath } from '#src/paths.ts';
+
+const TOOL_VERSION = (createRequire(import.meta.url)('../../../package.json') as { version: string }).version;
+
+/** The fake Gemini API key the adapter gets (never a real one). */
+export const GEMINI_MOCK_KEY = 'AIzaRoutecertFakeKey000000000000000000';
+
+/** How each consumer check is played against the mock: a scenario and a judge, or why it does not apply. */
+type MockPlan = { scenario: ScenarioName; deadlineS?: number; judge: (o: RunObservation) => CheckJudgement } | { skip: string };
+
+const NO_PROCESS = 'the consumer spawns no CLI (Gemini CLI core runs in its process): there is no CLI process';
+
+/** The plan of every consumer check against the Gemini mock, by check id. */
+const PLANS: Record<string, MockPlan> = {
+  'smoke-final': { scenario: 'final', judge: (o) => judgeFinal(o, DEFAULT_FINAL_PAYLOAD) },
+  'smoke-prose-only': {
+    scenario: 'prose-only',
+    judge: judgeProse,
+  },
+  'answer-last-message': { skip: 'a one-shot generateContent response in JSON mode carries one JSON value: there is no progress message before it' },
+  'provider-error': { scenario: 'api-400', judge: (o) => judgeProviderError(o, 'the provider answered HTTP 400') },
+  'stderr-visible': { skip: `${NO_PROCESS}, so no stderr` },
+  'incomplete-stream': { skip: 'generateText calls the one-shot generateContent (no stream to cut)' },
+  deadline: {
+    scenario: 'stall',
+    deadlineS: 2,
+    judge: (o) => verdict([...runProblems(o), ...expectError(o, "the caller's deadline passed")], [`${o.label}: returned after ${Math.round(o.elapsedMs / 100) / 10} s with ${describeOutcome(outcomeOf(o) as ConsumerOutcome)}`]),
+  },
+  'no-process-left': { skip: `${NO_PROCESS} to leave behind` },
+  usage: {
+    scenario: 'final',
+    judge: (o) => {
+      const out = outcomeOf(o);
+      const problems = runProblems(o);
+      if ('problem' in out) problems.push(out.problem);
+      else if (out.usage?.inputTokens !== 100 || typeof out.usage?.outputTokens !== 'number' || out.usage.outputTokens <= 0) {
+        problems.push(`${o.label}: usage ${JSON.stringify(out.usage ?? null)}; the mock's usageMetadata says promptTokenCount 100 and a candidatesTokenCount > 0`);
+      }
+      return verdict(problems, ['problem' in out ? '' : `${o.label}: usage ${out.usage?.inputTokens} input, ${out.usage?.outputTokens} output tokens`]);
+    },
+  },
+  'forbidden-flags': { skip: `${NO_PROCESS}, so no argv` },
+};
+
+/**
+ * Certify the in-process Gemini consumer of `loaded` against the Gemini mock. `cli` names the core
+ * it runs (package and version) for the certificate.
+ *
+ * Never throws for what the consumer does.
+ */
+export async function certifyAgainstGeminiMock(loaded: LoadedConfig, cli: { name: string; version: string }): Promise<CertifyOutcome> {
+  const started = performance.now();
+  const startedAt = new Date().toISOString();
+  const schemaFile = loaded.config.schema ? path.resolve(loaded.dir, loaded.config.schema) : projectPath('schemas/contracts/pov.schema.json');
+  const schemaText = await readFile(schemaFile, 'utf8');
+  const root = await mkdtemp(path.join(tmpdir(), 'routecert-consumer-mock-'));
+  const route = certifyRoute('gemini-cli/json');
+  const contract = typeof loaded.config.contract === 'object' ? loaded.config.contract.name : 'pov';
+  const results: CheckResult[] = [];
+  try {
+    for (const def of CONSUMER_CHECKS) {
+      const plan = PLANS[def.id];
+      const base = { id: def.id, title: def.title, covers: [...def.covers], expectedVerdict: def.expectedVerdict };
+      if (!plan || 'skip' in plan) {
+        results.push({ ...base, status: 'skipped', reason: plan?.skip ?? 'no mock plan for this check', evidence: [], cases: [], durationMs: 0 });
+        continue;
+      }
+      const server = await startLoopbackServer(geminiHandlers({ scenario: plan.scenario, generateContent: 'scenario' }));
+      const hard = plan.deadlineS ?? 10;
+      const config = { ...loaded.config, worker: { ...loaded.config.worker, env: { ...loaded.config.worker.env, GOOGLE_GEMINI_BASE_URL: server.url, GEMINI_API_KEY: GEMINI_MOCK_KEY } } };
+      let observed: RunObservation;
+      try {
+        observed = await executeRun(
+          { label: `Gemini mock scenario ${plan.scenario}`, route, attempts: [], cliVersion: cli.version, windows: { hardWindowS: hard, idleWindowS: 30, retryMinS: 1 }, outerDeadlineMs: hard * 1000 + 8000 },
+          { loaded: { ...loaded, config }, root, schemaText, prompt: loaded.config.prompt ?? DEFAULT_CERTIFY_PROMPT },
+        );
+      } finally {
+        await server.close();
+      }
+      const judged = plan.judge(observed);
+      results.push({ ...base, status: judged.pass ? 'pass' : 'fail', evidence: judged.evidence, cases: [`gemini mock scenario ${plan.scenario}`], durationMs: observed.elapsedMs });
+    }
+  } finally {
+    await rm(root, { recursive: true, force: true }).catch(() => undefined);
+  }
+  const smoke = results.filter((r) => r.id.startsWith('smoke-'));
+  const checks = results.filter((r) => !r.id.startsWith('smoke-'));
+  const status: RouteCertificate['status'] = smoke.some((r) => r.status !== 'pass') ? 'adapter-broken' : checks.some((r) => r.status === 'fail') ? 'not-certified' : 'certified';
+  const exitCode: 0 | 1 | 3 = status === 'adapter-broken' ? 3 : status === 'not-certified' ? 1 : 0;
+  const certificate: Certificate = {
+    certificateVersion: 1,
+    header: {
+      tool: 'routecert',
+      toolVersion: TOOL_VERSION,
+      startedAt,
+      node: process.version,
+      platform: `${process.platform}-${process.arch}`,
+      worker: { name: loaded.config.worker.name, command: [...(loaded.config.worker.command ?? ['<in-process>'])] },
+      config: loaded.file ? path.relative(process.cwd(), loaded.file) : null,
+      contract,
+      corpus: 'src/mock/gemini.ts scenarios (Gemini API mock on 127.0.0.1)',
+    },
+    routes: [
+      {
+        route: 'gemini-api/in-process',
+        cli,
+        contract,
+        status,
+        smoke,
+        checks,
+        summary: { pass: checks.filter((r) => r.status === 'pass').length, fail: checks.filter((r) => r.status === 'fail').length, skipped: checks.filter((r) => r.status === 'skipped').length },
+      },
+    ],
+    footer: { finishedAt: new Date().toISOString(), durationMs: Math.round(performance.now() - started), exitCode },
+  };
+  return { certificate, exitCode };
+}

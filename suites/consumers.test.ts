@@ -1,0 +1,71 @@
+/**
+ * Certifying consumers (issue 14), a small sample for CI:
+ * - the consumer checks bite: a miniature naive consumer (examples/consumers/_kit/naive-adapter.mjs)
+ *   fails the answer-place, provider-error and usage checks; it needs no install;
+ * - a real consumer, @openai/codex-sdk, goes through the smoke and two checks, unchanged, behind
+ *   the fake `codex`: it reports a provider error as an error, and it hands over an answer from a
+ *   stream cut before `turn.completed` (the finding in examples/consumers/FINDINGS.md). It skips,
+ *   saying so, when `npm run consumers:install` was not run.
+ */
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { certify } from '#src/harness/certify/certify.ts';
+import { certificateProblems } from '#src/harness/certify/certificate.ts';
+import { defineConfig, loadConfig } from '#src/harness/certify/config.ts';
+import { CONSUMER_CONTRACT } from '#src/harness/certify/consumer.ts';
+import { projectPath } from '#src/paths.ts';
+import { installedVersion } from '../examples/consumers/_kit/consumers.ts';
+
+const LONG = 180_000;
+const codexSdk = installedVersion('codex-sdk', '@openai/codex-sdk');
+if (codexSdk === null) console.warn('[routecert] suites/consumers.test.ts: @openai/codex-sdk is not installed: run `npm run consumers:install` (the real-consumer test is skipped)');
+
+describe('consumer checks', () => {
+  it(
+    'a naive consumer (first StructuredOutput, no is_error, no usage) fails answer-last-message, provider-error and usage',
+    async () => {
+      const config = defineConfig({
+        worker: {
+          name: 'naive consumer (miniature)',
+          command: ['node', projectPath('examples/consumers/_kit/naive-adapter.mjs'), '{schema}', '{prompt}', '{out}'],
+          prompt: 'file',
+          artifact: '{outDir}/outcome.json',
+          windowEnv: { hardWindowS: 'CONSUMER_DEADLINE_S', retryMinS: 'CONSUMER_RETRY_MIN_S' },
+        },
+        routes: ['claude-code/stream-json'],
+        contract: CONSUMER_CONTRACT,
+      });
+      const { certificate } = await certify(config, { checks: ['answer-last-message', 'provider-error', 'usage'] });
+      const r = certificate.routes[0]!;
+      expect(r.smoke.map((k) => k.status)).toEqual(['pass', 'pass']);
+      const status = Object.fromEntries(r.checks.filter((k) => k.status !== 'skipped').map((k) => [k.id, k.status]));
+      expect(status).toEqual({ 'answer-last-message': 'fail', 'provider-error': 'fail', usage: 'fail' });
+      expect(r.checks.find((k) => k.id === 'provider-error')!.evidence.join(' ')).toContain('empty success');
+    },
+    LONG,
+  );
+});
+
+describe.skipIf(codexSdk === null)(`@openai/codex-sdk@${codexSdk ?? '(not installed: run npm run consumers:install)'} behind the fake codex`, () => {
+  it(
+    'passes the smoke and provider-error, fails incomplete-stream, and writes a valid certificate',
+    async () => {
+      const loaded = await loadConfig(projectPath('examples/consumers/codex-sdk/routecert.config.ts'));
+      const { certificate, exitCode } = await certify(loaded, { checks: ['provider-error', 'incomplete-stream'] });
+      expect(await certificateProblems(certificate)).toEqual([]);
+      const r = certificate.routes[0]!;
+      expect(r.contract).toBe('consumer-answer');
+      expect(r.smoke.map((k) => [k.id, k.status])).toEqual([
+        ['smoke-final', 'pass'],
+        ['smoke-prose-only', 'pass'],
+      ]);
+      const byId = Object.fromEntries(r.checks.map((k) => [k.id, k]));
+      expect(byId['provider-error']!.status).toBe('pass');
+      expect(byId['incomplete-stream']!.status).toBe('fail');
+      expect(byId['incomplete-stream']!.evidence[0]).toMatch(/cut-before-turn-completed.*cut before its terminal event.*answer object/);
+      expect(exitCode).toBe(1);
+      expect(path.basename(loaded.dir)).toBe('codex-sdk');
+    },
+    LONG,
+  );
+});
