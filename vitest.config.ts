@@ -1,3 +1,4 @@
+import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -10,6 +11,9 @@ import { defineConfig } from 'vitest/config';
  *   visible reason when its CLI is not installed (`npm run probes:install`).
  */
 export default defineConfig({
+  // `#src/*.ts` resolves to the sources under the `routecert-source` condition (package.json
+  // `imports`); without it, to the build in dist/ (what the published package runs).
+  ssr: { resolve: { conditions: ['routecert-source', ...defaultServerConditions] } },
   test: {
     projects: [
       { extends: true, test: { name: 'unit', include: ['src/**/*.test.ts'] } },
