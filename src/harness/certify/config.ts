@@ -19,8 +19,8 @@
  */
 import { access } from 'node:fs/promises';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { isPlainObject } from '#src/envelope/keys.ts';
+import { importConfigFile } from './configFile.ts';
 
 /**
  * Placeholders a command token, the artifact template or the log template may use:
@@ -184,7 +184,8 @@ export function configProblems(value: unknown): string[] {
 }
 
 /**
- * Import a config file (TypeScript under tsx, or JavaScript) and check it. The default export is
+ * Import a config file (`.ts`, `.mts`, `.cts`, `.js`, `.mjs`, `.cjs` or `.json`, see
+ * {@link importConfigFile}) and check it. The default export is
  * the config (a `config` named export is accepted too).
  *
  * @throws {CertifyConfigError} when the file is missing, does not load, or the config is unusable.
@@ -198,7 +199,7 @@ export async function loadConfig(file: string): Promise<LoadedConfig> {
   }
   let module: Record<string, unknown>;
   try {
-    module = (await import(pathToFileURL(absolute).href)) as Record<string, unknown>;
+    module = await importConfigFile(absolute);
   } catch (error) {
     throw new CertifyConfigError(`config file ${file} does not load: ${(error as Error).message}`);
   }
