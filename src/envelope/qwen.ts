@@ -16,6 +16,7 @@
  * - a schema the CLI refuses: exit 52, stdout empty, one red ANSI line on stderr
  *   (`--json-schema is not a valid JSON Schema: strict mode: unknown keyword: "_meta"`).
  */
+import { stripVTControlCharacters } from 'node:util';
 import { readJsonDocuments } from './jsonl.ts';
 import { candidatesFromStructured, candidatesFromText } from './candidates.ts';
 import { STRUCTURED_FIELD_NAMES } from './claude.ts';
@@ -30,13 +31,9 @@ export type QwenRoute = 'qwen-code/json' | 'qwen-code/stream-json';
 /** `[API Error: <status> ...]`: how Qwen Code 0.24.4 words a provider error (assistant text and `error.message`). */
 const API_ERROR = /\[API Error: (\d{3})\b/;
 
-/** ANSI escape sequences (Qwen Code colours its startup errors red even on a pipe). */
-// eslint-disable-next-line no-control-regex
-const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
-
-/** `text` without ANSI colour codes. */
+/** `text` without ANSI escape sequences (Qwen Code colours its startup errors red even on a pipe). */
 export function stripAnsi(text: string): string {
-  return text.replace(ANSI, '');
+  return stripVTControlCharacters(text);
 }
 
 /**

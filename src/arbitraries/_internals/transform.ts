@@ -91,7 +91,6 @@ export function insertAnswer(plan: EnvelopePlan, answer: PovAnswer, style: Answe
       copy.events.splice(k % gaps, 0, event);
       return copy;
     }
-    k -= 2 * gaps;
   }
   if ((copy.family === 'claude-code/json' || copy.family === 'claude-code/stream-json' || copy.family === 'grok/json') && !copy.structured) {
     copy.structured = { key: 'structured_output', answer, style: { escapeUnicode: style.escapeUnicode, duplicateKeys: style.duplicateKeys }, asString: false };

@@ -35,7 +35,7 @@ export async function importConfigFile(file: string): Promise<Record<string, unk
     try {
       return { default: JSON.parse(text) as unknown };
     } catch (error) {
-      throw new Error(`not valid JSON: ${(error as Error).message}`);
+      throw new Error(`not valid JSON: ${(error as Error).message}`, { cause: error });
     }
   }
   try {
