@@ -20,7 +20,3 @@ export function driverFor(cli: string): ProbeDriver | undefined {
   return PROBE_DRIVERS.find((d) => d.cli === cli);
 }
 
-/** The driver that runs `route`, or `undefined`. */
-export function driverForRoute(route: string): ProbeDriver | undefined {
-  return PROBE_DRIVERS.find((d) => d.routes.includes(route));
-}

@@ -27,7 +27,6 @@ export {
   CODEX_LAST_MESSAGE_PLACEHOLDER,
   CODEX_FORBIDDEN_FLAGS,
   DEAD_PROXY,
-  LAST_MESSAGE_ROLE,
   codexArgv,
   codexConfigToml,
   codexDriver,
@@ -53,7 +52,7 @@ export type { CodexRoute, CodexArgvOptions } from '#src/probe/codex.ts';
 // Runner
 export type { ProbeOptions, ProbeResult, StartupProbeResult } from '#src/probe/run.ts';
 // Drivers
-export { PROBE_DRIVERS, driverFor, driverForRoute } from '#src/probe/drivers.ts';
+export { PROBE_DRIVERS, driverFor } from '#src/probe/drivers.ts';
 export { claudeDriver, claudeRejectionLine } from '#src/probe/claude.ts';
 // Chat Completions family (issue 3): Qwen Code, opencode, Copilot CLI, pi
 export {

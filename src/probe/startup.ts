@@ -17,6 +17,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
+import pLimit from 'p-limit';
 import { stripVTControlCharacters } from 'node:util';
 import type { Milliseconds } from '#src/envelope/types.ts';
 import type { JsonObject } from '#src/mock/scenarios.ts';
@@ -320,17 +321,10 @@ function routeFor(target: StartupTarget, subject: StartupSubject): string | unde
   return routes.find((r) => routeFormat(r) === subject.format);
 }
 
-/** Run `work` over `items`, at most `limit` at once. */
+/** Run `work` over `items`, at most `limit` at once (p-limit), in order of start. */
 async function bounded<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const workers = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, async () => {
-    while (next < items.length) {
-      const item = items[next]!;
-      next += 1;
-      await work(item);
-    }
-  });
-  await Promise.all(workers);
+  const slot = pLimit(Math.max(1, limit));
+  await Promise.all(items.map((item) => slot(() => work(item))));
 }
 
 /** Counts for a list of rows. */

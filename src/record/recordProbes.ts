@@ -59,4 +59,3 @@ export async function writeCaseFile(file: string, c: CaseFile, force = false): P
   return { written: file };
 }
 
-export type { PlannedProbe };

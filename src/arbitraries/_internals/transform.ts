@@ -6,11 +6,6 @@
 import type { AnswerStyle, EnvelopePlan, PovAnswer, TextPlan } from '../types.ts';
 import { neutralStderr } from './material.ts';
 
-/** The structured field's key as the plan spells it, or `null` when the plan has none. */
-export function structuredKeyOf(plan: EnvelopePlan): string | null {
-  return 'structured' in plan && plan.structured ? plan.structured.key : null;
-}
-
 /** The same plan with the structured field spelled `key` (unchanged when it has none). */
 export function respell(plan: EnvelopePlan, key: string): EnvelopePlan {
   const copy = structuredClone(plan);
