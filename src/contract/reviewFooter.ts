@@ -21,7 +21,7 @@
  * `addendum` names the problem, so each next prompt carries the previous problem; on the last attempt
  * it is `dropped-unusable` with the problem. The accepted value is `{kind, result}`.
  */
-import type { ClipPolicy } from '#src/diagnostics/evidence.ts';
+import { clipText, type ClipPolicy } from '#src/diagnostics/evidence.ts';
 import type { Decoded, Envelope } from '#src/envelope/types.ts';
 import { noAnswer, runFailure } from './outcome.ts';
 import { readReply } from './reply.ts';
@@ -74,7 +74,7 @@ export function readFooter(markdown: string, kind: ReviewKind): FooterReading {
   let last = lines.length - 1;
   while (last >= 0 && lines[last]!.trim() === '') last -= 1;
   const resultLike = lines.map((l, i) => (isResultLike(l) ? i : -1)).filter((i) => i >= 0);
-  const quote = (i: number): string => `line ${i + 1} \`${clip(lines[i]!.trim(), 60)}\``;
+  const quote = (i: number): string => `line ${i + 1} \`${clipText(lines[i]!.trim(), 60)}\``;
   const allowed = FOOTER_RESULTS[kind] as readonly string[];
   const canonical = allowed.map((w) => `\`## Result: ${w}\``).join(', ');
   if (resultLike.length === 0) {
@@ -179,6 +179,3 @@ export function reviewFooterContract(
   return { name: options.name ?? (kind === 'verdict' ? 'review-footer' : 'critique-footer'), anchor: 'Result', kind, policy, addendum, judge };
 }
 
-function clip(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 3)}...` : text;
-}

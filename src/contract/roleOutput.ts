@@ -24,7 +24,7 @@
  * was called with a saved {@link RoleOutputSessionState}: then the turns up to the saved cursor are
  * judged again but their usage is not counted again.
  */
-import type { ClipPolicy } from '#src/diagnostics/evidence.ts';
+import { clipText, type ClipPolicy } from '#src/diagnostics/evidence.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
 import type { Decoded, Envelope } from '#src/envelope/types.ts';
 import { UsageLedger, type UsageLedgerState } from '#src/policy/usage.ts';
@@ -166,7 +166,7 @@ export function roleOutputContract(schema: Record<string, unknown>, options: Rol
       try {
         const whole: unknown = JSON.parse(trimmed);
         if (isPlainObject(whole)) return readObject(whole, origin, false);
-        return { shape: 'scalar-or-array', detail: `it was a JSON ${typeName(whole)} (${clipText(trimmed, 40)}), not an object`, problems: [] };
+        return { shape: 'scalar-or-array', detail: `it was a JSON ${typeName(whole)} (${clipFlat(trimmed, 40)}), not an object`, problems: [] };
       } catch {
         // not one JSON document: look for JSON inside the prose
       }
@@ -177,7 +177,7 @@ export function roleOutputContract(schema: Record<string, unknown>, options: Rol
     const valid = readings.filter((r) => r.shape === 'valid');
     if (valid.length > 0) return valid.at(-1)!;
     if (readings.length > 0) return readings.at(-1)!;
-    if (hits.length > 0) return { shape: 'scalar-or-array', detail: `it held a JSON array (${clipText(JSON.stringify(hits.at(-1)!.value), 40)}), not an object`, problems: [] };
+    if (hits.length > 0) return { shape: 'scalar-or-array', detail: `it held a JSON array (${clipFlat(JSON.stringify(hits.at(-1)!.value), 40)}), not an object`, problems: [] };
     return { shape: 'prose', detail: trimmed === '' ? 'it was empty' : 'it was prose without a JSON object', problems: [] };
   };
 
@@ -236,7 +236,7 @@ export function roleOutputContract(schema: Record<string, unknown>, options: Rol
         origin: reading.origin,
         value: reading.value,
         score: 2,
-        evidence: [`accepted ${anchor} "${clipText(String(reading.value[anchor]), 60)}" from ${reading.origin}${reading.fenced ? ' (fenced)' : ''}${after}`],
+        evidence: [`accepted ${anchor} "${clipFlat(String(reading.value[anchor]), 60)}" from ${reading.origin}${reading.fenced ? ' (fenced)' : ''}${after}`],
       });
     }
     if (attempt < policy.maxCorrections) {
@@ -278,7 +278,6 @@ export function roleOutputContract(schema: Record<string, unknown>, options: Rol
   };
 }
 
-function clipText(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ');
-  return flat.length > max ? `${flat.slice(0, max - 3)}...` : flat;
+function clipFlat(text: string, max: number): string {
+  return clipText(text.replace(/\s+/g, ' '), max);
 }

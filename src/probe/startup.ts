@@ -27,6 +27,7 @@ import type { ProbeDriver } from '#src/probe/driver.ts';
 import { DEFAULT_PROBE_TIMEOUT_MS, runProbe, schemaRejectionLine, type ProbeResult } from '#src/probe/run.ts';
 import { keywordPointer, lintSchema } from '#src/schema/lint.ts';
 import type { CanaryGroup } from '#src/probe/canaries.ts';
+import { clipText } from '#src/diagnostics/evidence.ts';
 
 /** What a startup probe showed. */
 export type StartupOutcome = 'accepted' | 'rejected' | 'fault';
@@ -89,7 +90,7 @@ export const STARTUP_MESSAGE_LIMIT_CHARS = 400;
 function clean(text: string): string {
   // ANSI colours out (Qwen Code 0.24.4 prints its startup rejection in red).
   const one = stripVTControlCharacters(text).replace(/\s+/g, ' ').trim();
-  return one.length > STARTUP_MESSAGE_LIMIT_CHARS ? `${one.slice(0, STARTUP_MESSAGE_LIMIT_CHARS - 3)}...` : one;
+  return clipText(one, STARTUP_MESSAGE_LIMIT_CHARS);
 }
 
 /**
