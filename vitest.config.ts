@@ -15,6 +15,11 @@ export default defineConfig({
   // `imports`); without it, to the build in dist/ (what the published package runs).
   ssr: { resolve: { conditions: ['routecert-source', ...defaultServerConditions] } },
   test: {
+    // Generous deadlines: a test asserts behaviour, not speed (timing goals live in bench/), and a
+    // shared 2-core machine under load can take many times vitest's 5 s default for one that
+    // spawns processes or loads the CLI. A hang still fails, a minute later.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     projects: [
       { extends: true, test: { name: 'unit', include: ['src/**/*.test.ts'] } },
       { extends: true, test: { name: 'conformance', include: ['suites/**/*.test.ts'], exclude: ['suites/certify.test.ts'] } },
