@@ -1,3 +1,4 @@
+import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -13,7 +14,15 @@ import { defineConfig } from 'vitest/config';
  *   visible reason when its CLI is not installed (`npm run probes:install`).
  */
 export default defineConfig({
+  // `#src/*.ts` resolves to the sources under the `routecert-source` condition (package.json
+  // `imports`); without it, to the build in dist/ (what the published package runs).
+  ssr: { resolve: { conditions: ['routecert-source', ...defaultServerConditions] } },
   test: {
+    // Generous deadlines: a test asserts behaviour, not speed (timing goals live in bench/), and a
+    // shared 2-core machine under load can take many times vitest's 5 s default for one that
+    // spawns processes or loads the CLI. A hang still fails, a minute later.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     projects: [
       { extends: true, test: { name: 'unit', include: ['src/**/*.test.ts'] } },
       { extends: true, test: { name: 'conformance', include: ['suites/**/*.test.ts'], exclude: ['suites/certify*.test.ts', 'suites/consumers.test.ts', 'suites/team/**'] } },

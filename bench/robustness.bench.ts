@@ -193,7 +193,7 @@ async function child(name: string, subject: 'baseline' | 'routecert', scale: num
 function runChild(name: string, subject: 'baseline' | 'routecert', scale: number, inputFile: string): Promise<Measure> {
   const file = fileURLToPath(import.meta.url);
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--expose-gc', '--max-old-space-size=4096', '--import', 'tsx', file, CHILD_FLAG, name, subject, String(scale), inputFile], { maxBuffer: 1 << 20 }, (error, stdout, stderr) => {
+    execFile(process.execPath, ['--expose-gc', '--max-old-space-size=4096', '--conditions=routecert-source', '--import', 'tsx', file, CHILD_FLAG, name, subject, String(scale), inputFile], { maxBuffer: 1 << 20 }, (error, stdout, stderr) => {
       const line = stdout.trim().split('\n').at(-1) ?? '';
       try {
         resolve(JSON.parse(line) as Measure);

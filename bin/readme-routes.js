@@ -3,10 +3,9 @@
 // (src/routes/<cli>/route.ts). `--check` only reports whether it is stale (exit 1 when it is).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { register } from 'tsx/esm/api';
+import { loadEntry } from './load.js';
 
-register();
-const { withRoutesTable } = await import('../src/routes/index.ts');
+const { withRoutesTable } = await loadEntry('routes/index');
 const file = fileURLToPath(new URL('../README.md', import.meta.url));
 const before = readFileSync(file, 'utf8');
 const after = withRoutesTable(before);

@@ -1,9 +1,8 @@
 #!/usr/bin/env node
-// The reference worker (`routecert-worker --route <route> --schema <file> --prompt-file <file> --out <file>`).
-// Loads the TypeScript sources through tsx, so a checkout needs no build step; the worker module
+// The reference worker (`routecert-worker --route <route> --schema <file> --prompt-file <file> --out <file>`):
+// the build in dist/ when installed, the sources in a checkout (bin/load.js); the worker module
 // returns the exit code and this file sets it.
-import { register } from 'tsx/esm/api';
+import { loadEntry } from './load.js';
 
-register();
-const { workerMain } = await import('../src/worker/cli.ts');
+const { workerMain } = await loadEntry('worker/cli');
 process.exitCode = await workerMain(process.argv.slice(2));

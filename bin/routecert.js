@@ -1,9 +1,7 @@
 #!/usr/bin/env node
-// The `routecert` command. Loads the TypeScript sources through tsx, so a checkout
-// needs no build step; the CLI module sets process.exitCode and this file exits.
-import { register } from 'tsx/esm/api';
+// The `routecert` command: the build in dist/ when installed, the sources in a checkout
+// (bin/load.js); the CLI module returns the exit code and this file sets it.
+import { loadEntry } from './load.js';
 
-register();
-const { main } = await import('../src/cli/main.ts');
-const code = await main(process.argv.slice(2));
-process.exitCode = code;
+const { main } = await loadEntry('cli/main');
+process.exitCode = await main(process.argv.slice(2));

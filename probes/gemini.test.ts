@@ -10,7 +10,6 @@ import { REDACTED } from '../src/mock/server.ts';
 import {
   GEMINI_PINNED_MODEL,
   GEMINI_ROUTES,
-  GEMINI_TEST_API_KEY,
   SCHEMA_PROMPT_LEAD,
   geminiDriver,
   runProbe,

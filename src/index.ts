@@ -8,7 +8,7 @@ export { claudeDecoder, genericDecoder, defaultDecoders, withDecoders, decoderFo
 // The generic route: where a CLI routecert does not know leaves its answer (`generic:<spec>`, `run --generic`)
 export { parseGenericSpec, genericDecoderFromOption, genericRouteDecoder, GenericSpecError } from '#src/envelope/index.ts';
 // Route definitions: every fact about each CLI, declared once (src/routes/<cli>/route.ts)
-export { defineRoute, ROUTE_DEFINITIONS, definitionFor, routeSpecFor, RouteDefinitionError } from '#src/routes/index.ts';
+export { defineRoute, ROUTE_DEFINITIONS, FRAMINGS, definitionFor, routeSpecFor, RouteDefinitionError } from '#src/routes/index.ts';
 // Envelope drift between a recorded case and a probe of a newer CLI
 export { driftLines } from '#src/harness/drift.ts';
 // Scanning free text for JSON

@@ -18,9 +18,9 @@ export { InvalidPayloadError } from './errors.ts';
 export { FINALITIES, ROUTE_FAMILIES } from './types.ts';
 export { STRUCTURED_SPELLINGS, STARTUP_MESSAGES } from './_internals/material.ts';
 export { renderPlan, renderText } from './_internals/render.ts';
-export { answersRead, answersHeld, expectedOf } from './_internals/truth.ts';
+export { answersRead, expectedOf } from './_internals/truth.ts';
 export { generatedFrom } from './_internals/generated.ts';
-export { insertAnswer, insertionPoints, respell, structuredKeyOf, withStderr, withoutFinality } from './_internals/transform.ts';
+export { insertAnswer, insertionPoints, respell, withStderr, withoutFinality } from './_internals/transform.ts';
 export { productionSchema, productionSchemaNames } from './_internals/schemas.ts';
 
 // Shapes

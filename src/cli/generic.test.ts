@@ -5,6 +5,7 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_FINAL_PAYLOAD } from '#src/mock/scenarios.ts';
 import { caseId } from '#src/record/caseId.ts';
@@ -57,7 +58,7 @@ async function writeCase(name: string, route: string): Promise<void> {
 /** The printed text without ANSI colours (picocolors colours output when CI is set). */
 function plain(chunks: string[]): string {
   // eslint-disable-next-line no-control-regex
-  return chunks.join('').replace(/\u001b\[[0-9;]*m/g, '');
+  return stripVTControlCharacters(chunks.join(''));
 }
 
 function run(...extra: string[]): Promise<number> {

@@ -7,6 +7,7 @@
  * error; 3 the run could not be carried out.
  */
 import { Command, CommanderError, Option } from 'commander';
+import { PACKAGE_VERSION } from '#src/paths.ts';
 
 /** Collect a repeatable option into an array. */
 function collect(value: string, previous: string[] = []): string[] {
@@ -26,6 +27,7 @@ export async function main(argv: string[]): Promise<number> {
       'Conformance harness for structured output from model CLIs run headless.\n' +
         'Replays recorded envelopes, judges them by contract, probes the real installed CLIs hermetically.',
     )
+    .version(PACKAGE_VERSION, '-V, --version', 'print the routecert version')
     .showHelpAfterError('(run `routecert <command> --help` for the options)')
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s), writeOut: (s) => process.stdout.write(s) });

@@ -24,6 +24,7 @@
  */
 import type { Reply } from '#src/envelope/types.ts';
 import type { Reading } from './define.ts';
+import { clipText } from '#src/diagnostics/evidence.ts';
 
 /** The two kinds of review and the result words each may end with. */
 export const FOOTER_RESULTS = { verdict: ['PASS', 'WARN', 'FAIL'], critique: ['REPORT'] } as const;
@@ -72,7 +73,7 @@ export function readFooter(markdown: string, kind: ReviewKind): FooterReading {
   let last = lines.length - 1;
   while (last >= 0 && lines[last]!.trim() === '') last -= 1;
   const resultLike = lines.map((l, i) => (isResultLike(l) ? i : -1)).filter((i) => i >= 0);
-  const quote = (i: number): string => `line ${i + 1} \`${clip(lines[i]!.trim(), 60)}\``;
+  const quote = (i: number): string => `line ${i + 1} \`${clipText(lines[i]!.trim(), 60)}\``;
   const allowed = FOOTER_RESULTS[kind] as readonly string[];
   const canonical = allowed.map((w) => `\`## Result: ${w}\``).join(', ');
   if (resultLike.length === 0) {
@@ -136,6 +137,3 @@ export function footerCodec(kind: ReviewKind): { read(reply: Reply): Reading; ad
   return { read, addendum };
 }
 
-function clip(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 3)}...` : text;
-}

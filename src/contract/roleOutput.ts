@@ -28,6 +28,7 @@
  * budget, the ledger and the verdicts are the contract's rules (./define.ts), the role-output preset
  * is schemas/contracts/role-output.contract.json.
  */
+import { clipText } from '#src/diagnostics/evidence.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
 import type { Reply } from '#src/envelope/types.ts';
 import { scanJson } from '#src/scan/index.ts';
@@ -81,7 +82,7 @@ export function jsonObjectCodec(validate: Validator, anchor: string): { read(rep
       try {
         const whole: unknown = JSON.parse(trimmed);
         if (isPlainObject(whole)) return readObject(whole, origin, false);
-        return { shape: 'scalar-or-array', detail: `it was a JSON ${typeName(whole)} (${clipText(trimmed, 40)}), not an object`, problems: [] };
+        return { shape: 'scalar-or-array', detail: `it was a JSON ${typeName(whole)} (${clipFlat(trimmed, 40)}), not an object`, problems: [] };
       } catch {
         // not one JSON document: look for JSON inside the prose
       }
@@ -92,7 +93,7 @@ export function jsonObjectCodec(validate: Validator, anchor: string): { read(rep
     const valid = readings.filter((r) => r.shape === 'valid');
     if (valid.length > 0) return valid.at(-1)!;
     if (readings.length > 0) return readings.at(-1)!;
-    if (hits.length > 0) return { shape: 'scalar-or-array', detail: `it held a JSON array (${clipText(JSON.stringify(hits.at(-1)!.value), 40)}), not an object`, problems: [] };
+    if (hits.length > 0) return { shape: 'scalar-or-array', detail: `it held a JSON array (${clipFlat(JSON.stringify(hits.at(-1)!.value), 40)}), not an object`, problems: [] };
     return { shape: 'prose', detail: trimmed === '' ? 'it was empty' : 'it was prose without a JSON object', problems: [] };
   };
 
@@ -118,7 +119,7 @@ export function jsonObjectCodec(validate: Validator, anchor: string): { read(rep
         fromText: false,
         final: null,
         score: 2,
-        accepted: [`accepted ${anchor} "${clipText(String(r.value[anchor]), 60)}" from ${r.origin}${r.fenced ? ' (fenced)' : ''}`],
+        accepted: [`accepted ${anchor} "${clipFlat(String(r.value[anchor]), 60)}" from ${r.origin}${r.fenced ? ' (fenced)' : ''}`],
       };
     }
     return { kind: 'miss', shape: r.shape, detail: r.detail, problems: r.problems, why: [`${r.shape}: ${r.detail}`] };
@@ -127,7 +128,6 @@ export function jsonObjectCodec(validate: Validator, anchor: string): { read(rep
   return { read, readReply };
 }
 
-function clipText(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ');
-  return flat.length > max ? `${flat.slice(0, max - 3)}...` : flat;
+function clipFlat(text: string, max: number): string {
+  return clipText(text.replace(/\s+/g, ' '), max);
 }

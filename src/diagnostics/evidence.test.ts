@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boundedEvidence, clipEvidence } from './evidence.ts';
+import { boundedEvidence, clipEvidence, clipText } from './evidence.ts';
 
 describe('clipEvidence', () => {
   it('keeps a 14-character stderr verbatim', () => {
@@ -64,5 +64,24 @@ describe('clipEvidence: unicode', () => {
         expect(clipped).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
       }
     }
+  });
+});
+
+describe('clipText', () => {
+  it('keeps a text of up to maxChars whole and cuts a longer one to maxChars with the marker', () => {
+    expect(clipText('abcdef', 6)).toBe('abcdef');
+    expect(clipText('abcdefgh', 6)).toBe('abc...');
+    expect(clipText('x'.repeat(1000), 160)).toHaveLength(160);
+  });
+
+  it('never keeps half a surrogate pair', () => {
+    const cut = clipText('ab😀cdefgh', 6);
+    expect(cut).toBe('ab...');
+    expect(/\p{Surrogate}/u.test(cut)).toBe(false);
+    for (let max = 3; max < 30; max += 1) expect(/\p{Surrogate}/u.test(clipText('😀'.repeat(20), max))).toBe(false);
+  });
+
+  it('takes a marker that names what it left out', () => {
+    expect(clipText('x'.repeat(100), 40, (n) => ` (+${n})`)).toBe(`${'x'.repeat(34)} (+66)`);
   });
 });

@@ -65,6 +65,23 @@ export function boundLine(line: string, clip: { head: number; tail: number }): s
   return flat.slice(0, endOfCodePoint(flat, head)) + ELLIPSIS + flat.slice(startOfCodePoint(flat, flat.length - tail));
 }
 
+/**
+ * `text` whole when it has at most `maxChars` characters (UTF-16 code units), else cut so that it
+ * and `marker` (default `...`; a function gets the number of characters left out) fit in
+ * `maxChars`, never inside a surrogate pair. The one clip of short messages (report cells,
+ * problems, verdict reasons); evidence lines use {@link clipEvidence}.
+ *
+ * @example
+ * clipText('abcdefgh', 6)   // 'abc...'
+ * clipText('ab😀cd', 5)     // 'ab...' (not half the emoji)
+ */
+export function clipText(text: string, maxChars: number, marker: string | ((omittedChars: number) => string) = '...'): string {
+  if (text.length <= maxChars) return text;
+  let keep = maxChars - (typeof marker === 'string' ? marker : marker(text.length - maxChars)).length;
+  keep = endOfCodePoint(text, Math.max(0, keep));
+  return text.slice(0, keep) + (typeof marker === 'string' ? marker : marker(text.length - keep));
+}
+
 /** `end` moved back by one when it would cut a surrogate pair (so no half emoji is kept). */
 function endOfCodePoint(text: string, end: number): number {
   const c = text.charCodeAt(end - 1);

@@ -5,16 +5,13 @@
  * the `api_error_status=` evidence fragment, and the lost-output fragment (tokens spent, nothing
  * delivered).
  */
+import { stripVTControlCharacters } from 'node:util';
 import { foldKey, isPlainObject } from './keys.ts';
 import type { Envelope, EnvelopeStatus } from './types.ts';
 
-/** ANSI escape sequences (Qwen Code colours its startup errors red even on a pipe). */
-// eslint-disable-next-line no-control-regex
-const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
-
-/** `text` without ANSI colour codes. */
+/** `text` without ANSI escape sequences (Qwen Code colours its startup errors red even on a pipe). */
 export function stripAnsi(text: string): string {
-  return text.replace(ANSI, '');
+  return stripVTControlCharacters(text);
 }
 
 /**

@@ -5,6 +5,7 @@
 import { canonicalJson } from '#src/envelope/candidates.ts';
 import type { Verdict } from '#src/contract/types.ts';
 import type { CaseExpectation } from '#src/record/caseTypes.ts';
+import { clipText } from '#src/diagnostics/evidence.ts';
 
 /**
  * The ways `verdict` differs from `expect`: verdict name, origin, value (deep, key order ignored),
@@ -35,5 +36,5 @@ export function compareVerdict(expect: CaseExpectation, verdict: Verdict): strin
 }
 
 function clip(text: string): string {
-  return text.length > 160 ? `${text.slice(0, 157)}...` : text;
+  return clipText(text, 160);
 }

@@ -5,6 +5,7 @@
 import { availableParallelism } from 'node:os';
 import { readFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
+import pLimit from 'p-limit';
 import { FINAL_ANSWER_ADDENDUM } from '#src/contract/pov.ts';
 import { judgeCase } from '#src/contract/judgeCase.ts';
 import { loadContract } from '#src/contract/registry.ts';
@@ -76,15 +77,8 @@ export async function executePlannedProbe(
  * Run `tasks` with at most `limit` at once, calling `onResult` as each finishes (completion order).
  */
 export async function runBounded<T, R>(tasks: T[], limit: number, work: (task: T) => Promise<R>, onResult: (r: R) => Promise<void>): Promise<void> {
-  let next = 0;
-  const workers = Array.from({ length: Math.max(1, Math.min(limit, tasks.length)) }, async () => {
-    while (next < tasks.length) {
-      const task = tasks[next]!;
-      next += 1;
-      await onResult(await work(task));
-    }
-  });
-  await Promise.all(workers);
+  const slot = pLimit(Math.max(1, limit));
+  await Promise.all(tasks.map((task) => slot(async () => onResult(await work(task)))));
 }
 
 /**

@@ -14,7 +14,8 @@ export function driverFor(cli: string): ProbeDriver | undefined {
   return PROBE_DRIVERS.find((d) => d.cli === cli);
 }
 
-/** The driver that runs `route`, or `undefined`. */
+
+/** The driver that runs `route` (e.g. `claude-code/stream-json`), or `undefined`. */
 export function driverForRoute(route: string): ProbeDriver | undefined {
   return PROBE_DRIVERS.find((d) => d.routes.includes(route));
 }

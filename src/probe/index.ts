@@ -27,7 +27,6 @@ export {
   CODEX_LAST_MESSAGE_PLACEHOLDER,
   CODEX_FORBIDDEN_FLAGS,
   DEAD_PROXY,
-  LAST_MESSAGE_ROLE,
   codexArgv,
   codexConfigToml,
   codexEnv,
@@ -52,7 +51,7 @@ export type { CodexRoute, CodexArgvOptions } from '#src/routes/codex/probe.ts';
 // Runner
 export type { ProbeOptions, ProbeResult, StartupProbeResult } from '#src/probe/run.ts';
 // Drivers
-export { PROBE_DRIVERS, driverFor, driverForRoute } from '#src/probe/drivers.ts';
+export { PROBE_DRIVERS, driverFor } from '#src/probe/drivers.ts';
 // Each CLI's driver, built from its route definition (src/routes/<cli>/route.ts)
 export { claudeDriver } from '#src/routes/claude/route.ts';
 export { codexDriver } from '#src/routes/codex/route.ts';

@@ -17,6 +17,8 @@
  */
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
+import pLimit from 'p-limit';
+import { stripVTControlCharacters } from 'node:util';
 import type { Milliseconds } from '#src/envelope/types.ts';
 import type { JsonObject } from '#src/mock/scenarios.ts';
 import { ROUTE_LINT_PROFILES, ROUTE_STARTUP_ONLY } from '#src/routes/index.ts';
@@ -25,6 +27,7 @@ import type { ProbeDriver } from '#src/probe/driver.ts';
 import { DEFAULT_PROBE_TIMEOUT_MS, runProbe, schemaRejectionLine, type ProbeResult } from '#src/probe/run.ts';
 import { keywordPointer, lintSchema } from '#src/schema/lint.ts';
 import type { CanaryGroup } from '#src/probe/canaries.ts';
+import { clipText } from '#src/diagnostics/evidence.ts';
 
 /** What a startup probe showed. */
 export type StartupOutcome = 'accepted' | 'rejected' | 'fault';
@@ -81,12 +84,10 @@ export const PROVIDER_SCHEMA_REFUSALS: readonly RegExp[] = [
 /** Longest message a cell keeps, in characters (longer ones are clipped with `...`). */
 export const STARTUP_MESSAGE_LIMIT_CHARS = 400;
 
-/** ANSI escape sequences (colours): Qwen Code 0.24.4 prints its startup rejection in red. */
-const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]/g;
-
 function clean(text: string): string {
-  const one = text.replace(ANSI, '').replace(/\s+/g, ' ').trim();
-  return one.length > STARTUP_MESSAGE_LIMIT_CHARS ? `${one.slice(0, STARTUP_MESSAGE_LIMIT_CHARS - 3)}...` : one;
+  // ANSI colours out (Qwen Code 0.24.4 prints its startup rejection in red).
+  const one = stripVTControlCharacters(text).replace(/\s+/g, ' ').trim();
+  return clipText(one, STARTUP_MESSAGE_LIMIT_CHARS);
 }
 
 /**
@@ -121,7 +122,7 @@ function matchingString(value: unknown, patterns: readonly RegExp[]): string | u
  */
 export function providerRefusal(stdout: string, stderr: string): string | null {
   for (const line of `${stderr}\n${stdout}`.split(/\r?\n/)) {
-    const plain = line.replace(ANSI, '');
+    const plain = stripVTControlCharacters(line);
     if (!PROVIDER_SCHEMA_REFUSALS.some((p) => p.test(plain))) continue;
     try {
       const inner = matchingString(JSON.parse(plain) as unknown, PROVIDER_SCHEMA_REFUSALS);
@@ -162,11 +163,11 @@ export function classifyStartup(result: ProbeResult, driver?: ProbeDriver): Star
   const { envelope } = result;
   const base = { exitCode: envelope.exitCode, requests: result.requests.length, elapsedMs: envelope.elapsedMs };
   if (result.fault !== undefined) return { ...base, outcome: 'fault', stage: null, message: clean(result.fault) };
-  const line = schemaRejectionLine(envelope.stderr.replace(ANSI, ''), driver);
+  const line = schemaRejectionLine(stripVTControlCharacters(envelope.stderr), driver);
   if (line !== null) return { ...base, outcome: 'rejected', stage: 'startup', message: clean(line) };
   if (result.requests.length === 0) {
     if (envelope.timedOut) return { ...base, outcome: 'fault', stage: null, message: 'timed out before any request reached the mock' };
-    const first = `${envelope.stderr}\n${envelope.stdout}`.split(/\r?\n/).map((l) => l.replace(ANSI, '').trim()).find((l) => l !== '');
+    const first = `${envelope.stderr}\n${envelope.stdout}`.split(/\r?\n/).map((l) => stripVTControlCharacters(l).trim()).find((l) => l !== '');
     return { ...base, outcome: 'rejected', stage: 'startup', message: clean(first ?? `exit ${String(envelope.exitCode)} before any request`) };
   }
   const refusal = providerRefusal(envelope.stdout, envelope.stderr);
@@ -318,17 +319,10 @@ function routeFor(target: StartupTarget, subject: StartupSubject): string | unde
   return routes.find((r) => routeFormat(r) === subject.format);
 }
 
-/** Run `work` over `items`, at most `limit` at once. */
+/** Run `work` over `items`, at most `limit` at once (p-limit), in order of start. */
 async function bounded<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const workers = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, async () => {
-    while (next < items.length) {
-      const item = items[next]!;
-      next += 1;
-      await work(item);
-    }
-  });
-  await Promise.all(workers);
+  const slot = pLimit(Math.max(1, limit));
+  await Promise.all(items.map((item) => slot(() => work(item))));
 }
 
 /** Counts for a list of rows. */

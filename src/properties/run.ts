@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import type { LoadedCase } from '#src/record/corpus.ts';
 import type { AnyProperty, PropertyEnv } from './types.ts';
+import { clipText } from '#src/diagnostics/evidence.ts';
 
 /** The environment variable that raises the generated runs of every property (nightly runs). */
 export const NUM_RUNS_ENV = 'ROUTECERT_NUM_RUNS';
@@ -103,7 +104,7 @@ export function replayCommand(property: string, seed: number, path: string | nul
 }
 
 function clip(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}\n... (${text.length - max} more characters)` : text;
+  return clipText(text, max, (omitted) => `\n... (${omitted} more characters)`);
 }
 
 function errorText(error: unknown): string {

@@ -8,7 +8,6 @@ import path from 'node:path';
 import type { DiscoveredCli } from '#src/probe/discover.ts';
 import { CLAUDE_TEST_API_KEY } from '#src/routes/claude/probe.ts';
 import { PROJECT_ROOT } from '#src/paths.ts';
-import type { PlannedProbe } from '#src/harness/probePlan.ts';
 import type { ExecutedProbe } from '#src/harness/probeSource.ts';
 import { caseId } from './caseId.ts';
 import type { CaseFile } from './caseTypes.ts';
@@ -59,4 +58,3 @@ export async function writeCaseFile(file: string, c: CaseFile, force = false): P
   return { written: file };
 }
 
-export type { PlannedProbe };

@@ -261,7 +261,7 @@ describe('scanJson: robustness', () => {
     expect(scanJson(oneShort).map((h) => [h.start, h.end])).toEqual([[5, oneShort.length]]);
   });
 
-  it('stays linear on adversarial brace-dense text (quadratic would take minutes)', () => {
+  it('stays linear on adversarial brace-dense text (quadratic would take minutes; the bound is generous for a loaded machine)', () => {
     const n = 200_000;
     const inputs = [
       '[x"'.repeat(n / 3),
@@ -273,7 +273,7 @@ describe('scanJson: robustness', () => {
     ];
     const started = performance.now();
     for (const text of inputs) scanJson(text);
-    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(performance.now() - started).toBeLessThan(30_000);
   });
 
   test.prop([anyText])('never throws on arbitrary UTF-16 text and returns well-formed hits', (text) => {

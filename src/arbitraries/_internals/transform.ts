@@ -6,11 +6,6 @@
 import type { AnswerStyle, EnvelopePlan, PovAnswer, TextPlan } from '../types.ts';
 import { neutralStderr } from './material.ts';
 
-/** The structured field's key as the plan spells it, or `null` when the plan has none. */
-export function structuredKeyOf(plan: EnvelopePlan): string | null {
-  return 'structured' in plan && plan.structured ? plan.structured.key : null;
-}
-
 /** The same plan with the structured field spelled `key` (unchanged when it has none). */
 export function respell(plan: EnvelopePlan, key: string): EnvelopePlan {
   const copy = structuredClone(plan);
@@ -91,7 +86,6 @@ export function insertAnswer(plan: EnvelopePlan, answer: PovAnswer, style: Answe
       copy.events.splice(k % gaps, 0, event);
       return copy;
     }
-    k -= 2 * gaps;
   }
   if ((copy.family === 'claude-code/json' || copy.family === 'claude-code/stream-json' || copy.family === 'grok/json') && !copy.structured) {
     copy.structured = { key: 'structured_output', answer, style: { escapeUnicode: style.escapeUnicode, duplicateKeys: style.duplicateKeys }, asString: false };

@@ -49,26 +49,6 @@ export function answersRead(plan: EnvelopePlan): PovAnswer[] {
   }
 }
 
-/** Every answer the plan holds, read or not (e.g. in a cut result line). */
-export function answersHeld(plan: EnvelopePlan): PovAnswer[] {
-  switch (plan.family) {
-    case 'claude-code/json':
-      return [...(plan.structured ? [plan.structured.answer] : []), ...textAnswers(plan.result)];
-    case 'claude-code/stream-json':
-      return [
-        ...plan.events.flatMap((e) => (e.kind === 'assistant-text' ? textAnswers(e.text) : e.kind === 'tool-use' ? [e.answer] : [])),
-        ...(plan.structured ? [plan.structured.answer] : []),
-        ...textAnswers(plan.result),
-      ];
-    case 'grok/json':
-      return [...(plan.structured ? [plan.structured.answer] : []), ...textAnswers(plan.text)];
-    case 'cursor-agent/stream-json':
-      return [...(plan.structured ? [plan.structured.answer] : []), ...textAnswers(plan.result)];
-    case 'generic':
-      return textAnswers(plan.text);
-  }
-}
-
 /** Does the route find a terminal envelope object in stdout (a result line, grok's object)? */
 function hasTerminal(plan: EnvelopePlan): boolean {
   switch (plan.family) {

@@ -7,6 +7,7 @@
  * Design after bowtie's smoke and miniatures (STYLE.md section 4, items 11-13) and the
  * compound-engineering-plugin route tests (research/ce-plugin.md section 3.1).
  */
+import pLimit from 'p-limit';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -70,22 +71,6 @@ export interface CertifyOptions {
 export interface CertifyOutcome {
   certificate: Certificate;
   exitCode: 0 | 1 | 3;
-}
-
-/** A limiter: at most `limit` of the functions it is given run at once, in the order given. */
-function limiter(limit: number): <R>(work: () => Promise<R>) => Promise<R> {
-  let active = 0;
-  const queue: (() => void)[] = [];
-  return async <R>(work: () => Promise<R>): Promise<R> => {
-    if (active >= limit) await new Promise<void>((resolve) => queue.push(resolve));
-    active += 1;
-    try {
-      return await work();
-    } finally {
-      active -= 1;
-      queue.shift()?.();
-    }
-  };
 }
 
 function asLoaded(config: CertifyConfig | LoadedConfig): LoadedConfig {
@@ -191,7 +176,7 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
   const root = await mkdtemp(path.join(tmpdir(), 'routecert-certify-'));
   const ctx: RunContext = { loaded, root, schemaText, prompt, ...(options.keep ? { keep: true } : {}) };
 
-  const slot = limiter(limit);
+  const slot = pLimit(limit);
   const checks = checksForContract(cfg.contract);
   const consumer = isConsumerContract(cfg.contract);
   // The consumer contract replays the pov corpus: its schema is pov's, read as an ordinary schema.

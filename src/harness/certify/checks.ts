@@ -13,7 +13,7 @@
  */
 import { canonicalJson } from '#src/envelope/candidates.ts';
 import type { VerdictName } from '#src/contract/types.ts';
-import { EVIDENCE_LIMIT_CHARS } from '#src/diagnostics/evidence.ts';
+import { clipText, EVIDENCE_LIMIT_CHARS } from '#src/diagnostics/evidence.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
 import type { LoadedCase } from '#src/record/corpus.ts';
 import { promptOf, type ShimAttempt, type ShimCallRecord } from '#src/harness/shim/plan.ts';
@@ -165,8 +165,7 @@ function artifactMeans(o: RunObservation, expected: unknown, env: CheckEnv): str
 }
 
 function clip(text: string, max = 160): string {
-  const f = flat(text);
-  return f.length <= max ? f : `${f.slice(0, max - 3)}...`;
+  return clipText(flat(text), max);
 }
 
 function verdict(problems: string[], passEvidence: string[]): CheckJudgement {

@@ -19,12 +19,12 @@
  */
 import { access, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { isPlainObject } from '#src/envelope/keys.ts';
 import type { ContractDefinition } from '#src/contract/define.ts';
 import type { Contract } from '#src/contract/types.ts';
 import { isContractDefinition } from './rules.ts';
 import { isConsumerContract, type ConsumerContract } from './consumer.ts';
+import { importConfigFile } from './configFile.ts';
 
 /**
  * Placeholders a command token, the artifact template or the log template may use:
@@ -244,7 +244,8 @@ export function configProblems(value: unknown): string[] {
 }
 
 /**
- * Import a config file (TypeScript under tsx, or JavaScript) and check it. The default export is
+ * Import a config file (`.ts`, `.mts`, `.cts`, `.js`, `.mjs`, `.cjs` or `.json`, see
+ * {@link importConfigFile}) and check it. The default export is
  * the config (a `config` named export is accepted too).
  *
  * @throws {CertifyConfigError} when the file is missing, does not load, or the config is unusable.
@@ -278,7 +279,7 @@ export async function importConfig(file: string): Promise<{ value: unknown; file
   }
   let module: Record<string, unknown>;
   try {
-    module = (await import(pathToFileURL(absolute).href)) as Record<string, unknown>;
+    module = await importConfigFile(absolute);
   } catch (error) {
     throw new CertifyConfigError(`config file ${file} does not load: ${(error as Error).message}`);
   }

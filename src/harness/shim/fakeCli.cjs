@@ -238,7 +238,7 @@ async function main() {
   const promptPath = optionValue(argv, promptFlags);
   let promptFile = null;
   if (promptPath !== undefined) {
-    let content = null;
+    let content;
     try {
       content = fs.readFileSync(path.resolve(promptPath), 'utf8');
     } catch {

@@ -36,7 +36,7 @@ export const CODEX_SCHEMA_PLACEHOLDER = '<schema-file>';
 export const CODEX_LAST_MESSAGE_PLACEHOLDER = '<last-message-file>';
 
 /** The side-file role of the `-o` file in an envelope's `files`. */
-export const LAST_MESSAGE_ROLE = 'last-message';
+const LAST_MESSAGE_ROLE = 'last-message';
 
 /**
  * Flags a Codex probe must never pass: they lift the sandbox or the approvals

@@ -1,0 +1,32 @@
+// Shared by the bins: which code a bin runs.
+// - An installed package (no src/ beside bin/) runs the build in dist/ on plain Node: no
+//   TypeScript loader at run time.
+// - A checkout (src/ beside bin/) runs the TypeScript sources through tsx (a dev dependency), so
+//   `npx routecert` and `npm start` need no build step and never run a stale dist/. The
+//   `routecert-source` condition (bin/source-conditions.js) makes `#src/*.ts` and the `routecert`
+//   package resolve to src/ instead of dist/ (package.json `imports`/`exports`).
+// `ROUTECERT_DIST=1` makes a checkout run dist/ (after `npm run build`), as the package does.
+import { existsSync } from 'node:fs';
+import { register } from 'node:module';
+
+const ROOT = new URL('../', import.meta.url);
+
+/**
+ * Import the module a bin runs: `src/<entry>.ts` in a checkout, else `dist/<entry>.js`.
+ * @param {string} entry the module path under src/ or dist/, without extension (e.g. `cli/main`)
+ */
+export async function loadEntry(entry) {
+  const source = new URL(`src/${entry}.ts`, ROOT);
+  if (existsSync(source) && process.env.ROUTECERT_DIST !== '1') {
+    let tsx;
+    try {
+      tsx = await import('tsx/esm/api');
+    } catch {
+      throw new Error('routecert: this checkout runs its TypeScript sources through tsx, which is not installed: run `npm ci` (or `npm run build` and set ROUTECERT_DIST=1)');
+    }
+    register('./source-conditions.js', import.meta.url);
+    tsx.register();
+    return import(source.href);
+  }
+  return import(new URL(`dist/${entry}.js`, ROOT).href);
+}

@@ -1,0 +1,49 @@
+/**
+ * Loading a user's config file, whatever its language and wherever it is: `.ts`, `.mts`, `.cts`,
+ * `.mjs`, `.cjs`, `.js` or `.json`, in a folder whose nearest package.json says `"type": "module"`,
+ * says nothing, or does not exist (issue 10 part 5: a `.ts` config in a folder without
+ * `"type": "module"` failed with `Cannot require() ES Module ... in a cycle` under tsx).
+ *
+ * JavaScript and TypeScript are imported by the running loader first (plain Node for the build in
+ * dist/; tsx in a checkout; vitest in tests). When that fails (plain Node and a `.ts` file; ESM
+ * syntax in a folder the nearest package.json makes CommonJS), jiti compiles the file itself, so
+ * the package type does not matter. The config's `import ... from 'routecert'` then gets the very
+ * module the running routecert uses (jiti `virtualModules`), not a second copy compiled again.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createJiti } from 'jiti';
+
+/** The extensions a config file may have. */
+export const CONFIG_EXTENSIONS = ['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs', '.json'] as const;
+
+
+/**
+ * Import `file` (an absolute path) and return its module namespace (`.json`: `{ default: <value> }`).
+ *
+ * @throws {Error} with the loader's own message when the file does not parse or its code throws;
+ *   for an unknown extension, an error naming {@link CONFIG_EXTENSIONS}.
+ */
+export async function importConfigFile(file: string): Promise<Record<string, unknown>> {
+  const extension = path.extname(file).toLowerCase();
+  if (!(CONFIG_EXTENSIONS as readonly string[]).includes(extension)) {
+    throw new Error(`unsupported extension "${extension}" (a config file ends in ${CONFIG_EXTENSIONS.join(', ')})`);
+  }
+  if (extension === '.json') {
+    const text = await readFile(file, 'utf8');
+    try {
+      return { default: JSON.parse(text) as unknown };
+    } catch (error) {
+      throw new Error(`not valid JSON: ${(error as Error).message}`, { cause: error });
+    }
+  }
+  try {
+    return (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+  } catch {
+    // not loadable by the running loader: jiti below compiles it
+  }
+  const routecert: unknown = await import('#src/index.ts');
+  const jiti = createJiti(file, { fsCache: false, moduleCache: false, interopDefault: false, virtualModules: { routecert } });
+  return (await jiti.import(file)) as Record<string, unknown>;
+}
