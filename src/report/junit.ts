@@ -3,10 +3,9 @@
  * `<failure>`; a case that could not be judged (bad case file, probe fault, crash) is an `<error>`;
  * a known bug is `<skipped>`. XML is built with fast-xml-parser's XMLBuilder (escaping included).
  */
-import { writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { XMLBuilder } from 'fast-xml-parser';
 import type { Reporter } from './reporter.ts';
+import { writeOutput, type OutputOptions } from './output.ts';
 import type { CaseResult, RunReport } from './types.ts';
 
 /** The JUnit XML text for a report. */
@@ -80,12 +79,12 @@ function seconds(ms: number): string {
   return (ms / 1000).toFixed(3);
 }
 
-/** Writes `<dir>/junit.xml` at the end of the run. */
-export function junitReporter(options: { dir: string }): Reporter {
+/** Writes `<dir>/junit.xml` (or `file`) at the end of the run. */
+export function junitReporter(options: OutputOptions): Reporter {
   return {
     name: 'junit',
     async onRunEnd(report) {
-      await writeFile(path.join(options.dir, 'junit.xml'), junitXml(report), 'utf8');
+      await writeOutput(options, 'junit.xml', junitXml(report));
     },
   };
 }

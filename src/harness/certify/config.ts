@@ -21,6 +21,8 @@ import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isPlainObject } from '#src/envelope/keys.ts';
+import { isBuiltinReporter, REPORTER_NAMES, type BuiltinReporterName } from '#src/report/names.ts';
+import type { Reporter } from '#src/report/reporter.ts';
 
 /**
  * Placeholders a command token, the artifact template or the log template may use:
@@ -105,6 +107,9 @@ export interface WorkerAdapter {
  * - `finalAnswerMarker`: a sentence of the final-answer paragraph the retry prompt must carry;
  *   @default `This response is the final one` (ce-pov's and routecert's wording);
  * - `concurrency`: worker runs at once; @default 4.
+ * - `reporters`: what `routecert run --config <file>` reports with when no `--reporter` is given:
+ *   built-in names (`default`, `json`, `junit`, `html`, ...) and reporter objects of one's own
+ *   (src/report/reporter.ts); @default the built-in defaults.
  */
 export interface CertifyConfig {
   worker: WorkerAdapter;
@@ -115,6 +120,7 @@ export interface CertifyConfig {
   prompt?: string;
   finalAnswerMarker?: string;
   concurrency?: number;
+  reporters?: (BuiltinReporterName | Reporter)[];
 }
 
 /** A config with the folder relative paths are resolved from (the config file's folder). */
@@ -180,6 +186,15 @@ export function configProblems(value: unknown): string[] {
   }
   if (value.contract !== undefined && value.contract !== 'pov') problems.push(`\`contract\` must be "pov" (the only contract certification supports), not ${JSON.stringify(value.contract)}`);
   if (value.concurrency !== undefined && !(Number.isInteger(value.concurrency) && (value.concurrency as number) >= 1)) problems.push('`concurrency` must be a positive integer');
+  if (value.reporters !== undefined) {
+    if (!Array.isArray(value.reporters)) problems.push('`reporters` must be an array of reporter names and reporter objects');
+    else
+      value.reporters.forEach((r: unknown, i: number) => {
+        if (typeof r === 'string' ? !isBuiltinReporter(r) : !(isPlainObject(r) && typeof r.name === 'string')) {
+          problems.push(`\`reporters[${i}]\` must be one of ${REPORTER_NAMES.join(', ')} or an object with a \`name\` and hooks (onRunStart, onCaseResult, onRunEnd)`);
+        }
+      });
+  }
   return problems;
 }
 
