@@ -42,18 +42,26 @@ export function junitXml(report: RunReport): string {
     } as never);
   }
   const builder = new XMLBuilder({ ignoreAttributes: false, format: true, suppressEmptyNode: true });
-  const body = builder.build({
+  const body = builder.build(clean({
     testsuites: {
       '@_name': 'routecert',
       '@_tests': report.summary.total + report.faults.length,
       '@_failures': report.summary.fail,
       '@_errors': report.summary.error + report.faults.length,
-      '@_skipped': report.summary.skip,
+      // No `skipped` here: the Jenkins JUnit XSD (schemas/junit-10.xsd) allows it on <testsuite> only.
       '@_time': seconds(report.footer.durationMs),
       testsuite: suites,
     },
-  }) as string;
+  })) as string;
   return `<?xml version="1.0" encoding="UTF-8"?>\n${body}`;
+}
+
+/** Every string in `value`, deep, through {@link xmlText}. */
+function clean<T>(value: T): T {
+  if (typeof value === 'string') return xmlText(value) as T;
+  if (Array.isArray(value)) return value.map(clean) as T;
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, clean(v)])) as T;
+  return value;
 }
 
 function testcase(c: CaseResult): Record<string, unknown> {
@@ -73,6 +81,14 @@ function testcase(c: CaseResult): Record<string, unknown> {
   if (c.outcome === 'error') base.error = { '@_message': c.problems[0] ?? 'error', '@_type': c.caught ?? 'routecert', '#text': details };
   if (c.outcome === 'skip') base.skipped = { '@_message': c.problems[0] ?? 'skipped' };
   return base;
+}
+
+/**
+ * Text as XML 1.0 allows it: control characters other than tab, LF and CR, lone surrogates and
+ * U+FFFE/U+FFFF (XML 1.0 section 2.2 `Char`) become U+FFFD; an envelope may hold any of them.
+ */
+function xmlText(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 }
 
 function seconds(ms: number): string {
