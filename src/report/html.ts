@@ -148,7 +148,7 @@ td.ok{background:var(--ok-bg)}td.bad{background:var(--bad-bg)}td.partial{backgro
 button.cell{font:inherit;font-variant-numeric:tabular-nums;border:0;background:none;cursor:pointer;padding:2px 6px;border-radius:4px;width:100%}
 td.ok button.cell{color:var(--ok)}td.bad button.cell{color:var(--bad);font-weight:700}td.partial button.cell{color:var(--part)}
 button.cell:hover,button.cell:focus{outline:2px solid #0969da}
-button.cell[aria-expanded=true]{background:#0969da;color:#fff}
+td button.cell[aria-expanded=true]{background:#0969da;color:#fff}
 table.startup td{text-align:left;max-width:360px}
 .msg{font:11px/1.3 ui-monospace,monospace;color:var(--muted);word-break:break-word}
 .marks{font-size:11px;color:var(--part)}
