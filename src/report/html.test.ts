@@ -88,7 +88,7 @@ describe.skipIf(missing)(`report.html in headless Chromium${missing ? ` (skipped
 
     const shot = projectPath('reports/html-report.png');
     await mkdir(path.dirname(shot), { recursive: true });
-    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.evaluate('window.scrollTo(0, 0)');
     await page.screenshot({ path: shot, fullPage: false });
     expect(requests).toEqual([]);
     await page.close();
