@@ -39,7 +39,7 @@ function annotationFile(c: Pick<CaseResult, 'file'>): string | undefined {
 function caseMessage(c: CaseResult): string {
   const lines = [
     c.problems[0] ?? `${c.outcome}`,
-    `expected ${c.expected?.verdict ?? '(none)'}${c.expected?.origin ? ` from ${c.expected.origin}` : ''}, got ${c.verdict?.verdict ?? '(none)'} (${c.route}, contract ${c.contract})`,
+    `expected ${c.expected?.verdict ?? '(none)'}${c.expected?.origin ? ` from ${c.expected.origin}` : ''}, got ${c.verdict?.verdict ?? '(none)'}${c.verdict?.verdict === 'accepted' ? ` from ${c.verdict.origin}` : ''} (${c.route}, contract ${c.contract})`,
     ...c.problems.slice(1),
     ...(c.verdict?.evidence ?? []).map((e) => `evidence: ${e}`),
     `replay: ${c.replay}`,
