@@ -50,6 +50,7 @@ export async function mergeReportsCommand(paths: string[], opts: MergeReportsCom
     const files = [...new Set((await Promise.all(paths.map((p) => findReports(p)))).flat())];
     const sources: ReportSource[] = [];
     for (const file of files) sources.push({ file: shownPath(file), report: await readReport(file) });
+    sources.sort((a, b) => (a.report.header.shard?.index ?? 0) - (b.report.header.shard?.index ?? 0));
     const merged = mergeReports(sources, `routecert ${commandLine}`);
     const chosen = opts.reporter?.length ? opts.reporter : (['json', 'junit', 'markdown', 'html', ...(process.env.GITHUB_ACTIONS === 'true' ? (['github'] as const) : [])] as BuiltinReporterName[]);
     const withJson: BuiltinReporterName[] = chosen.includes('json') ? chosen : [...chosen, 'json'];
