@@ -17,6 +17,31 @@ export { VERDICTS, povContract, DEFAULT_POV_POLICY, FINAL_ANSWER_ADDENDUM, loadC
 export { clipEvidence, boundedEvidence, EVIDENCE_LIMIT_CHARS } from '#src/diagnostics/evidence.ts';
 // The conformance run
 export { runConformance } from '#src/harness/run.ts';
+// CI at scale: shards, merging shard reports, comparing two reports
+export { parseShard, shardOf, inShard, ShardSpecError } from '#src/harness/shard.ts';
+export { mergeReports, MergeReportsError } from '#src/harness/mergeReports.ts';
+export { diffReports, diffText } from '#src/report/diff.ts';
+// Reporters (plug-ins): the built-in ones by name, and each factory
+export {
+  createReporter,
+  createReporters,
+  defaultReporterNames,
+  REPORTER_NAMES,
+  consoleReporter,
+  dotReporter,
+  jsonReporter,
+  readReport,
+  InvalidReportError,
+  junitReporter,
+  junitXml,
+  markdownReporter,
+  markdownSummary,
+  htmlReporter,
+  htmlReport,
+  githubReporter,
+  githubAnnotations,
+  progressReporter,
+} from '#src/report/index.ts';
 // Certification of any worker
 export {
   certify,
@@ -57,7 +82,10 @@ export type { DriftInput, DriftSide } from '#src/harness/drift.ts';
 export type { Contract, Verdict, VerdictName, PovContract, PovPolicy } from '#src/contract/index.ts';
 // The conformance run
 export type { LiveSource, RunOptions } from '#src/harness/run.ts';
-export type { CaseResult, RunReport } from '#src/report/types.ts';
+export type { CaseResult, CaseOutcome, RunFault, RunSummary, CliStatus, RunReport } from '#src/report/types.ts';
+export type { Reporter, BuiltinReporterName, ReporterContext, OutputOptions, ProgressReporter, ReportDiff, CaseChange } from '#src/report/index.ts';
+export type { Shard } from '#src/harness/shard.ts';
+export type { ReportSource } from '#src/harness/mergeReports.ts';
 // Certification
 export type {
   Certificate,

@@ -5,7 +5,7 @@
 import { cp, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { execa, type Result } from 'execa';
+import { execa } from 'execa';
 import { projectPath } from '#src/paths.ts';
 import type { RunReport } from '#src/report/types.ts';
 
@@ -23,10 +23,11 @@ export async function tempRoot(name: string): Promise<{ dir: string; remove: () 
  * copy of this process's environment with NO_COLOR=1 and CI, GITHUB_ACTIONS, GITHUB_STEP_SUMMARY and
  * FORCE_COLOR cleared.
  */
-export async function routecert(args: string[], options: { cwd: string; env?: Record<string, string | undefined>; timeoutMs?: number }): Promise<Result> {
+export async function routecert(args: string[], options: { cwd: string; env?: Record<string, string | undefined>; timeoutMs?: number }): Promise<{ exitCode: number | undefined; stdout: string; stderr: string }> {
   const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', CI: undefined, GITHUB_ACTIONS: undefined, GITHUB_STEP_SUMMARY: undefined, FORCE_COLOR: undefined, ...options.env };
   for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
-  return execa('node', [projectPath('bin/routecert.js'), ...args], { cwd: options.cwd, env, extendEnv: false, reject: false, timeout: options.timeoutMs ?? 240_000, stdin: 'ignore' });
+  const r = await execa('node', [projectPath('bin/routecert.js'), ...args], { cwd: options.cwd, env, extendEnv: false, reject: false, timeout: options.timeoutMs ?? 240_000, stdin: 'ignore' });
+  return { exitCode: r.exitCode, stdout: String(r.stdout), stderr: String(r.stderr) };
 }
 
 /** Copy the bundled corpus (or the files whose path under it passes `keep`) to `dest`. */
