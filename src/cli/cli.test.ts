@@ -166,6 +166,32 @@ describe('reporters', { timeout: 180_000 }, () => {
     expect(r.stdout).not.toContain('PASS ');
   });
 
+  it("a config's reporters: built-in names and a reporter object of its own", async () => {
+    const config = path.join(root.dir, 'reporters.config.mts'); // .mts: the temp root has no package.json saying ESM
+    const seen = path.join(root.dir, 'seen.txt');
+    await import('node:fs/promises').then((fs) =>
+      fs.writeFile(
+        config,
+        [
+          `import { writeFileSync } from 'node:fs';`,
+          `import reference from ${JSON.stringify(projectPath('routecert.config.ts'))};`,
+          `import type { Reporter } from ${JSON.stringify(projectPath('src/index.ts'))};`,
+          `let n = 0;`,
+          `const mine: Reporter = { name: 'mine', onCaseResult() { n += 1; }, onRunEnd(r) { writeFileSync(${JSON.stringify(seen)}, \`\${n} \${r.summary.fail}\`); } };`,
+          `export default { ...reference, reporters: ['dot', mine] };`,
+        ].join('\n'),
+        'utf8',
+      ),
+    );
+    const reports = reportsDir();
+    const r = await routecert(['run', '--no-probes', '--cases', small, '--config', config, '--reports', reports], { cwd: root.dir });
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout.split('\n')[0]).toMatch(/^[.F]{17}$/);
+    expect(await readFile(seen, 'utf8')).toBe('17 1');
+    const { dir } = await onlyRun(reports);
+    expect(await readdir(dir)).toEqual(['report.json']);
+  });
+
   it('--reporter dot prints one mark per case, then the failing case and the summary', async () => {
     const r = await routecert(['run', '--no-probes', '--cases', small, '--reports', reportsDir(), '--reporter', 'dot'], { cwd: root.dir });
     expect(r.stdout.split('\n')[0]).toMatch(/^[.F]{17}$/);

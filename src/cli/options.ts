@@ -49,7 +49,7 @@ export function shardOption(value: string): Shard {
 export function reporterOption(value: string, previous: BuiltinReporterName[] = []): BuiltinReporterName[] {
   const names = value.split(',').map((v) => v.trim()).filter(Boolean);
   for (const n of names) {
-    if (!isBuiltinReporter(n)) throw new InvalidArgumentError(`Unknown reporter "${n}"${suggestion(n, REPORTER_NAMES)}. Reporters: ${REPORTER_NAMES.join(', ')}.`);
+    if (!isBuiltinReporter(n)) throw new InvalidArgumentError(`Unknown reporter "${n}"${suggestion(n, REPORTER_NAMES)} Reporters: ${REPORTER_NAMES.join(', ')}.`);
   }
   return [...previous, ...(names as BuiltinReporterName[])];
 }
@@ -78,7 +78,7 @@ export function outputFiles(values: readonly string[], chosen: readonly BuiltinR
       files[writers[0]!] = file;
       continue;
     }
-    if (!isBuiltinReporter(name)) throw new UsageError(`--output-file ${value}: unknown reporter "${name}"${suggestion(name, REPORTER_NAMES)}. Reporters: ${REPORTER_NAMES.join(', ')}`);
+    if (!isBuiltinReporter(name)) throw new UsageError(`--output-file ${value}: unknown reporter "${name}"${suggestion(name, REPORTER_NAMES)} Reporters: ${REPORTER_NAMES.join(', ')}.`);
     if (!FILE_REPORTERS.includes(name)) throw new UsageError(`--output-file ${value}: the ${name} reporter writes to the console, not to a file`);
     if (!chosen.includes(name)) throw new UsageError(`--output-file ${value}: the ${name} reporter is not chosen (add --reporter ${name})`);
     files[name] = file;
@@ -119,9 +119,11 @@ export function didYouMean(input: string, known: readonly string[]): string[] {
   return scored.slice(0, 3).map((s) => s.k);
 }
 
+/** `; did you mean "x"?` or `.` (a sentence end either way); a route family hides its own routes. */
 function suggestion(input: string, known: readonly string[]): string {
   const close = didYouMean(input, known);
-  return close.length > 0 ? `; did you mean ${close.map((c) => `"${c}"`).join(' or ')}?` : '';
+  const shown = close.filter((c) => !close.some((o) => o !== c && c.startsWith(`${o}/`)));
+  return shown.length > 0 ? `; did you mean ${shown.map((c) => `"${c}"`).join(' or ')}?` : '.';
 }
 
 /**
@@ -159,13 +161,13 @@ export function selectionProblems(cases: readonly LoadedCase[], filter: CaseFilt
   const tags = [...new Set([...cases.flatMap((c) => c.case.tags), ...(live?.tags ?? [])])].sort();
   const problems: string[] = [];
   for (const r of filter.routes ?? []) {
-    if (!routes.some((route) => routeSelected(r, route))) problems.push(`--route ${r} selects nothing${suggestion(r, [...families, ...routes])}. Routes: ${routes.join(', ') || '(none)'}.`);
+    if (!routes.some((route) => routeSelected(r, route))) problems.push(`--route ${r} selects nothing${suggestion(r, [...families, ...routes])} Routes: ${routes.join(', ') || '(none)'}.`);
   }
   for (const c of filter.contracts ?? []) {
-    if (!contracts.includes(c)) problems.push(`--contract ${c} selects nothing${suggestion(c, contracts)}. Contracts: ${contracts.join(', ') || '(none)'}.`);
+    if (!contracts.includes(c)) problems.push(`--contract ${c} selects nothing${suggestion(c, contracts)} Contracts: ${contracts.join(', ') || '(none)'}.`);
   }
   for (const t of filter.tags ?? []) {
-    if (!tags.includes(t)) problems.push(`--tag ${t} selects nothing${suggestion(t, tags)}. Tags: ${tags.join(', ') || '(none)'}.`);
+    if (!tags.includes(t)) problems.push(`--tag ${t} selects nothing${suggestion(t, tags)} Tags: ${tags.join(', ') || '(none)'}.`);
   }
   for (const id of filter.ids ?? []) {
     if (!cases.some((c) => c.case.id.startsWith(id)) && !(live?.ids ?? []).some((x) => x.startsWith(id) || id.startsWith(x))) {
