@@ -27,8 +27,8 @@ beforeAll(async () => {
     failingId = c.id as string;
     c.expect = { verdict: 'retry' };
   });
-});
-afterAll(() => root.remove());
+}, 60_000);
+afterAll(() => root.remove(), 60_000);
 
 describe('filters and folders that select nothing exit 2 and name what exists', { timeout: 180_000 }, () => {
   it('--route nosuchcli', async () => {

@@ -39,7 +39,7 @@ afterAll(async () => {
   await root?.remove();
 });
 
-describe.skipIf(missing)(`report.html in headless Chromium${missing ? ` (skipped: ${CHROMIUM} is not installed; apt-get install -y chromium)` : ''}`, () => {
+describe.skipIf(missing)(`report.html in headless Chromium${missing ? ` (skipped: ${CHROMIUM} is not installed; apt-get install -y chromium)` : ''}`, { timeout: 120_000 }, () => {
   it('is one file that needs no network', async () => {
     expect(exitCode).toBe(2); // the broken case file
     const text = await readFile(html, 'utf8');

@@ -25,10 +25,10 @@ beforeAll(async () => {
   const cases = path.join(root.dir, 'cases');
   await mixedCorpus(cases);
   report = (await runConformance({ casesDir: cases })).report;
-});
+}, 120_000);
 afterAll(() => root.remove());
 
-describe('junit.xml', () => {
+describe('junit.xml', { timeout: 120_000 }, () => {
   it('is valid against the Jenkins JUnit XSD with a failure, a skip and a run fault in it', async () => {
     expect(report.summary.fail).toBe(1);
     expect(report.summary.skip).toBe(1);

@@ -23,7 +23,7 @@ function strictAjv() {
 const roots: Awaited<ReturnType<typeof tempRoot>>[] = [];
 afterAll(async () => Promise.all(roots.map((r) => r.remove())));
 
-describe('schemas/report.schema.json', () => {
+describe('schemas/report.schema.json', { timeout: 120_000 }, () => {
   it('compiles under ajv strict mode, and a report with a failure, a skip, a fault and a shard validates', async () => {
     const schema = JSON.parse(await readFile(projectPath('schemas/report.schema.json'), 'utf8')) as Record<string, unknown>;
     const validate = strictAjv().compile(schema);
