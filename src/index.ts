@@ -7,6 +7,8 @@
 export { claudeDecoder, genericDecoder, defaultDecoders, withDecoders, decoderFor, UnknownRouteError } from '#src/envelope/index.ts';
 // The generic route: where a CLI routecert does not know leaves its answer (`generic:<spec>`, `run --generic`)
 export { parseGenericSpec, genericDecoderFromOption, genericRouteDecoder, GenericSpecError } from '#src/envelope/index.ts';
+// Route definitions: every fact about each CLI, declared once (src/routes/<cli>/route.ts)
+export { defineRoute, ROUTE_DEFINITIONS, definitionFor, routeSpecFor, RouteDefinitionError } from '#src/routes/index.ts';
 // Envelope drift between a recorded case and a probe of a newer CLI
 export { driftLines } from '#src/harness/drift.ts';
 // Scanning free text for JSON
@@ -77,6 +79,7 @@ export { PROPERTIES, propertyByName, propertyEnv, checkProperty, assertProperty,
 // Envelopes and decoders
 export type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, Origin, RouteDecoder } from '#src/envelope/index.ts';
 export type { GenericDecoderOptions, EventFilter } from '#src/envelope/index.ts';
+export type { Framing, RouteDefinition, RouteFormatSpec, RouteSpec, SchemaFlagSpec, VersionSpec, ProbeHooks, ProbeSpec } from '#src/routes/index.ts';
 export type { DriftInput, DriftSide } from '#src/harness/drift.ts';
 // Contracts and verdicts
 export type { Contract, Verdict, VerdictName, PovContract, PovPolicy } from '#src/contract/index.ts';

@@ -45,7 +45,7 @@
  * populated review and 1 for "found nothing".
  */
 import type { ClipPolicy } from '#src/diagnostics/evidence.ts';
-import { STRUCTURED_FIELD_NAMES } from '#src/envelope/claude.ts';
+import { STRUCTURED_FIELD_NAMES } from '#src/routes/claude/decoder.ts';
 import { foldKey, isPlainObject } from '#src/envelope/keys.ts';
 import type { Candidate, Decoded, Envelope } from '#src/envelope/types.ts';
 import { findJsonObjects } from '#src/scan/index.ts';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { claudeDecoder } from '#src/envelope/claude.ts';
+import { claudeDecoder } from '#src/routes/claude/decoder.ts';
 import { genericDecoder } from '#src/envelope/generic.ts';
 import type { Envelope } from '#src/envelope/types.ts';
 import { projectPath } from '#src/paths.ts';

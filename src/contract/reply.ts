@@ -16,7 +16,7 @@
  */
 import { readJsonDocuments } from '#src/envelope/jsonl.ts';
 import { findKeys, isPlainObject } from '#src/envelope/keys.ts';
-import { STRUCTURED_FIELD_NAMES } from '#src/envelope/claude.ts';
+import { STRUCTURED_FIELD_NAMES } from '#src/routes/claude/decoder.ts';
 import type { Envelope } from '#src/envelope/types.ts';
 
 /** String fields of the terminal object that hold the answer text, in order of preference. */

@@ -1,5 +1,5 @@
-export { claudeDecoder, STRUCTURED_FIELD_NAMES } from './claude.ts';
-export { codexDecoder, readCodexFailure, CODEX_ROUTE, CODEX_LAST_MESSAGE_FILE } from './codex.ts';
+export { claudeDecoder, STRUCTURED_FIELD_NAMES } from '#src/routes/claude/decoder.ts';
+export { codexDecoder, readCodexFailure, CODEX_ROUTE, CODEX_LAST_MESSAGE_FILE } from '#src/routes/codex/decoder.ts';
 export {
   genericDecoder,
   genericRouteDecoder,
@@ -9,20 +9,20 @@ export {
   GENERIC_SPEC_HELP,
   GENERIC_ROUTE_PREFIX,
 } from './generic.ts';
-export { geminiDecoder, geminiErrorStatus } from './gemini.ts';
-export { grokCliDecoder, grokCliErrorStatus, GROK_CLI_ERROR_PREFIX } from './grokCli.ts';
-export { qwenDecoder, qwenErrorStatus, qwenRejectionLine, stripAnsi } from './qwen.ts';
-export { opencodeDecoder, opencodeErrorStatus, OPENCODE_ROUTE } from './opencode.ts';
-export { copilotDecoder, copilotErrorStatus, COPILOT_ROUTE } from './copilot.ts';
-export { piDecoder, piErrorStatus, PI_ROUTE } from './pi.ts';
+export { geminiDecoder, geminiErrorStatus } from '#src/routes/gemini/decoder.ts';
+export { grokCliDecoder, grokCliErrorStatus, GROK_CLI_ERROR_PREFIX } from '#src/routes/grok-cli/decoder.ts';
+export { qwenDecoder, qwenErrorStatus, qwenRejectionLine, stripAnsi } from '#src/routes/qwen/decoder.ts';
+export { opencodeDecoder, opencodeErrorStatus, OPENCODE_ROUTE } from '#src/routes/opencode/decoder.ts';
+export { copilotDecoder, copilotErrorStatus, COPILOT_ROUTE } from '#src/routes/copilot/decoder.ts';
+export { piDecoder, piErrorStatus, PI_ROUTE } from '#src/routes/pi/decoder.ts';
 export { defaultDecoders, withDecoders, decoderFor, UnknownRouteError } from './registry.ts';
 export { foldKey, findKeys, isPlainObject, pointerToken } from './keys.ts';
 export { readJsonDocuments } from './jsonl.ts';
 export { canonicalJson, dedupeCandidates } from './candidates.ts';
 
 export type { GenericDecoderOptions, EventFilter } from './generic.ts';
-export type { GeminiDecoderRoute } from './gemini.ts';
-export type { QwenRoute } from './qwen.ts';
+export type { GeminiDecoderRoute } from '#src/routes/gemini/decoder.ts';
+export type { QwenRoute } from '#src/routes/qwen/decoder.ts';
 export type { JsonDocument, JsonDocuments } from './jsonl.ts';
 export type {
   Candidate,

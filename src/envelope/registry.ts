@@ -2,15 +2,8 @@
  * The ordered list of route decoders. A test or a user overrides a route by prepending its own
  * decoder (`withDecoders([mine])`), as msw's `server.use()` puts overrides first.
  */
-import { claudeDecoder } from './claude.ts';
-import { codexDecoder } from './codex.ts';
-import { genericDecoder, genericRouteDecoder } from './generic.ts';
-import { geminiDecoder } from './gemini.ts';
-import { grokCliDecoder } from './grokCli.ts';
-import { qwenDecoder } from './qwen.ts';
-import { opencodeDecoder } from './opencode.ts';
-import { copilotDecoder } from './copilot.ts';
-import { piDecoder } from './pi.ts';
+import { genericRouteDecoder } from './generic.ts';
+import { routeDecoders } from '#src/routes/index.ts';
 import type { RouteDecoder } from './types.ts';
 
 /** Raised for a route no decoder knows; `code` is stable, the message lists the known routes. */
@@ -22,31 +15,9 @@ export class UnknownRouteError extends Error {
   }
 }
 
-/** The decoders routecert ships, one per route. */
+/** The decoders routecert ships, one per route, in route definition order (src/routes/index.ts). */
 export function defaultDecoders(): RouteDecoder[] {
-  return [
-    claudeDecoder('claude-code/json'),
-    claudeDecoder('claude-code/stream-json'),
-    codexDecoder(),
-    geminiDecoder('gemini-cli/json'),
-    geminiDecoder('gemini-cli/stream-json'),
-    grokCliDecoder(),
-    qwenDecoder('qwen-code/json'),
-    qwenDecoder('qwen-code/stream-json'),
-    opencodeDecoder(),
-    copilotDecoder(),
-    piDecoder(),
-    genericDecoder('grok/json', { header: 'xAI grok --json-schema (documented)' }),
-    // xAI grok streaming-json: the final `end` line carries structuredOutput / structuredOutputError; `error` lines end a failed run.
-    genericDecoder('grok/streaming-json', { header: 'xAI grok streaming-json (documented)', terminalType: ['end', 'error'] }),
-    // xAI grok streaming-messages-json: a Claude Code stream-json clone (result.structured_output).
-    genericDecoder('grok/streaming-messages-json', { header: 'xAI grok streaming-messages-json (documented)', terminalType: 'result', assistantEvents: true }),
-    genericDecoder('cursor-agent/json', { header: 'cursor-agent json (documented)', terminalType: 'result' }),
-    genericDecoder('cursor-agent/stream-json', { header: 'cursor-agent stream-json (documented)', terminalType: 'result', assistantEvents: true }),
-    // Amp --stream-json: Claude Code-compatible stream JSON, no schema flag (answer in result / assistant text).
-    genericDecoder('amp/stream-json', { header: 'Amp stream-json (documented)', terminalType: 'result', assistantEvents: true }),
-    genericDecoder('generic', { header: 'generic (structured field, result/text/response, or free text)', freeText: true }),
-  ];
+  return routeDecoders();
 }
 
 /** `extra` first, then the defaults: the first decoder whose route matches wins. */

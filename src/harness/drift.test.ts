@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { claudeDecoder } from '#src/envelope/claude.ts';
+import { claudeDecoder } from '#src/routes/claude/decoder.ts';
 import type { Envelope } from '#src/envelope/types.ts';
 import { caseId } from '#src/record/caseId.ts';
 import { caseLine, consoleReporter } from '#src/report/console.ts';

@@ -4,26 +4,14 @@
  * contract's rules applied to the scripted behaviour (DESIGN.md "Contracts in the mission" item 1),
  * written down independently of the engine, so a decoder or contract regression fails them.
  *
- * CLI facts the expectations rest on (Claude Code 2.1.332, observed by probes/claude.test.ts):
- * - `missing-final`: the CLI validates the tool input against the schema (which requires `final`),
- *   rejects it, lets the model try again and ends with `error_max_structured_output_retries`; in
- *   `json` format nothing shaped survives (dropped-unusable), in `stream-json` the rejected
- *   tool_use inputs are in the log and read as a shaped non-final position (retry: fail closed).
- * - `fenced` / `prose-only`: no tool call even after the enforcement turn; `result` holds the text.
+ * The plans themselves live with their CLI (src/routes/<cli>/plan.ts); {@link PROBE_PLANS} is
+ * derived from the route definitions (src/routes/index.ts).
  */
 import { readFileSync } from 'node:fs';
 import type { CaseExpectation } from '#src/record/caseTypes.ts';
 import type { ScenarioName } from '#src/mock/scenarios.ts';
-import { DEFAULT_FINAL_PAYLOAD } from '#src/mock/scenarios.ts';
 import { projectPath } from '#src/paths.ts';
-import { CODEX_POV_PLAN } from '#src/harness/plans/codex.ts';
-import { GEMINI_POV_PLAN } from '#src/harness/plans/gemini.ts';
-import { GROK_CLI_POV_PLAN } from '#src/harness/plans/grokCli.ts';
-import { QWEN_POV_PLAN } from '#src/harness/plans/qwen.ts';
-import { OPENCODE_POV_PLAN } from '#src/harness/plans/opencode.ts';
-import { COPILOT_POV_PLAN } from '#src/harness/plans/copilot.ts';
-import { PI_POV_PLAN } from '#src/harness/plans/pi.ts';
-import { apiErrorProbe, missingFinalProbe, nonfinalProbes, proseOnlyProbe, STARTUP_META_PROBE, stallProbe } from '#src/harness/plans/shared.ts';
+import { ROUTE_DEFINITIONS } from '#src/routes/index.ts';
 
 /**
  * A schema variant a probe sends: the production schema, it with a `_meta` member at its root, or
@@ -50,46 +38,6 @@ export interface PlannedProbe {
   expect: (route: string) => CaseExpectation;
 }
 
-/** The pov probe plan of Claude Code (a CLI with a schema flag). */
-export const CLAUDE_POV_PLAN: readonly PlannedProbe[] = [
-  {
-    slug: 'final',
-    description: 'the model calls StructuredOutput with a final POV',
-    scenarios: ['final'],
-    schema: 'production',
-    tags: ['final', 'key-case'],
-    expect: () => ({ verdict: 'accepted', origin: 'structured_output', value: DEFAULT_FINAL_PAYLOAD }),
-  },
-  {
-    slug: 'placeholder-then-final',
-    description: 'a text block holds a placeholder POV (final: false), then StructuredOutput holds the final one',
-    scenarios: ['placeholder-then-final'],
-    schema: 'production',
-    tags: ['placeholder-then-final', 'key-case'],
-    expect: () => ({ verdict: 'accepted', origin: 'structured_output', value: DEFAULT_FINAL_PAYLOAD }),
-  },
-  ...nonfinalProbes('production', () => ({ verdict: 'accepted', origin: 'structured_output', value: DEFAULT_FINAL_PAYLOAD, attempt: 1 })),
-  missingFinalProbe('production', 'the model omits the required final flag on every try: never accepted (fail closed)', (route) =>
-    route.endsWith('/stream-json')
-      ? { verdict: 'retry' }
-      : { verdict: 'dropped-unusable', evidence: ['terminal_reason=structured_output_retry_exhausted'] },
-  ),
-  proseOnlyProbe('production', 'the model answers prose and never calls the tool, even after the enforcement turn'),
-  {
-    slug: 'fenced',
-    description: 'the model answers the final POV inside a ```json fence instead of calling the tool',
-    scenarios: ['fenced'],
-    schema: 'production',
-    tags: ['fenced'],
-    // stream-json shows the text first in the assistant events; json only in the result string.
-    expect: (route) => ({ verdict: 'accepted', origin: route.endsWith('/stream-json') ? 'assistant-text' : 'result', value: DEFAULT_FINAL_PAYLOAD }),
-  },
-  apiErrorProbe('production', 400, 'the provider answers HTTP 400 invalid_request_error'),
-  apiErrorProbe('production', 529, 'the provider answers HTTP 529 overloaded_error'),
-  stallProbe('production', 5_000),
-  STARTUP_META_PROBE,
-];
-
 /** The schema a variant sends, built from the production schema (`openai-strict` is read from its file). */
 export function schemaFor(variant: SchemaVariant, production: Record<string, unknown>): Record<string, unknown> {
   if (variant === 'meta-root') return { ...production, _meta: { owner: 'routecert', note: 'custom member' } };
@@ -98,19 +46,13 @@ export function schemaFor(variant: SchemaVariant, production: Record<string, unk
 }
 
 /**
- * The probe plan of each CLI, by its routecert name (src/probe/drivers.ts). A CLI with a driver but
- * no plan here is listed but not probed by `routecert run`.
+ * The probe plan of each CLI with a probe, by its routecert name, derived from the route
+ * definitions (src/routes/<cli>/route.ts `probe.plan`). A CLI without a plan is listed by
+ * `routecert probe --list` but not probed by `routecert run`.
  */
-export const PROBE_PLANS: Readonly<Record<string, readonly PlannedProbe[]>> = {
-  claude: CLAUDE_POV_PLAN,
-  codex: CODEX_POV_PLAN,
-  gemini: GEMINI_POV_PLAN,
-  'grok-cli': GROK_CLI_POV_PLAN,
-  qwen: QWEN_POV_PLAN,
-  opencode: OPENCODE_POV_PLAN,
-  copilot: COPILOT_POV_PLAN,
-  pi: PI_POV_PLAN,
-};
+export const PROBE_PLANS: Readonly<Record<string, readonly PlannedProbe[]>> = Object.freeze(
+  Object.fromEntries(ROUTE_DEFINITIONS.flatMap((d) => (d.probe ? [[d.cli, d.probe.plan]] : []))),
+);
 
 /** The plan of `cli`, or `[]`. */
 export function planFor(cli: string): readonly PlannedProbe[] {

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { compileValidator } from '#src/contract/validator.ts';
 import { runConformance, type LiveSource } from '#src/harness/run.ts';
 import { formatSubjects, productionSubjects, samplePayload, schemaFlagDrivers, startupProbeSource } from '#src/harness/startupProbes.ts';
-import { claudeDriver } from '#src/probe/claude.ts';
+import { claudeDriver } from '#src/routes/claude/route.ts';
 import type { ProbeDriver } from '#src/probe/driver.ts';
 import type { StartupTable } from '#src/probe/startup.ts';
 import { jsonReporter, readReport, InvalidReportError } from '#src/report/json.ts';

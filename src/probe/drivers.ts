@@ -1,19 +1,13 @@
 /**
- * The registered probe drivers, one per CLI, in the order `routecert probe --list` and the live
- * probes use them. Add a CLI by adding its driver here.
+ * The registered probe drivers, one per CLI that runs here, in the order `routecert probe --list`
+ * and the live probes use them. Derived from the route definitions (src/routes/<cli>/route.ts);
+ * add a CLI by adding its folder there.
  */
-import { claudeDriver } from './claude.ts';
-import { codexDriver } from './codex.ts';
 import type { ProbeDriver } from './driver.ts';
-import { geminiDriver } from './gemini.ts';
-import { grokCliDriver } from './grokCli.ts';
-import { qwenDriver } from './qwen.ts';
-import { opencodeDriver } from './opencode.ts';
-import { copilotDriver } from './copilot.ts';
-import { piDriver } from './pi.ts';
+import { ROUTE_DRIVERS } from '#src/routes/index.ts';
 
 /** Every probe driver routecert ships. */
-export const PROBE_DRIVERS: readonly ProbeDriver[] = [claudeDriver, codexDriver, geminiDriver, grokCliDriver, qwenDriver, opencodeDriver, copilotDriver, piDriver];
+export const PROBE_DRIVERS: readonly ProbeDriver[] = ROUTE_DRIVERS;
 
 /** The driver of `cli` (its routecert name, e.g. `claude`), or `undefined`. */
 export function driverFor(cli: string): ProbeDriver | undefined {

@@ -15,7 +15,7 @@ export {
   claudeArgv,
   claudeEnv,
   isClaudeRoute,
-} from '#src/probe/claude.ts';
+} from '#src/routes/claude/probe.ts';
 // Codex route
 export {
   CODEX_ROUTES,
@@ -30,11 +30,10 @@ export {
   LAST_MESSAGE_ROLE,
   codexArgv,
   codexConfigToml,
-  codexDriver,
   codexEnv,
   codexRejectionLine,
   isCodexRoute,
-} from '#src/probe/codex.ts';
+} from '#src/routes/codex/probe.ts';
 // Runner
 export {
   DEFAULT_PROBE_TIMEOUT_MS,
@@ -47,14 +46,23 @@ export {
 // Discovery
 export type { CliName, DiscoveredCli, DiscoverOptions } from '#src/probe/discover.ts';
 // Claude Code routes
-export type { ClaudeRoute, ClaudeArgv, ClaudeArgvOptions, ClaudeEnvOptions } from '#src/probe/claude.ts';
+export type { ClaudeRoute, ClaudeArgv, ClaudeArgvOptions, ClaudeEnvOptions } from '#src/routes/claude/probe.ts';
 // Codex route
-export type { CodexRoute, CodexArgvOptions } from '#src/probe/codex.ts';
+export type { CodexRoute, CodexArgvOptions } from '#src/routes/codex/probe.ts';
 // Runner
 export type { ProbeOptions, ProbeResult, StartupProbeResult } from '#src/probe/run.ts';
 // Drivers
 export { PROBE_DRIVERS, driverFor, driverForRoute } from '#src/probe/drivers.ts';
-export { claudeDriver, claudeRejectionLine } from '#src/probe/claude.ts';
+// Each CLI's driver, built from its route definition (src/routes/<cli>/route.ts)
+export { claudeDriver } from '#src/routes/claude/route.ts';
+export { codexDriver } from '#src/routes/codex/route.ts';
+export { qwenDriver } from '#src/routes/qwen/route.ts';
+export { geminiDriver } from '#src/routes/gemini/route.ts';
+export { opencodeDriver } from '#src/routes/opencode/route.ts';
+export { copilotDriver } from '#src/routes/copilot/route.ts';
+export { piDriver } from '#src/routes/pi/route.ts';
+export { grokCliDriver } from '#src/routes/grok-cli/route.ts';
+export { claudeRejectionLine } from '#src/routes/claude/probe.ts';
 // Chat Completions family (issue 3): Qwen Code, opencode, Copilot CLI, pi
 export {
   QWEN_ROUTES,
@@ -66,8 +74,7 @@ export {
   isQwenRoute,
   qwenArgv,
   qwenEnv,
-  qwenDriver,
-} from '#src/probe/qwen.ts';
+} from '#src/routes/qwen/probe.ts';
 export {
   OPENCODE_ROUTES,
   OPENCODE_PROVIDER_ID,
@@ -76,11 +83,10 @@ export {
   opencodeConfig,
   opencodeEnv,
   prepareOpencodeConfigDir,
-  opencodeDriver,
-} from '#src/probe/opencode.ts';
-export { COPILOT_ROUTES, COPILOT_PINNED_MODEL, COPILOT_TEST_API_KEY, COPILOT_ARGV, copilotEnv, copilotDriver } from '#src/probe/copilot.ts';
-export { PI_ROUTES, PI_PROVIDER_ID, PI_PINNED_MODEL, PI_TEST_API_KEY, PI_HERMETIC_SETTINGS, piModelsJson, piArgv, piEnv, piDriver } from '#src/probe/pi.ts';
-export type { QwenProbeRoute } from '#src/probe/qwen.ts';
+} from '#src/routes/opencode/probe.ts';
+export { COPILOT_ROUTES, COPILOT_PINNED_MODEL, COPILOT_TEST_API_KEY, COPILOT_ARGV, copilotEnv } from '#src/routes/copilot/probe.ts';
+export { PI_ROUTES, PI_PROVIDER_ID, PI_PINNED_MODEL, PI_TEST_API_KEY, PI_HERMETIC_SETTINGS, piModelsJson, piArgv, piEnv } from '#src/routes/pi/probe.ts';
+export type { QwenProbeRoute } from '#src/routes/qwen/probe.ts';
 export { KNOWN_CLIS } from '#src/probe/known.ts';
 export type { ProbeDriver, PrepareInput, PreparedRun, ProbeWorkspace } from '#src/probe/driver.ts';
 export type { KnownCli } from '#src/probe/known.ts';
@@ -125,10 +131,9 @@ export {
   GEMINI_HERMETIC_SETTINGS,
   geminiArgv,
   geminiEnv,
-  geminiDriver,
   isGeminiRoute,
-} from '#src/probe/gemini.ts';
-export type { GeminiRoute } from '#src/probe/gemini.ts';
+} from '#src/routes/gemini/probe.ts';
+export type { GeminiRoute } from '#src/routes/gemini/probe.ts';
 // grok-cli route
 export {
   GROK_CLI_ROUTES,
@@ -137,5 +142,4 @@ export {
   PROMPT_PLACEHOLDER,
   grokCliArgv,
   grokCliEnv,
-  grokCliDriver,
-} from '#src/probe/grokCli.ts';
+} from '#src/routes/grok-cli/probe.ts';

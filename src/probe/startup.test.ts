@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { http, HttpResponse } from 'msw';
-import { CLAUDE_TEXT_ROUTE, claudeArgv, claudeDriver } from '#src/probe/claude.ts';
+import { CLAUDE_TEXT_ROUTE, claudeArgv } from '#src/routes/claude/probe.ts';
+import { claudeDriver } from '#src/routes/claude/route.ts';
 import type { DiscoveredCli } from '#src/probe/discover.ts';
 import type { ProbeDriver } from '#src/probe/driver.ts';
 import type { ProbeResult } from '#src/probe/run.ts';

@@ -19,7 +19,7 @@ import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { Milliseconds } from '#src/envelope/types.ts';
 import type { JsonObject } from '#src/mock/scenarios.ts';
-import { CLAUDE_TEXT_ROUTE } from '#src/probe/claude.ts';
+import { ROUTE_LINT_PROFILES, ROUTE_STARTUP_ONLY } from '#src/routes/index.ts';
 import type { DiscoveredCli } from '#src/probe/discover.ts';
 import type { ProbeDriver } from '#src/probe/driver.ts';
 import { DEFAULT_PROBE_TIMEOUT_MS, runProbe, schemaRejectionLine, type ProbeResult } from '#src/probe/run.ts';
@@ -41,20 +41,17 @@ export type StartupExpectation = 'accepted' | 'rejected' | 'unknown';
 /** The kind of a table row: a production schema, a canary group, or a schema under one output format. */
 export type StartupRowKind = 'production' | CanaryGroup | 'output-format';
 
-/** The lint profile (src/schema/profiles.ts) that models each CLI's schema flag, by routecert CLI name. */
-export const LINT_PROFILE_BY_CLI: Readonly<Record<string, string>> = Object.freeze({
-  claude: 'claude-code',
-  codex: 'codex',
-  qwen: 'qwen-code',
-});
+/**
+ * The lint profile (src/schema/profiles.ts) that models each CLI's schema flag, by routecert CLI
+ * name; from the route definitions (`probe.lintProfile` in src/routes/<cli>/route.ts).
+ */
+export const LINT_PROFILE_BY_CLI: Readonly<Record<string, string>> = ROUTE_LINT_PROFILES;
 
 /**
- * Routes a driver can run for startup probes only (no decoder reads them), by CLI name:
- * Claude Code's `text` output format ({@link CLAUDE_TEXT_ROUTE}).
+ * Routes a driver can run for startup probes only (no decoder reads them), by CLI name, e.g.
+ * Claude Code's `text` output format; from the route definitions (`probe.startupOnlyRoutes`).
  */
-export const STARTUP_ONLY_ROUTES: Readonly<Record<string, readonly string[]>> = Object.freeze({
-  claude: [CLAUDE_TEXT_ROUTE],
-});
+export const STARTUP_ONLY_ROUTES: Readonly<Record<string, readonly string[]>> = ROUTE_STARTUP_ONLY;
 
 /** Every route a startup probe may use for `driver`: its routes, then its startup-only routes. */
 export function startupRoutes(driver: ProbeDriver): string[] {

@@ -6,7 +6,7 @@
 import { access, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DiscoveredCli } from '#src/probe/discover.ts';
-import { CLAUDE_TEST_API_KEY } from '#src/probe/claude.ts';
+import { CLAUDE_TEST_API_KEY } from '#src/routes/claude/probe.ts';
 import { PROJECT_ROOT } from '#src/paths.ts';
 import type { PlannedProbe } from '#src/harness/probePlan.ts';
 import type { ExecutedProbe } from '#src/harness/probeSource.ts';

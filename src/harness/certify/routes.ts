@@ -3,11 +3,11 @@
  * under that name replays the cases), whether its output streams (idle detection applies), and how
  * the schema reaches the CLI.
  *
- * Facts: src/probe/known.ts (CLI names and routes), DESIGN.md's table of hermetic probes (schema
- * flags), research/ce-plugin.md section 1.2 (buffered `--output-format json` routes are guarded by
- * the hard window only).
+ * Facts: the route definitions (src/routes/<cli>/route.ts: binary, `streams`, schema flag);
+ * research/ce-plugin.md section 1.2 (buffered `--output-format json` routes are guarded by the
+ * hard window only).
  */
-import { KNOWN_CLIS } from '#src/probe/known.ts';
+import { routeIds, routeSpecFor } from '#src/routes/index.ts';
 
 /**
  * A route as certification sees it.
@@ -23,35 +23,31 @@ export interface CertifyRoute {
   schemaFlag: string | null;
 }
 
-/** Route families whose CLI takes the schema as JSON text in one argv token. */
-const SCHEMA_TOKEN_FLAGS: Readonly<Record<string, string>> = {
-  'claude-code': '--json-schema',
-  grok: '--json-schema',
-  'qwen-code': '--json-schema',
-};
-
 /** Raised for a route no known CLI serves; the message lists the known routes. */
 export class UnknownCertifyRouteError extends Error {
   readonly code = 'ROUTECERT_UNKNOWN_ROUTE';
   constructor(route: string) {
-    super(`[routecert] unknown route "${route}". Known routes: ${KNOWN_CLIS.flatMap((c) => c.routes).join(', ')}.`);
+    super(`[routecert] unknown route "${route}". Known routes: ${routeIds().filter((r) => routeSpecFor(r)?.definition.bin).join(', ')}.`);
     this.name = 'UnknownCertifyRouteError';
   }
 }
 
 /**
- * The certification facts of `route`.
+ * The certification facts of `route`, from its route definition (src/routes/<cli>/route.ts):
+ * the binary, `streams`, and the schema flag when it takes the schema as one JSON token
+ * (`schema.value === 'json'`).
  *
  * @throws {UnknownCertifyRouteError} when no known CLI has that route.
  */
 export function certifyRoute(route: string): CertifyRoute {
-  const known = KNOWN_CLIS.find((c) => c.routes.includes(route));
-  if (!known) throw new UnknownCertifyRouteError(route);
-  const format = route.split('/')[1] ?? '';
+  const found = routeSpecFor(route);
+  const bin = found?.definition.bin;
+  if (!found || !bin) throw new UnknownCertifyRouteError(route);
+  const { definition, format } = found;
   return {
     route,
-    cli: known.bin,
-    streams: format === 'stream-json' || format === 'jsonl',
-    schemaFlag: SCHEMA_TOKEN_FLAGS[route.split('/')[0] ?? ''] ?? null,
+    cli: bin,
+    streams: format.streams,
+    schemaFlag: definition.schema?.value === 'json' ? definition.schema.flag : null,
   };
 }

@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest';
+import { geminiDecoder, geminiErrorStatus } from './decoder.ts';
+import type { Envelope } from '#src/envelope/types.ts';
+
+const FINAL = { position: 'Choose A', final: true };
+const PLACEHOLDER = { position: 'blocked: gathering subject evidence', final: false };
+const json = geminiDecoder('gemini-cli/json');
+const stream = geminiDecoder('gemini-cli/stream-json');
+
+function envelope(stdout: string, stderr = '', exitCode: number | null = 0): Envelope {
+  return { stdout, stderr, exitCode, elapsedMs: 10 };
+}
+
+/** Gemini CLI 0.61.0 prints the json envelope pretty-printed over many lines. */
+function pretty(value: object): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+/** The stderr of a json-mode API error (0.61.0): warnings, a stack trace, then the pretty error object. */
+function errorStderr(code: number, message: string): string {
+  const body = JSON.stringify({ error: { code, message, status: 'INVALID_ARGUMENT' } });
+  return [
+    'Warning: 256-color support not detected.',
+    `Error when talking to Gemini API Full report available at: <tmp> _ApiError: ${body}`,
+    '    at throwErrorIfNotOK (file://<project>/bundle/chunk.js:1:1) {',
+    `  status: ${code}`,
+    '}',
+    JSON.stringify({ session_id: 'u', error: { type: 'Error', message: body, code } }, null, 2),
+    '',
+  ].join('\n');
+}
+
+function lines(...events: object[]): string {
+  return events.map((e) => `${JSON.stringify(e)}\n`).join('');
+}
+
+describe('geminiDecoder(gemini-cli/json)', () => {
+  it('reads the answer from the response string of the pretty-printed envelope', () => {
+    const d = json.decode(envelope(pretty({ session_id: 'u', response: JSON.stringify(FINAL), stats: { models: {} } })), { anchor: 'position' });
+    expect(d.status.kind).toBe('ok');
+    expect(d.candidates).toEqual([expect.objectContaining({ origin: 'response', pointer: '/response', value: FINAL, nested: 1 })]);
+    expect(d.structured).toBeUndefined();
+    expect(d.keys).toEqual(['session_id', 'response', 'stats']);
+    expect(d.usage).toEqual({ models: {} });
+  });
+
+  it('finds both objects when the response concatenates a placeholder and the final answer, and a fenced one', () => {
+    const both = json.decode(envelope(pretty({ session_id: 'u', response: JSON.stringify(PLACEHOLDER) + JSON.stringify(FINAL) })), { anchor: 'position' });
+    expect(both.candidates.map((c) => c.value)).toEqual([PLACEHOLDER, FINAL]);
+    const fenced = json.decode(envelope(pretty({ response: `Here:\n\n\`\`\`json\n${JSON.stringify(FINAL, null, 2)}\n\`\`\`\n` })), { anchor: 'position' });
+    expect(fenced.candidates[0]).toMatchObject({ value: FINAL, fenced: true });
+  });
+
+  it('prose in the response is evidence, not a candidate', () => {
+    const d = json.decode(envelope(pretty({ session_id: 'u', response: 'I think A.' })), { anchor: 'position' });
+    expect(d.candidates).toEqual([]);
+    expect(d.human).toEqual(['I think A.']);
+  });
+
+  it('reads an API error from stderr when stdout is empty: provider error with the HTTP status, whatever the exit code says', () => {
+    const d = json.decode(envelope('', errorStderr(400, 'API key not valid.'), 144));
+    expect(d.status).toMatchObject({ kind: 'provider-error', apiErrorStatus: 400 });
+    expect(d.ancillary).toEqual(['api_error_status=400']);
+    expect(d.human[0]).toContain('API key not valid.');
+    expect(d.keys).toEqual(['session_id', 'error']);
+    expect(d.notes.join(' ')).toContain('stderr');
+  });
+
+  it('reads 529 (exit 17 = 529 & 0xFF) the same way', () => {
+    expect(json.decode(envelope('', errorStderr(529, 'Overloaded'), 17)).status).toMatchObject({ kind: 'provider-error', apiErrorStatus: 529 });
+  });
+
+  it('a non-zero exit with plain-text stderr and no JSON is a crash that keeps the message', () => {
+    const d = json.decode(envelope('', 'Please trust this folder first.\n', 55));
+    expect(d.status).toEqual({ kind: 'crashed', message: 'Please trust this folder first.' });
+  });
+});
+
+describe('geminiDecoder(gemini-cli/stream-json)', () => {
+  const init = { type: 'init', timestamp: 't', session_id: 'u', model: 'gemini-2.5-flash' };
+  const user = { type: 'message', role: 'user', content: `Answer as JSON:\n\`\`\`json\n${JSON.stringify({ properties: { position: { type: 'string' } } })}\n\`\`\`` };
+
+  it('joins the assistant deltas into one text before looking for JSON, and never reads the user prompt', () => {
+    const text = JSON.stringify(FINAL);
+    const stdout = lines(
+      init,
+      user,
+      { type: 'message', role: 'assistant', content: text.slice(0, 9), delta: true },
+      { type: 'message', role: 'assistant', content: text.slice(9), delta: true },
+      { type: 'result', status: 'success', stats: { total_tokens: 3 } },
+    );
+    const d = stream.decode(envelope(stdout), { anchor: 'position' });
+    expect(d.status.kind).toBe('ok');
+    expect(d.candidates).toEqual([expect.objectContaining({ origin: 'assistant-text', value: FINAL, event: 2, pointer: '/content' })]);
+    expect(d.keys).toEqual(['type', 'status', 'stats']);
+    expect(d.usage).toEqual({ total_tokens: 3 });
+  });
+
+  it('reads a result with status error as a provider error with the status inside the message', () => {
+    const message = `[API Error: ${JSON.stringify({ error: { code: 400, message: 'bad', status: 'INVALID_ARGUMENT' } })}]`;
+    const d = stream.decode(envelope(lines(init, user, { type: 'result', status: 'error', error: { type: 'unknown', message } }), 'stack trace', 144));
+    expect(d.status).toMatchObject({ kind: 'provider-error', apiErrorStatus: 400, message });
+    expect(d.ancillary).toEqual(['api_error_status=400']);
+  });
+
+  it('a stream cut before the result line keeps the answer it had and notes the missing result', () => {
+    const d = stream.decode(envelope(lines(init, { type: 'message', role: 'assistant', content: JSON.stringify(PLACEHOLDER), delta: true }), '', null), { anchor: 'position' });
+    expect(d.candidates.map((c) => c.value)).toEqual([PLACEHOLDER]);
+    expect(d.notes.join(' ')).toContain('no terminal');
+  });
+
+  it('a tool call between two assistant texts keeps them apart', () => {
+    const d = stream.decode(
+      envelope(
+        lines(
+          { type: 'message', role: 'assistant', content: '{"position":"a",', delta: true },
+          { type: 'tool_use', tool_name: 'read_file', tool_id: 't1', parameters: {} },
+          { type: 'message', role: 'assistant', content: JSON.stringify(FINAL), delta: true },
+          { type: 'result', status: 'success' },
+        ),
+      ),
+      { anchor: 'position' },
+    );
+    expect(d.candidates.map((c) => c.value)).toEqual([FINAL]);
+  });
+});
+
+describe('geminiErrorStatus', () => {
+  it('takes error.code when it is an HTTP status, else the code of the Google body inside the message', () => {
+    expect(geminiErrorStatus({ code: 429, message: 'x' })).toBe(429);
+    expect(geminiErrorStatus({ type: 'unknown', message: '[API Error: {"error":{"code":503,"message":"busy"}}]' })).toBe(503);
+    expect(geminiErrorStatus({ code: 41, message: 'auth' })).toBeNull();
+    expect(geminiErrorStatus('nope')).toBeNull();
+  });
+});

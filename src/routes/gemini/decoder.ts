@@ -1,0 +1,191 @@
+/**
+ * Gemini CLI route decoders: `gemini-cli/json` (`gemini -o json`, one pretty-printed object) and
+ * `gemini-cli/stream-json` (`-o stream-json`, JSONL events ending with a `type: "result"` line).
+ *
+ * Facts (Gemini CLI 0.61.0, research/cli-envelopes.md section 4, checked against the real CLI by
+ * probes/gemini.test.ts):
+ * - no schema flag, no structured field: the answer is JSON inside the `response` string (json), or
+ *   inside the assistant `message` events, whose `content` deltas are parts of one text (stream-json);
+ * - the `user` message event repeats the whole prompt, schema included: it is never read for answers;
+ * - an API error in json mode leaves stdout EMPTY and prints, after a stack trace, a pretty JSON
+ *   object `{"session_id":..,"error":{"type":"Error","message":"{\"error\":{\"code\":400,..}}","code":400}}`
+ *   on stderr; the exit code is the HTTP status & 0xFF (400 -> 144, 529 -> 17);
+ * - in stream-json the same error is `{"type":"result","status":"error","error":{"type":"unknown",
+ *   "message":"[API Error: {\"error\":{\"code\":400,...}}]"}}` on stdout, same exit code;
+ * - auth not configured: exit 41 with the JSON error on stderr (json mode); untrusted folder: exit 55
+ *   with plain text (research, not re-observed here).
+ */
+import { findJsonObjects } from '#src/scan/index.ts';
+import { readJsonDocuments, type JsonDocument } from '#src/envelope/jsonl.ts';
+import { candidatesFromText, dedupeCandidates } from '#src/envelope/candidates.ts';
+import { isPlainObject } from '#src/envelope/keys.ts';
+import { crashedStatus, isHttpErrorStatus } from '#src/envelope/status.ts';
+import { finishDecode } from '#src/envelope/decodeParts.ts';
+import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from '#src/envelope/types.ts';
+
+/** The Gemini CLI routes this file decodes. */
+export type GeminiDecoderRoute = 'gemini-cli/json' | 'gemini-cli/stream-json';
+
+/**
+ * A Gemini CLI decoder for one route.
+ *
+ * @example
+ * geminiDecoder('gemini-cli/json').decode({ stdout, stderr, exitCode: 144, elapsedMs: 4000 }).status
+ * // { kind: 'provider-error', apiErrorStatus: 400, message: '{"error":{"code":400,...}}' }
+ */
+export function geminiDecoder(route: GeminiDecoderRoute): RouteDecoder {
+  return {
+    route,
+    header: `Gemini CLI (${route.split('/')[1]})`,
+    detect: (envelope) =>
+      route === 'gemini-cli/json'
+        ? /"response"\s*:|"session_id"\s*:/.test(envelope.stdout) || /"error"\s*:\s*\{/.test(envelope.stderr)
+        : /"type"\s*:\s*"init"/.test(envelope.stdout) && /"role"\s*:/.test(envelope.stdout),
+    decode: (envelope, options) => (route === 'gemini-cli/json' ? decodeJson(route, envelope, options) : decodeStream(route, envelope, options)),
+  };
+}
+
+/** An HTTP status (400-599) a Gemini error object carries: `error.code`, or the Google body inside `error.message`. */
+export function geminiErrorStatus(error: unknown): number | null {
+  if (!isPlainObject(error)) return null;
+  const code = error.code;
+  if (isHttpErrorStatus(code)) return code;
+  if (typeof error.message === 'string' && error.message.includes('{')) {
+    for (const found of findJsonObjects(error.message, { anchor: 'code', maxStringDepth: 1 })) {
+      const inner = found.value.code;
+      if (isHttpErrorStatus(inner)) return inner;
+    }
+  }
+  return null;
+}
+
+/** The last top-level JSON object on stderr that has an object `error` (the json-mode error report). */
+function stderrErrorObject(stderr: string): Record<string, unknown> | undefined {
+  if (!stderr.includes('"error"')) return undefined;
+  let last: Record<string, unknown> | undefined;
+  for (const found of findJsonObjects(stderr, { anchor: 'error', maxStringDepth: 0 })) {
+    if (found.nested === 0 && found.pointer === '' && isPlainObject(found.value.error)) last = found.value;
+  }
+  return last;
+}
+
+/** Status from an `error` object (stdout terminal or stderr report), with its evidence fragments. */
+function errorStatus(error: Record<string, unknown>, human: string[], ancillary: string[]): EnvelopeStatus {
+  const message = typeof error.message === 'string' && error.message.trim() !== '' ? error.message : undefined;
+  if (message) human.push(message);
+  const status = geminiErrorStatus(error);
+  if (status !== null) {
+    ancillary.push(`api_error_status=${status}`);
+    return { kind: 'provider-error', apiErrorStatus: status, message: message ?? `HTTP ${status}` };
+  }
+  return { kind: 'cli-error', ...(message ? { message } : {}) };
+}
+
+/** A non-zero exit (or a signal) with nothing readable: crashed, with stderr as the message. */
+function exitStatus(envelope: Envelope): EnvelopeStatus {
+  return crashedStatus(envelope) ?? { kind: 'ok' };
+}
+
+function decodeJson(route: string, envelope: Envelope, options: DecodeOptions = {}): Decoded {
+  const docs = readJsonDocuments(envelope.stdout);
+  const notes = [...docs.notes];
+  const candidates: Candidate[] = [];
+  const human: string[] = [];
+  const ancillary: string[] = [];
+  let status: EnvelopeStatus = { kind: 'ok' };
+  let terminal: { value: Record<string, unknown>; offset: number } | undefined;
+  for (const doc of docs.documents) {
+    if (isPlainObject(doc.value) && ('response' in doc.value || 'error' in doc.value || 'session_id' in doc.value)) {
+      terminal = { value: doc.value, offset: doc.offset };
+    }
+  }
+  let keys: string[] = [];
+  if (terminal) {
+    const t = terminal.value;
+    keys = Object.keys(t);
+    if (typeof t.response === 'string') {
+      if (t.response.trim() !== '') human.push(t.response);
+      candidates.push(...candidatesFromText(t.response, { origin: 'response', pointer: '/response', offset: terminal.offset }, options.anchor));
+    }
+    if (isPlainObject(t.error)) status = errorStatus(t.error, human, ancillary);
+  } else {
+    if (docs.documents.length > 0) notes.push('no Gemini envelope object (with "response" or "error") in stdout');
+    const report = stderrErrorObject(envelope.stderr);
+    if (report) {
+      keys = Object.keys(report);
+      notes.push('stdout has no envelope; the error object was read from stderr');
+      status = errorStatus(report.error as Record<string, unknown>, human, ancillary);
+    } else {
+      status = exitStatus(envelope);
+    }
+  }
+  const decoded: Decoded = { route, candidates: dedupeCandidates(candidates), status, human, ancillary, keys, notes };
+  if (terminal && terminal.value.stats !== undefined) decoded.usage = terminal.value.stats;
+  return decoded;
+}
+
+/** Consecutive assistant message events: one text, from the first event's line and offset. */
+interface AssistantSegment {
+  text: string;
+  line: number;
+  offset: number;
+}
+
+function assistantSegments(documents: JsonDocument[]): AssistantSegment[] {
+  const segments: AssistantSegment[] = [];
+  let open: AssistantSegment | undefined;
+  for (const doc of documents) {
+    const v = doc.value;
+    const isAssistant = isPlainObject(v) && v.type === 'message' && v.role === 'assistant' && typeof v.content === 'string';
+    if (!isAssistant) {
+      // Any other event (user message, tool_use, tool_result, error, result) ends the text.
+      open = undefined;
+      continue;
+    }
+    const content = (v as { content: string }).content;
+    if (open && (v as { delta?: unknown }).delta === true) {
+      open.text += content;
+    } else {
+      open = { text: content, line: doc.line, offset: doc.offset };
+      segments.push(open);
+    }
+  }
+  return segments;
+}
+
+function decodeStream(route: string, envelope: Envelope, options: DecodeOptions = {}): Decoded {
+  const docs = readJsonDocuments(envelope.stdout);
+  const notes = [...docs.notes];
+  const candidates: Candidate[] = [];
+  const human: string[] = [];
+  const ancillary: string[] = [];
+  let terminal: { value: Record<string, unknown>; line: number; offset: number } | undefined;
+  for (const doc of docs.documents) {
+    if (isPlainObject(doc.value) && doc.value.type === 'result') terminal = { value: doc.value, line: doc.line, offset: doc.offset };
+  }
+  for (const segment of assistantSegments(docs.documents)) {
+    if (segment.text.trim() !== '') human.push(segment.text);
+    candidates.push(
+      ...candidatesFromText(segment.text, { origin: 'assistant-text', pointer: '/content', event: segment.line, offset: segment.offset }, options.anchor),
+    );
+  }
+  let status: EnvelopeStatus = { kind: 'ok' };
+  if (terminal) {
+    const t = terminal.value;
+    if (t.status === 'error' || isPlainObject(t.error)) {
+      status = isPlainObject(t.error) ? errorStatus(t.error, human, ancillary) : { kind: 'cli-error', message: 'result status error' };
+    }
+  } else {
+    if (docs.documents.length > 0) notes.push('no terminal {"type":"result"} event in stdout');
+    const report = stderrErrorObject(envelope.stderr);
+    if (report) {
+      notes.push('the error object was read from stderr');
+      status = errorStatus(report.error as Record<string, unknown>, human, ancillary);
+    } else {
+      status = exitStatus(envelope);
+    }
+  }
+  const decoded = finishDecode(route, { candidates, human, ancillary, notes }, status, terminal?.value);
+  if (terminal && terminal.value.stats !== undefined) decoded.usage = terminal.value.stats;
+  return decoded;
+}

@@ -1,0 +1,104 @@
+/**
+ * Gemini CLI routes: how to run `gemini` headless, and the hermetic environment that points it at
+ * the Gemini API mock. Facts from Gemini CLI 0.61.0 run against the loopback mock (research/
+ * cli-envelopes.md section 4, and the probes in probes/gemini.test.ts):
+ *
+ * - no schema flag: the schema goes into the prompt, and the answer is the `response` string (json)
+ *   or the assistant `message` deltas (stream-json);
+ * - `GOOGLE_GEMINI_BASE_URL` alone makes the CLI pick auth type `gateway`, which non-interactive
+ *   mode rejects (`Invalid auth method selected.`, exit 41); settings `security.auth.selectedType:
+ *   "gemini-api-key"` plus `GEMINI_API_KEY` work;
+ * - an untrusted folder exits 55 even in json mode: `GEMINI_CLI_TRUST_WORKSPACE=true`;
+ * - usage statistics are on by default and post to `play.googleapis.com` (seen as DNS lookups under
+ *   strace); `privacy.usageStatisticsEnabled: false` stops them, after which the only connection is to
+ *   the mock on 127.0.0.1;
+ * - a 5xx or 429 is retried up to 10 times with 5-30 s backoff; `general.maxAttempts: 1` makes one
+ *   request the whole run (529 then exits 17 = 529 & 0xFF after about 5 s);
+ * - the prompt is read from stdin when no `-p` is given and stdin is not a TTY.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { geminiHandlers } from '#src/mock/gemini.ts';
+import type { ProbeHooks } from '#src/routes/define.ts';
+import { promptWithSchema } from '#src/probe/schemaPrompt.ts';
+
+/** The Gemini CLI routes, in the order reports list them. */
+export const GEMINI_ROUTES = ['gemini-cli/json', 'gemini-cli/stream-json'] as const;
+
+/** One of {@link GEMINI_ROUTES}. */
+export type GeminiRoute = (typeof GEMINI_ROUTES)[number];
+
+/** The model every probe pins with `-m`, so the CLI's router (an extra classifier request) never runs. */
+export const GEMINI_PINNED_MODEL = 'gemini-2.5-flash';
+
+/** The test API key the probes hand the CLI (never a real credential; shaped so redaction catches it). */
+export const GEMINI_TEST_API_KEY = 'AIzaRoutecertTestKey0000000000000000000';
+
+/**
+ * The user settings a hermetic run writes to `<home>/.gemini/settings.json` (Gemini CLI 0.61.0
+ * setting names):
+ * - `security.auth.selectedType: "gemini-api-key"`: API-key auth against `GOOGLE_GEMINI_BASE_URL`;
+ * - `privacy.usageStatisticsEnabled: false`, `telemetry.enabled: false`: no traffic but the model calls;
+ * - `general.enableAutoUpdate` / `enableAutoUpdateNotification: false`: no update check;
+ * - `general.maxAttempts: 1`: no HTTP retries (one request per model call).
+ */
+export const GEMINI_HERMETIC_SETTINGS = Object.freeze({
+  security: { auth: { selectedType: 'gemini-api-key' } },
+  privacy: { usageStatisticsEnabled: false },
+  telemetry: { enabled: false },
+  general: { enableAutoUpdate: false, enableAutoUpdateNotification: false, maxAttempts: 1 },
+});
+
+/** Type guard: is `route` one of {@link GEMINI_ROUTES}? */
+export function isGeminiRoute(route: string): route is GeminiRoute {
+  return (GEMINI_ROUTES as readonly string[]).includes(route);
+}
+
+/**
+ * The argv of one Gemini CLI run: `-m <model> -o json|stream-json`. The prompt (with the schema in
+ * it) goes to stdin, so argv holds nothing secret or long and is displayed as is.
+ */
+export function geminiArgv(route: GeminiRoute, model: string = GEMINI_PINNED_MODEL): string[] {
+  return ['-m', model, '-o', route === 'gemini-cli/stream-json' ? 'stream-json' : 'json'];
+}
+
+/**
+ * The whole environment of a hermetic Gemini CLI run (nothing inherited): PATH, HOME, TMPDIR, LANG,
+ * `GEMINI_API_KEY` ({@link GEMINI_TEST_API_KEY}), `GOOGLE_GEMINI_BASE_URL` (the mock's origin; the
+ * CLI appends `/v1beta/models/...`), `GEMINI_CLI_TRUST_WORKSPACE=true`, `NO_COLOR=1`.
+ */
+export function geminiEnv(options: { baseUrl: string; home: string; tmpDir: string; path?: string }): Record<string, string> {
+  return {
+    PATH: options.path ?? process.env.PATH ?? '/usr/bin:/bin',
+    HOME: options.home,
+    TMPDIR: options.tmpDir,
+    LANG: 'C.UTF-8',
+    NO_COLOR: '1',
+    GEMINI_API_KEY: GEMINI_TEST_API_KEY,
+    GOOGLE_GEMINI_BASE_URL: options.baseUrl,
+    GEMINI_CLI_TRUST_WORKSPACE: 'true',
+  };
+}
+
+/**
+ * The Gemini CLI probe hooks (route.ts adds the facts and builds the driver): Gemini API mock (SSE), settings file in the throwaway HOME, prompt
+ * (schema appended) on stdin, model pinned with `-m`.
+ */
+export const geminiProbe: ProbeHooks = {
+  handlers: (scenario, payloads) => geminiHandlers({ scenario, payloads }),
+  async prepare(input) {
+    if (!isGeminiRoute(input.route)) throw new Error(`[routecert] gemini has no route ${input.route}; routes: ${GEMINI_ROUTES.join(', ')}`);
+    const configDir = join(input.workspace.home, '.gemini');
+    await mkdir(configDir, { recursive: true });
+    await writeFile(join(configDir, 'settings.json'), `${JSON.stringify(GEMINI_HERMETIC_SETTINGS, null, 2)}\n`, 'utf8');
+    const argv = geminiArgv(input.route, input.model ?? GEMINI_PINNED_MODEL);
+    return {
+      argv,
+      display: argv,
+      env: geminiEnv({ baseUrl: input.mockUrl, home: input.workspace.home, tmpDir: input.workspace.tmpDir }),
+      stdin: promptWithSchema(input.prompt, input.schema),
+    };
+  },
+  // No schema flag, so nothing to reject at startup.
+  rejectionLine: () => null,
+};

@@ -1,0 +1,39 @@
+/**
+ * xAI grok (`grok --json-schema`, installed by its own script from x.ai, not on npm): every fact
+ * routecert knows about it. It cannot run here, so its routes have documented cases only
+ * (xai-org/grok-build headless-mode docs, research/cli-envelopes.md section 9b). Not grok-cli
+ * (src/routes/grok-cli/route.ts), though both install a `grok` binary.
+ */
+import { genericDecoder } from '#src/envelope/generic.ts';
+import { defineRoute } from '#src/routes/define.ts';
+
+/** xAI grok. */
+export const grokRoute = defineRoute({
+  cli: 'grok',
+  title: 'grok (xAI)',
+  bin: 'grok',
+  npmPackage: null,
+  routes: [
+    // `--json-schema` implies buffered `--output-format json`: one document at the end.
+    { route: 'grok/json', framings: ['json-document'], streams: false, decoder: () => genericDecoder('grok/json', { header: 'xAI grok --json-schema (documented)' }) },
+    {
+      route: 'grok/streaming-json',
+      framings: ['jsonl'],
+      streams: true,
+      // The final `end` line carries structuredOutput / structuredOutputError; `error` lines end a failed run.
+      decoder: () => genericDecoder('grok/streaming-json', { header: 'xAI grok streaming-json (documented)', terminalType: ['end', 'error'] }),
+    },
+    {
+      route: 'grok/streaming-messages-json',
+      framings: ['jsonl'],
+      streams: true,
+      // A Claude Code stream-json clone (result.structured_output).
+      decoder: () => genericDecoder('grok/streaming-messages-json', { header: 'xAI grok streaming-messages-json (documented)', terminalType: 'result', assistantEvents: true }),
+    },
+  ],
+  schema: { flag: '--json-schema', value: 'json' },
+  answer: 'camelCase `structuredOutput`, `structuredOutputError`, `text`',
+  versions: { recorded: '1.0.4' },
+  casesFrom: 'documented',
+  note: 'installed by its own script (x.ai); documented cases only',
+});

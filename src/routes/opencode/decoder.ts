@@ -1,0 +1,87 @@
+/**
+ * The opencode route decoder: `opencode/jsonl` (`opencode run --format json`), JSONL events
+ * `{type, timestamp, sessionID, part | error}` with `type` in `step_start`, `text`, `tool_use`,
+ * `reasoning`, `step_finish`, `error`. No schema flag, no structured field: the answer is JSON in the
+ * `text` parts. There is no terminal "done" event (opencode issue #36413).
+ *
+ * Facts (opencode 1.18.33 against the loopback Chat Completions mock, research/cli-envelopes.md
+ * section 6, checked by probes/opencode.test.ts):
+ * - event `type` is snake case (`step_finish`), `part.type` kebab case (`step-finish`); usage is per
+ *   step in `step_finish.part.tokens`;
+ * - a provider error is one `error` event
+ *   `{"error":{"name":"APIError","data":{"message":..,"statusCode":400,"isRetryable":false,"responseBody":..}}}`,
+ *   exit 1; a 5xx is retried first (5 retries, honouring `retry-after-ms`).
+ */
+import { candidatesFromText } from '#src/envelope/candidates.ts';
+import { isPlainObject } from '#src/envelope/keys.ts';
+import { crashedStatus, errorStatusFromCode, pushApiErrorStatus } from '#src/envelope/status.ts';
+import { finishDecode, startDecode } from '#src/envelope/decodeParts.ts';
+import type { Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from '#src/envelope/types.ts';
+
+/** The opencode route. */
+export const OPENCODE_ROUTE = 'opencode/jsonl';
+
+/**
+ * What an opencode `error` event says: a provider error when `error.data.statusCode` is an HTTP
+ * error status (400-599), else a CLI error; the message is `error.data.message`, else `error.name`.
+ */
+export function opencodeErrorStatus(error: unknown): EnvelopeStatus {
+  const e = isPlainObject(error) ? error : {};
+  const data = isPlainObject(e.data) ? e.data : {};
+  const message = typeof data.message === 'string' && data.message !== '' ? data.message : typeof e.name === 'string' ? e.name : 'error';
+  return errorStatusFromCode(data.statusCode, message);
+}
+
+/**
+ * The opencode decoder. Candidates: the JSON in each `text` part (origin `assistant-text`) and the
+ * input object of each `tool_use` part (origin `tool_use:<tool>`), in stream order; the texts are also the human-readable evidence. Status: the
+ * last `error` event (provider error with its `statusCode`), else `ok`; no JSON at all with a
+ * non-zero exit or a signal is a crash.
+ *
+ * @example
+ * opencodeDecoder().decode({ stdout: '{"type":"text","part":{"type":"text","text":"{\\"a\\":1}"}}\n', stderr: '', exitCode: 0, elapsedMs: 1 }).candidates[0]?.origin
+ * // 'assistant-text'
+ */
+export function opencodeDecoder(): RouteDecoder {
+  return {
+    route: OPENCODE_ROUTE,
+    header: 'opencode (run --format json)',
+    detect: (envelope) => /"sessionID"\s*:/.test(envelope.stdout) && /"type"\s*:\s*"(?:step_start|text|step_finish|error)"/.test(envelope.stdout),
+    decode: (envelope, options) => decodeOpencode(envelope, options),
+  };
+}
+
+function decodeOpencode(envelope: Envelope, options: DecodeOptions = {}): Decoded {
+  const { docs, notes, candidates, human, ancillary, event } = startDecode(envelope.stdout);
+  let status: EnvelopeStatus = { kind: 'ok' };
+  let terminal: Record<string, unknown> | undefined;
+  let usage: unknown;
+  for (const doc of docs.documents) {
+    const e = doc.value;
+    if (!isPlainObject(e) || typeof e.type !== 'string') continue;
+    terminal = e;
+    const part = isPlainObject(e.part) ? e.part : undefined;
+    if (e.type === 'text' && part && typeof part.text === 'string') {
+      if (part.text.trim() !== '') human.push(part.text);
+      candidates.push(...candidatesFromText(part.text, { origin: 'assistant-text', pointer: '/part/text', offset: doc.offset, ...event(doc.line) }, options.anchor));
+    } else if (e.type === 'tool_use' && part) {
+      const state = isPlainObject(part.state) ? part.state : undefined;
+      if (state && isPlainObject(state.input)) {
+        candidates.push({ value: state.input, origin: `tool_use:${String(part.tool)}`, pointer: '/part/state/input', offset: doc.offset, nested: 0, ...event(doc.line) });
+      }
+    } else if (e.type === 'step_finish' && part && part.tokens !== undefined) {
+      usage = part.tokens;
+    } else if (e.type === 'error') {
+      status = opencodeErrorStatus(e.error);
+      if (status.message) human.push(status.message);
+    }
+  }
+  pushApiErrorStatus(status, ancillary);
+  if (!terminal) {
+    if (docs.documents.length > 0) notes.push('no opencode event in stdout');
+    status = crashedStatus(envelope) ?? status;
+  }
+  const decoded = finishDecode(OPENCODE_ROUTE, { candidates, human, ancillary, notes }, status, terminal);
+  if (usage !== undefined) decoded.usage = usage;
+  return decoded;
+}

@@ -1,0 +1,94 @@
+/**
+ * The pi route decoder: `pi/json` (`pi -p --mode json`), JSONL events: the `session` header, then
+ * `agent_start`, `turn_start`, `message_start` / `message_update` / `message_end`,
+ * `tool_execution_*`, `turn_end`, `agent_end`, `auto_retry_start` / `auto_retry_end`. No schema
+ * flag, no structured field: the answer is the text of the last `message_end` whose message has
+ * `role: "assistant"`.
+ *
+ * Facts (pi 0.73.1 against the loopback Chat Completions mock, research/cli-envelopes.md section 8,
+ * checked by probes/pi.test.ts):
+ * - **exit 0 even on an API error** in json mode: the assistant `message_end` then has
+ *   `stopReason: "error"`, `content: []` and `errorMessage: "<status> <provider message>"` (the
+ *   OpenAI SDK's wording, e.g. `400 routecert mock: ...`, `529 Overloaded`), and a retried error ends
+ *   with `auto_retry_end {success: false, finalError}`;
+ * - `message_update`, `turn_end` and `agent_end` repeat the same messages: only `message_end` is read.
+ */
+import { candidatesFromText } from '#src/envelope/candidates.ts';
+import { isPlainObject } from '#src/envelope/keys.ts';
+import { crashedStatus, errorStatusFromCode, httpStatusIn, pushApiErrorStatus } from '#src/envelope/status.ts';
+import { finishDecode, startDecode } from '#src/envelope/decodeParts.ts';
+import type { Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from '#src/envelope/types.ts';
+
+/** The pi route. */
+export const PI_ROUTE = 'pi/json';
+
+/** `<status> <message>` at the start of an `errorMessage` (the OpenAI SDK's APIError wording). */
+const API_ERROR = /^(\d{3})\b/;
+
+/**
+ * What an assistant message with `stopReason: "error"` says: a provider error when its
+ * `errorMessage` starts with an HTTP error status (`529 Overloaded`), else a CLI error
+ * (`Connection error.`).
+ */
+export function piErrorStatus(errorMessage: string): EnvelopeStatus {
+  return errorStatusFromCode(httpStatusIn(errorMessage.trim(), API_ERROR), errorMessage);
+}
+
+/**
+ * The pi decoder. Candidates: the JSON in the `text` blocks of every assistant `message_end`
+ * (origin `assistant-text`) and the arguments of its `toolCall` blocks (origin `tool_use:<name>`),
+ * in stream order; the texts are also the human-readable evidence. Status: from the last assistant `message_end` (an error stop reason is a provider
+ * error when its message starts with the HTTP status); never from the exit code, which is 0 either way.
+ *
+ * @example
+ * piDecoder().decode({ stdout: '{"type":"message_end","message":{"role":"assistant","content":[],"stopReason":"error","errorMessage":"400 bad"}}\n', stderr: '', exitCode: 0, elapsedMs: 1 }).status
+ * // { kind: 'provider-error', apiErrorStatus: 400, message: '400 bad' }
+ */
+export function piDecoder(): RouteDecoder {
+  return {
+    route: PI_ROUTE,
+    header: 'pi (--mode json)',
+    detect: (envelope) => /"type"\s*:\s*"(?:session|message_end|agent_end)"/.test(envelope.stdout),
+    decode: (envelope, options) => decodePi(envelope, options),
+  };
+}
+
+function decodePi(envelope: Envelope, options: DecodeOptions = {}): Decoded {
+  const { docs, notes, candidates, human, ancillary, event } = startDecode(envelope.stdout);
+  let status: EnvelopeStatus = { kind: 'ok' };
+  let terminal: Record<string, unknown> | undefined;
+  for (const doc of docs.documents) {
+    const e = doc.value;
+    if (!isPlainObject(e) || typeof e.type !== 'string') continue;
+    if (e.type !== 'message_end' || !isPlainObject(e.message) || e.message.role !== 'assistant') continue;
+    const message = e.message;
+    terminal = message;
+    const content = Array.isArray(message.content) ? message.content : [];
+    content.forEach((block, i) => {
+      if (!isPlainObject(block)) return;
+      const pointer = `/message/content/${i}`;
+      if (block.type === 'text' && typeof block.text === 'string') {
+        if (block.text.trim() !== '') human.push(block.text);
+        candidates.push(...candidatesFromText(block.text, { origin: 'assistant-text', pointer: `${pointer}/text`, offset: doc.offset, ...event(doc.line) }, options.anchor));
+      } else if (block.type === 'toolCall' && isPlainObject(block.arguments)) {
+        candidates.push({ value: block.arguments, origin: `tool_use:${String(block.name)}`, pointer: `${pointer}/arguments`, offset: doc.offset, nested: 0, ...event(doc.line) });
+      }
+    });
+    // The last assistant message decides: an answer after a retried error clears the error.
+    if (message.stopReason === 'error' || message.stopReason === 'aborted') {
+      const text = typeof message.errorMessage === 'string' && message.errorMessage !== '' ? message.errorMessage : `stopReason ${String(message.stopReason)}`;
+      status = piErrorStatus(text);
+      human.push(text);
+    } else {
+      status = { kind: 'ok' };
+    }
+  }
+  pushApiErrorStatus(status, ancillary);
+  if (!terminal) {
+    if (docs.documents.length > 0) notes.push('no assistant message_end in stdout');
+    status = crashedStatus(envelope) ?? status;
+  }
+  const decoded = finishDecode(PI_ROUTE, { candidates, human, ancillary, notes }, status, terminal);
+  if (terminal && terminal.usage !== undefined) decoded.usage = terminal.usage;
+  return decoded;
+}
