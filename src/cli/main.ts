@@ -42,12 +42,12 @@ export async function main(argv: string[]): Promise<number> {
     .configureOutput({ writeErr: (s) => process.stderr.write(s), writeOut: (s) => process.stdout.write(s) });
   program.addHelpText(
     'after',
-    '\nExit codes: 0 all conform, 1 a conformance failure, 2 usage or configuration error, 3 the run could not be carried out.',
+    '\nExit codes: 0 all conform, 1 a conformance failure (diff: a regression), 2 usage or configuration error (also a filter or folder that selects nothing), 3 the run could not be carried out.',
   );
 
   program
     .command('run')
-    .description('Judge every corpus case (and probe installed CLIs hermetically); write reports/<run>/report.json, junit.xml, summary.md')
+    .description('Judge every corpus case (and probe installed CLIs hermetically); write reports/<run>/report.json, junit.xml, summary.md, report.html')
     .option('--cases <dir>', 'folder of case files', 'fixtures/cases')
     .option('--case <id>', 'run only this case id (a prefix is enough); repeatable', collect)
     .option('--route <route>', 'only this route or CLI (claude-code, claude-code/json); repeatable', collect)
