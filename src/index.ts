@@ -22,6 +22,31 @@ export { initProject } from '#src/config/init.ts';
 export { clipEvidence, boundedEvidence, EVIDENCE_LIMIT_CHARS } from '#src/diagnostics/evidence.ts';
 // The conformance run
 export { runConformance } from '#src/harness/run.ts';
+// CI at scale: shards, merging shard reports, comparing two reports
+export { parseShard, shardOf, inShard, ShardSpecError } from '#src/harness/shard.ts';
+export { mergeReports, MergeReportsError } from '#src/harness/mergeReports.ts';
+export { diffReports, diffText } from '#src/report/diff.ts';
+// Reporters (plug-ins): the built-in ones by name, and each factory
+export {
+  createReporter,
+  createReporters,
+  defaultReporterNames,
+  REPORTER_NAMES,
+  consoleReporter,
+  dotReporter,
+  jsonReporter,
+  readReport,
+  InvalidReportError,
+  junitReporter,
+  junitXml,
+  markdownReporter,
+  markdownSummary,
+  htmlReporter,
+  htmlReport,
+  githubReporter,
+  githubAnnotations,
+  progressReporter,
+} from '#src/report/index.ts';
 // Certification of any worker
 export {
   certify,
@@ -65,7 +90,10 @@ export type { ContractDefinition, ContractExtensions, DefinedContract, Normalize
 export type { ProjectConfig } from '#src/config/project.ts';
 // The conformance run
 export type { LiveSource, RunOptions } from '#src/harness/run.ts';
-export type { CaseResult, RunReport } from '#src/report/types.ts';
+export type { CaseResult, CaseOutcome, RunFault, RunSummary, CliStatus, RunReport } from '#src/report/types.ts';
+export type { Reporter, BuiltinReporterName, ReporterContext, OutputOptions, ProgressReporter, ReportDiff, CaseChange } from '#src/report/index.ts';
+export type { Shard } from '#src/harness/shard.ts';
+export type { ReportSource } from '#src/harness/mergeReports.ts';
 // Certification
 export type {
   ArtifactAdapter,

@@ -42,11 +42,11 @@ describe('routecert run with bad case files', () => {
     expect(output).toMatch(/2 cases: 2 passed/);
   });
 
-  it('exits 2 (configuration error) and still writes the three reports', () => {
+  it('exits 2 (configuration error) and still writes the four reports', () => {
     expect(run.exitCode).toBe(2);
     const dirs = readdirSync(path.join(root, 'reports'));
     expect(dirs).toHaveLength(1);
-    expect(readdirSync(path.join(root, 'reports', dirs[0]!)).sort()).toEqual(['junit.xml', 'report.json', 'summary.md']);
+    expect(readdirSync(path.join(root, 'reports', dirs[0]!)).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'summary.md']);
     const junit = readFileSync(path.join(root, 'reports', dirs[0]!, 'junit.xml'), 'utf8');
     expect(junit).toContain('<error message="not valid JSON');
   });

@@ -3,11 +3,14 @@
  * command is a library function that returns an exit code; only bin/routecert.js sets it. Command
  * modules are imported lazily, so `--help` and one command load only what they use.
  *
- * Exit codes: 0 all conform; 1 a conformance failure (or lint findings); 2 usage or configuration
- * error; 3 the run could not be carried out.
+ * Exit codes: 0 all conform; 1 a conformance failure (or lint findings, or a regression in `diff`);
+ * 2 usage or configuration error (also: a filter or folder that selects nothing); 3 the run could
+ * not be carried out.
  */
 import { Command, CommanderError, Option } from 'commander';
 import { PACKAGE_VERSION } from '#src/paths.ts';
+import { applyColourEnv, integerOption, outputFileOption, reporterOption, shardOption } from './options.ts';
+import { REPORTER_NAMES } from '#src/report/names.ts';
 
 /** Collect a repeatable option into an array. */
 function collect(value: string, previous: string[] = []): string[] {
@@ -20,25 +23,28 @@ function collect(value: string, previous: string[] = []): string[] {
  * @returns the exit code.
  */
 export async function main(argv: string[]): Promise<number> {
+  applyColourEnv();
   let exitCode = 0;
   const program = new Command()
     .name('routecert')
+    .version(PACKAGE_VERSION, '-V, --version', 'print the routecert version')
+    .option('--color', 'colours even when the output is not a terminal (also FORCE_COLOR=1)')
+    .option('--no-color', 'no colours (also NO_COLOR=1 or FORCE_COLOR=0)')
     .description(
       'Conformance harness for structured output from model CLIs run headless.\n' +
         'Replays recorded envelopes, judges them by contract, probes the real installed CLIs hermetically.',
     )
-    .version(PACKAGE_VERSION, '-V, --version', 'print the routecert version')
     .showHelpAfterError('(run `routecert <command> --help` for the options)')
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s), writeOut: (s) => process.stdout.write(s) });
   program.addHelpText(
     'after',
-    '\nExit codes: 0 all conform, 1 a conformance failure, 2 usage or configuration error, 3 the run could not be carried out.',
+    '\nExit codes: 0 all conform, 1 a conformance failure (diff: a regression), 2 usage or configuration error (also a filter or folder that selects nothing), 3 the run could not be carried out.',
   );
 
   program
     .command('run')
-    .description('Judge every corpus case (and probe installed CLIs hermetically); write reports/<run>/report.json, junit.xml, summary.md')
+    .description('Judge every corpus case (and probe installed CLIs hermetically); write reports/<run>/report.json, junit.xml, summary.md, report.html')
     .option('--config <file>', 'your routecert config (contracts, cases, worker); default: ./routecert.config.* when present')
     .option('--cases <dir>', 'folder of case files (default: the config\'s cases, else the bundled fixtures/cases)')
     .option('--case <id>', 'run only this case id (a prefix is enough); repeatable', collect)
@@ -48,9 +54,13 @@ export async function main(argv: string[]): Promise<number> {
     .option('--reports <dir>', 'parent folder of the run folder', 'reports')
     .option('--no-probes', 'do not probe installed CLIs, replay the corpus only')
     .option('--no-certify', 'do not certify the bundled reference worker with fake CLIs (also off with --no-probes)')
-    .option('--probe-timeout <ms>', 'deadline of one probe run in ms', (v) => Number(v), 60_000)
+    .option('--probe-timeout <ms>', 'deadline of one probe run in ms', integerOption(1, 'ms'), 60_000)
     .option('--quiet', 'print only cases that do not pass, and the summary')
     .option('--max-case-mb <MiB>', 'largest case file to load, in MiB (default 256; Node cannot read one over 512)', (v) => Number(v))
+    .option('--reporter <name>', `reporter instead of the defaults (default, json, junit, markdown, html; github on GitHub Actions); repeatable. One of: ${REPORTER_NAMES.join(', ')}`, reporterOption)
+    .option('--output-file <[reporter=]path>', 'file of a reporter instead of the run folder, e.g. junit=ci/junit.xml; repeatable', outputFileOption)
+    .option('--shard <i/n>', 'run only shard i of n (cases and probes split by id); join the reports with `routecert merge-reports`', shardOption)
+    .option('--no-progress', 'no progress line (on a terminal) or periodic progress lines (in CI)')
     .option(
       '--generic <route=spec>',
       'decode cases of <route> with the generic decoder, reading the answer where <spec> says (see below); repeatable',
@@ -91,7 +101,7 @@ export async function main(argv: string[]): Promise<number> {
     .option('--out <dir>', 'folder for the case files', 'fixtures/cases')
     .option('--force', 'overwrite a case file that exists (never done without it)')
     .option('--fix-ids', 'recompute the content-hash id of every case under --out instead of recording')
-    .option('--probe-timeout <ms>', 'deadline of one probe run in ms', (v) => Number(v), 60_000)
+    .option('--probe-timeout <ms>', 'deadline of one probe run in ms', integerOption(1, 'ms'), 60_000)
     .action(async (opts) => {
       const { recordCommand } = await import('./commands/record.ts');
       exitCode = await recordCommand(opts);
@@ -108,7 +118,7 @@ export async function main(argv: string[]): Promise<number> {
     .option('--startup', 'only check whether the CLI accepts the schema at startup; with --config: every schema of the config on every installed CLI and output format (a table)')
     .option('--config <file>', 'your routecert config: probe --startup probes its contracts\' schemas; exit 1 when a CLI a contract names in `clis` rejects one')
     .option('--startup-table', 'probe every installed schema-flag CLI with the production schemas, keyword canaries and each output format; print the table')
-    .option('--probe-timeout <ms>', 'deadline of one probe run in ms', (v) => Number(v), 60_000)
+    .option('--probe-timeout <ms>', 'deadline of one probe run in ms', integerOption(1, 'ms'), 60_000)
     .option('--json', 'print the probe result as JSON')
     .action(async (opts) => {
       const { probeCommand } = await import('./commands/probe.ts');
@@ -122,7 +132,7 @@ export async function main(argv: string[]): Promise<number> {
     .option('--route <route>', 'only this route or CLI of the config; repeatable', collect)
     .option('--check <id>', 'only this check (besides the smoke); repeatable', collect)
     .option('--reports <dir>', 'parent folder of the run folder', 'reports')
-    .option('--concurrency <n>', 'worker runs at once', (v) => Number(v))
+    .option('--concurrency <n>', 'worker runs at once', integerOption(1))
     .option('--keep', 'keep the temporary run folders (to inspect a run)')
     .action(async (opts) => {
       const { certifyCommand } = await import('./commands/certify.ts');
@@ -163,6 +173,29 @@ export async function main(argv: string[]): Promise<number> {
         ...(opts.out === 'fixtures/cases/regressions' ? { out: undefined } : {}),
         ...(opts.cases === 'fixtures/cases' ? { cases: undefined } : {}),
       });
+    });
+
+  program
+    .command('merge-reports')
+    .description('Join the report.json of shard runs (--shard i/n) into one run folder with every report format')
+    .argument('<paths...>', 'run folders or report.json files of the shards (a folder of run folders is searched)')
+    .option('--reports <dir>', 'parent folder of the merged run folder', 'reports')
+    .option('--reporter <name>', `reporters of the merged run (default: json, junit, markdown, html, and the console summary); repeatable. One of: ${REPORTER_NAMES.join(', ')}`, reporterOption)
+    .option('--output-file <[reporter=]path>', 'file of a reporter instead of the run folder; repeatable', outputFileOption)
+    .action(async (paths: string[], opts) => {
+      const { mergeReportsCommand } = await import('./commands/mergeReports.ts');
+      exitCode = await mergeReportsCommand(paths, opts, ['merge-reports', ...argv.slice(1)].join(' '));
+    });
+
+  program
+    .command('diff')
+    .description('Compare two reports case by case (verdict changes, cases added or removed, drift lines); exit 1 on a regression')
+    .argument('<before>', 'run folder or report.json of the earlier run')
+    .argument('<after>', 'run folder or report.json of the later run')
+    .option('--json', 'print the differences as JSON')
+    .action(async (before: string, after: string, opts) => {
+      const { diffCommand } = await import('./commands/diff.ts');
+      exitCode = await diffCommand(before, after, opts);
     });
 
   try {

@@ -21,7 +21,9 @@ import { defineContract, ContractDefinitionError, type ContractDefinition, type 
 import { isPlainObject } from '#src/envelope/keys.ts';
 import { KNOWN_CLIS } from '#src/probe/known.ts';
 import { LINT_PROFILE_BY_CLI } from '#src/probe/startup.ts';
-import { CertifyConfigError, configProblems, importConfig, type CertifyConfig, type LoadedConfig } from '#src/harness/certify/config.ts';
+import { CertifyConfigError, configProblems, importConfig, reporterProblems, type CertifyConfig, type LoadedConfig } from '#src/harness/certify/config.ts';
+import type { BuiltinReporterName } from '#src/report/names.ts';
+import type { Reporter } from '#src/report/reporter.ts';
 
 /** The file names `--config` looks for when given a folder, and `init` writes (the first). */
 export const CONFIG_FILE_NAMES = ['routecert.config.ts', 'routecert.config.mts', 'routecert.config.mjs', 'routecert.config.js', 'routecert.config.json'] as const;
@@ -39,6 +41,8 @@ export interface ProjectConfig {
   contracts: DefinedContract[];
   casesDir: string | null;
   certify: LoadedConfig | null;
+  /** What `routecert run` reports with when no `--reporter` is given (built-in names and reporter objects). */
+  reporters?: (BuiltinReporterName | Reporter)[];
 }
 
 /** The CLIs that take a schema flag, each with the lint profile that models it (src/probe/startup.ts). */
@@ -116,9 +120,17 @@ export async function loadProjectConfig(file: string): Promise<ProjectConfig> {
     const certifyProblems = configProblems(value);
     pushAll(problems, certifyProblems);
     if (certifyProblems.length === 0) certify = { config: value as unknown as CertifyConfig, file: absolute, dir };
-  } else if (value.contracts === undefined) {
+  } else if (value.contracts === undefined && value.reporters === undefined) {
     problems.push('the config defines neither `contracts` (your contracts) nor `worker` (a worker to certify)');
   }
+  pushAll(problems, reporterProblems(value));
   if (problems.length > 0) fail(problems);
-  return { file: absolute, dir, contracts, casesDir: typeof value.cases === 'string' ? path.resolve(dir, value.cases) : null, certify };
+  return {
+    file: absolute,
+    dir,
+    contracts,
+    casesDir: typeof value.cases === 'string' ? path.resolve(dir, value.cases) : null,
+    certify,
+    ...(Array.isArray(value.reporters) ? { reporters: value.reporters as (BuiltinReporterName | Reporter)[] } : {}),
+  };
 }

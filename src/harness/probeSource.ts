@@ -21,6 +21,8 @@ import { compareVerdict } from './compare.ts';
 import { driftForProbe } from './drift.ts';
 import type { LiveSource } from './run.ts';
 import type { CaseFilter } from './runCorpus.ts';
+import { routeSelected } from './select.ts';
+import { inShard } from './shard.ts';
 import { planFor, schemaFor, type PlannedProbe } from './probePlan.ts';
 import { pushAll } from '#src/arrays.ts';
 
@@ -105,7 +107,7 @@ export function probeLiveSource(options: { timeoutMs: number; concurrency?: numb
               : `hermetic probes run against a loopback mock (${cli.source ?? '?'})`,
       }));
     },
-    async run(emit, filter: CaseFilter): Promise<RunFault[]> {
+    async run(emit, filter: CaseFilter, planned): Promise<RunFault[]> {
       if (filter.contracts?.length && !filter.contracts.includes('pov')) return [];
       const schema = JSON.parse(await readFile(projectPath('schemas/contracts/pov.schema.json'), 'utf8')) as Record<string, unknown>;
       const contract = await loadContract('pov');
@@ -115,13 +117,15 @@ export function probeLiveSource(options: { timeoutMs: number; concurrency?: numb
         for (const route of driver.routes) {
           for (const planned of planFor(driver.cli)) {
             const id = probeCaseId(route, planned.slug);
+            if (!inShard(id, filter.shard)) continue;
             if (filter.ids?.length && !filter.ids.some((x) => id.startsWith(x))) continue;
-            if (filter.routes?.length && !filter.routes.some((r) => route === r || route.startsWith(`${r}/`))) continue;
+            if (filter.routes?.length && !filter.routes.some((r) => routeSelected(r, route))) continue;
             if (filter.tags?.length && !filter.tags.some((t) => planned.tags.includes(t))) continue;
             tasks.push({ cli, driver, route, planned });
           }
         }
       }
+      planned?.(tasks.length);
       const faults: RunFault[] = [];
       await runBounded(
         tasks,

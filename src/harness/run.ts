@@ -28,7 +28,8 @@ const TOOL_VERSION = (require('../../package.json') as { version: string }).vers
  */
 export interface LiveSource {
   clis(): Promise<CliStatus[]>;
-  run(emit: (result: CaseResult) => Promise<void>, filter: CaseFilter): Promise<RunFault[]>;
+  /** `planned(count)`, when given, is told how many results the source is about to emit (for progress). */
+  run(emit: (result: CaseResult) => Promise<void>, filter: CaseFilter, planned?: (count: number) => void): Promise<RunFault[]>;
   sections?(): Partial<Pick<RunReport, 'startupProbes'>>;
 }
 
@@ -46,6 +47,10 @@ export interface RunOptions {
   maxCaseBytes?: number;
   /** The command line, for the report header. */
   command?: string;
+  /** The command that runs one case alone (default `npx routecert run --case <id>`). */
+  replay?: (id: string) => string;
+  /** The corpus, when the caller already loaded `casesDir` (the CLI does, to check its filters). */
+  corpus?: Awaited<ReturnType<typeof loadCorpus>>;
 }
 
 /**
@@ -69,6 +74,7 @@ export async function runConformance(options: RunOptions): Promise<{ report: Run
     command: options.command ?? 'routecert run',
     corpus: options.casesDir,
     clis,
+    ...(filter.shard ? { shard: filter.shard } : {}),
   };
   for (const r of reporters) await r.onRunStart?.(header);
 
@@ -79,16 +85,20 @@ export async function runConformance(options: RunOptions): Promise<{ report: Run
     for (const r of reporters) await r.onCaseResult?.(result);
   };
 
-  const corpus = await loadCorpus(options.casesDir, options.maxCaseBytes === undefined ? {} : { maxBytes: options.maxCaseBytes });
+  const corpus = options.corpus ?? (await loadCorpus(options.casesDir, options.maxCaseBytes === undefined ? {} : { maxBytes: options.maxCaseBytes }));
   for (const e of corpus.errors) faults.push({ kind: 'case-file', file: e.file, where: e.where, message: e.message });
   const contracts = new Map<string, Contract>((options.contracts ?? []).map((c) => [c.name, c]));
-  for (const loaded of corpus.cases) {
-    if (!matchesFilter(loaded.case, filter)) continue;
-    await emit(await runCase(loaded, { contracts, ...(options.decoders ? { decoders: options.decoders } : {}) }));
+  const selected = corpus.cases.filter((loaded) => matchesFilter(loaded.case, filter));
+  for (const r of reporters) await r.onPlanned?.('corpus', selected.length);
+  for (const loaded of selected) {
+    await emit(await runCase(loaded, { contracts, ...(options.decoders ? { decoders: options.decoders } : {}), ...(options.replay ? { replay: options.replay } : {}) }));
   }
-  for (const live of options.live ?? []) {
+  for (const [i, live] of (options.live ?? []).entries()) {
+    const planned = (count: number) => {
+      for (const r of reporters) void r.onPlanned?.(`live-${i}`, count);
+    };
     try {
-      pushAll(faults, await live.run(emit, filter));
+      pushAll(faults, await live.run(emit, filter, planned));
     } catch (error) {
       faults.push({ kind: 'internal', message: `a live source failed: ${(error as Error).message}` });
     }

@@ -12,19 +12,26 @@ import type { LoadedCase } from '#src/record/corpus.ts';
 import type { CaseResult } from '#src/report/types.ts';
 import { compareVerdict } from './compare.ts';
 import { prependAll } from '#src/arrays.ts';
+import { inShard, type Shard } from './shard.ts';
+import { routeSelected } from './select.ts';
 
-/** Which cases to run; every list is OR-ed within itself and AND-ed across. Empty = all. */
+/**
+ * Which cases to run; every list is OR-ed within itself and AND-ed across. Empty = all. `shard`
+ * keeps only the cases (and probes, certifications) of one shard (src/harness/shard.ts).
+ */
 export interface CaseFilter {
   ids?: string[];
   routes?: string[];
   contracts?: string[];
   tags?: string[];
+  shard?: Shard;
 }
 
 /** True when `c` passes `filter`. A route filter matches the route or its CLI prefix (`claude-code`). */
 export function matchesFilter(c: LoadedCase['case'], filter: CaseFilter): boolean {
+  if (!inShard(c.id, filter.shard)) return false;
   if (filter.ids?.length && !filter.ids.some((id) => c.id.startsWith(id))) return false;
-  if (filter.routes?.length && !filter.routes.some((r) => c.route === r || c.route.startsWith(`${r}/`))) return false;
+  if (filter.routes?.length && !filter.routes.some((r) => routeSelected(r, c.route))) return false;
   if (filter.contracts?.length && !filter.contracts.includes(c.contract)) return false;
   if (filter.tags?.length && !filter.tags.some((t) => c.tags.includes(t))) return false;
   return true;
@@ -34,10 +41,11 @@ export function matchesFilter(c: LoadedCase['case'], filter: CaseFilter): boolea
  * Judge one loaded case. Never throws: a failure inside routecert is an `error` result.
  *
  * @param contracts compiled contracts by name: the team's own first, then presets as needed (a cache).
+ * @param replay the command that runs one case alone (default `npx routecert run --case <id>`; the CLI adds `--cases` and `--config`).
  */
 export async function runCase(
   loaded: LoadedCase,
-  options: { decoders?: RouteDecoder[]; contracts?: Map<string, Contract> } = {},
+  options: { decoders?: RouteDecoder[]; contracts?: Map<string, Contract>; replay?: (id: string) => string } = {},
 ): Promise<CaseResult> {
   const started = performance.now();
   const c = loaded.case;
@@ -56,7 +64,7 @@ export async function runCase(
     attempts: [],
     problems: [...loaded.warnings],
     caught: null,
-    replay: `npx routecert run --case ${c.id}`,
+    replay: options.replay ? options.replay(c.id) : `npx routecert run --case ${c.id}`,
     durationMs: 0,
   };
   if (c.scenario !== undefined) result.scenario = c.scenario;

@@ -38,6 +38,7 @@ import type { RunFault } from '#src/report/types.ts';
 import { loadProfileManifest } from '#src/schema/manifest.ts';
 import type { LiveSource } from './run.ts';
 import type { CaseFilter } from './runCorpus.ts';
+import { inShard } from './shard.ts';
 
 /** The canaries that stand for "accepted" and "rejected" in the output-format rows. */
 export const FORMAT_CANARIES: readonly string[] = ['baseline', '_meta@root'];
@@ -244,6 +245,8 @@ export function startupProbeSource(options: {
       if (filter.tags?.length && !filter.tags.includes('startup')) return [];
       let drivers = schemaFlagDrivers(options.drivers ?? PROBE_DRIVERS);
       if (filter.routes?.length) drivers = drivers.filter((d) => filter.routes!.some((r) => routeSelects(r, d)));
+      // One shard builds the whole column of a CLI (keyed `startup:<cli>`).
+      drivers = drivers.filter((d) => inShard(`startup:${d.cli}`, filter.shard));
       if (drivers.length === 0) return [];
       table = await buildStartupTable({
         drivers,

@@ -17,8 +17,11 @@ const MARK: Record<CaseResult['outcome'], string> = {
   skip: pc.yellow('SKIP '),
 };
 
-/** One line (plus indented problem lines) for a case. */
-export function caseLine(r: CaseResult): string {
+/**
+ * One line (plus indented problem lines) for a case. `verbose` adds the evidence and the problems
+ * (warnings) of passing cases too.
+ */
+export function caseLine(r: CaseResult, verbose = false): string {
   const verdict = r.verdict?.verdict ?? '(none)';
   const origin = r.verdict?.verdict === 'accepted' ? ` from ${r.verdict.origin}` : '';
   const expected = r.expected ? `expected ${r.expected.verdict}${r.expected.origin ? ` from ${r.expected.origin}` : ''}` : 'no expectation';
@@ -28,9 +31,9 @@ export function caseLine(r: CaseResult): string {
   if (usage && Object.keys(usage).length > 0) lines.push(pc.dim(`        usage (all turns): ${formatUsage(usage)}`));
   // Envelope drift of a live probe (src/harness/drift.ts): shown whatever the outcome, never a failure.
   for (const d of r.drift ?? []) lines.push(pc.yellow(`        ${d}`));
-  if (r.outcome !== 'pass') {
+  if (r.outcome !== 'pass' || verbose) {
     for (const p of r.problems) lines.push(`        ${p}`);
-    if (r.outcome === 'fail' || r.outcome === 'error') {
+    if (r.outcome === 'fail' || r.outcome === 'error' || verbose) {
       for (const e of r.verdict?.evidence ?? []) lines.push(pc.dim(`        evidence: ${e}`));
       lines.push(pc.dim(`        replay: ${r.replay}`));
     }
@@ -45,27 +48,70 @@ export function formatUsage(usage: Record<string, number>): string {
   return (nonZero.length > 0 ? nonZero : entries).map(([k, v]) => `${k} ${v}`).join(', ');
 }
 
-/** Prints to `write` (default: stdout) as results arrive, then the summary. */
-export function consoleReporter(options: { write?: (text: string) => void; quiet?: boolean } = {}): Reporter {
+/** The closing lines of a run: run faults, the behaviour matrix, the counts, the startup-probe line. */
+export function summaryText(report: RunReport): string {
+  const out: string[] = [];
+  for (const f of report.faults) out.push(`${pc.magenta('FAULT')} ${f.kind}${f.file ? ` ${f.file}` : ''}${f.where ? ` (${f.where})` : ''}: ${f.message}\n`);
+  const matrix = matrixText(behaviourMatrix(report.cases));
+  if (matrix !== '') out.push(`\nroute x behaviour class (passed/cases):\n${matrix}\n`);
+  const s = report.summary;
+  const verdicts = Object.entries(s.byVerdict).map(([v, n]) => `${v} ${n}`).join(', ');
+  const shard = report.header.shard ? ` (shard ${report.header.shard.index}/${report.header.shard.count})` : '';
+  out.push(`\n${s.total} cases${shard}: ${pc.green(`${s.pass} passed`)}, ${s.fail ? pc.red(`${s.fail} failed`) : '0 failed'}, ${s.error ? pc.magenta(`${s.error} errored`) : '0 errored'}, ${s.skip} skipped; ${s.faults} run faults\n`);
+  if (verdicts) out.push(`verdicts: ${verdicts}\n`);
+  if (report.startupProbes && report.startupProbes.summary.cells > 0) out.push(`startup probes: ${startupSummaryLine(report.startupProbes)} Table: summary.md or \`routecert probe --startup-table\`\n`);
+  return out.join('');
+}
+
+/**
+ * Options of the console reporters: `write` (default: stdout), `quiet` (only cases that do not
+ * pass, and those with drift), `verbose` (evidence of every case).
+ */
+export interface ConsoleReporterOptions {
+  write?: (text: string) => void;
+  quiet?: boolean;
+  verbose?: boolean;
+}
+
+/** `default` (and `verbose`): prints to `write` as results arrive, then the summary. */
+export function consoleReporter(options: ConsoleReporterOptions = {}): Reporter {
   const write = options.write ?? ((t: string) => process.stdout.write(t));
   return {
-    name: 'console',
+    name: options.verbose ? 'verbose' : 'default',
     onRunStart(header) {
       for (const cli of header.clis) write(`${pc.dim('cli')} ${cli.name}: ${cli.installed ? `${cli.version ?? '?'} (${cli.bin})` : pc.yellow('not installed')}. ${cli.note}\n`);
     },
     onCaseResult(r) {
       if (options.quiet && r.outcome === 'pass' && !r.drift?.length) return;
-      write(`${caseLine(r)}\n`);
+      write(`${caseLine(r, options.verbose ?? false)}\n`);
     },
     onRunEnd(report: RunReport) {
-      for (const f of report.faults) write(`${pc.magenta('FAULT')} ${f.kind}${f.file ? ` ${f.file}` : ''}${f.where ? ` (${f.where})` : ''}: ${f.message}\n`);
-      const matrix = matrixText(behaviourMatrix(report.cases));
-      if (matrix !== '') write(`\nroute x behaviour class (passed/cases):\n${matrix}\n`);
-      const s = report.summary;
-      const verdicts = Object.entries(s.byVerdict).map(([v, n]) => `${v} ${n}`).join(', ');
-      write(`\n${s.total} cases: ${pc.green(`${s.pass} passed`)}, ${s.fail ? pc.red(`${s.fail} failed`) : '0 failed'}, ${s.error ? pc.magenta(`${s.error} errored`) : '0 errored'}, ${s.skip} skipped; ${s.faults} run faults\n`);
-      if (verdicts) write(`verdicts: ${verdicts}\n`);
-      if (report.startupProbes && report.startupProbes.summary.cells > 0) write(`startup probes: ${startupSummaryLine(report.startupProbes)} Table: summary.md or \`routecert probe --startup-table\`\n`);
+      write(summaryText(report));
+    },
+  };
+}
+
+const DOT: Record<CaseResult['outcome'], string> = { pass: pc.green('.'), fail: pc.red('F'), error: pc.magenta('E'), skip: pc.yellow('s') };
+
+/** `dot`: one character per result (`.` pass, `F` fail, `E` error, `s` skip), 80 a line; then the cases that did not pass, and the summary. */
+export function dotReporter(options: { write?: (text: string) => void } = {}): Reporter {
+  const write = options.write ?? ((t: string) => process.stdout.write(t));
+  let column = 0;
+  return {
+    name: 'dot',
+    onCaseResult(r) {
+      write(DOT[r.outcome]);
+      column += 1;
+      if (column === 80) {
+        write('\n');
+        column = 0;
+      }
+    },
+    onRunEnd(report) {
+      if (column > 0) write('\n');
+      const bad = report.cases.filter((c) => c.outcome === 'fail' || c.outcome === 'error');
+      if (bad.length > 0) write(`\n${bad.map((c) => caseLine(c)).join('\n')}\n`);
+      write(summaryText(report));
     },
   };
 }

@@ -2,19 +2,19 @@
  * `report.json`: the run, versioned (schemas/report.schema.json). {@link readReport} validates a
  * report and rejects one without a footer, which was cut short.
  */
-import { readFile, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { compileValidator } from '#src/contract/validator.ts';
 import { projectPath } from '#src/paths.ts';
 import type { Reporter } from './reporter.ts';
+import { writeOutput, type OutputOptions } from './output.ts';
 import type { RunReport } from './types.ts';
 
-/** Writes `<dir>/report.json` at the end of the run. */
-export function jsonReporter(options: { dir: string }): Reporter {
+/** Writes `<dir>/report.json` (or `file`) at the end of the run. */
+export function jsonReporter(options: OutputOptions): Reporter {
   return {
     name: 'json',
     async onRunEnd(report) {
-      await writeFile(path.join(options.dir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`, 'utf8');
+      await writeOutput(options, 'report.json', `${JSON.stringify(report, null, 2)}\n`);
     },
   };
 }

@@ -3,10 +3,9 @@
  * `<failure>`; a case that could not be judged (bad case file, probe fault, crash) is an `<error>`;
  * a known bug is `<skipped>`. XML is built with fast-xml-parser's XMLBuilder (escaping included).
  */
-import { writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { XMLBuilder } from 'fast-xml-parser';
 import type { Reporter } from './reporter.ts';
+import { writeOutput, type OutputOptions } from './output.ts';
 import type { CaseResult, RunReport } from './types.ts';
 
 /** The JUnit XML text for a report. */
@@ -43,18 +42,26 @@ export function junitXml(report: RunReport): string {
     } as never);
   }
   const builder = new XMLBuilder({ ignoreAttributes: false, format: true, suppressEmptyNode: true });
-  const body = builder.build({
+  const body = builder.build(clean({
     testsuites: {
       '@_name': 'routecert',
       '@_tests': report.summary.total + report.faults.length,
       '@_failures': report.summary.fail,
       '@_errors': report.summary.error + report.faults.length,
-      '@_skipped': report.summary.skip,
+      // No `skipped` here: the Jenkins JUnit XSD (schemas/junit-10.xsd) allows it on <testsuite> only.
       '@_time': seconds(report.footer.durationMs),
       testsuite: suites,
     },
-  }) as string;
+  })) as string;
   return `<?xml version="1.0" encoding="UTF-8"?>\n${body}`;
+}
+
+/** Every string in `value`, deep, through {@link xmlText}. */
+function clean<T>(value: T): T {
+  if (typeof value === 'string') return xmlText(value) as T;
+  if (Array.isArray(value)) return value.map(clean) as T;
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, clean(v)])) as T;
+  return value;
 }
 
 function testcase(c: CaseResult): Record<string, unknown> {
@@ -76,16 +83,24 @@ function testcase(c: CaseResult): Record<string, unknown> {
   return base;
 }
 
+/**
+ * Text as XML 1.0 allows it: control characters other than tab, LF and CR, lone surrogates and
+ * U+FFFE/U+FFFF (XML 1.0 section 2.2 `Char`) become U+FFFD; an envelope may hold any of them.
+ */
+function xmlText(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+}
+
 function seconds(ms: number): string {
   return (ms / 1000).toFixed(3);
 }
 
-/** Writes `<dir>/junit.xml` at the end of the run. */
-export function junitReporter(options: { dir: string }): Reporter {
+/** Writes `<dir>/junit.xml` (or `file`) at the end of the run. */
+export function junitReporter(options: OutputOptions): Reporter {
   return {
     name: 'junit',
     async onRunEnd(report) {
-      await writeFile(path.join(options.dir, 'junit.xml'), junitXml(report), 'utf8');
+      await writeOutput(options, 'junit.xml', junitXml(report));
     },
   };
 }

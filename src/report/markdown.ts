@@ -1,11 +1,10 @@
 /**
  * `summary.md`: the run for people: counts, the route x verdict matrix (one row per route and contract), and every case that did not
- * pass with its evidence and replay command. Also appended to `$GITHUB_STEP_SUMMARY` when set.
+ * pass with its evidence and replay command. The `github` reporter appends it to `$GITHUB_STEP_SUMMARY`.
  */
-import { appendFile, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { VERDICTS } from '#src/contract/types.ts';
 import type { Reporter } from './reporter.ts';
+import { writeOutput, type OutputOptions } from './output.ts';
 import { behaviourMatrix } from './matrix.ts';
 import { startupTableMarkdown } from './startupTable.ts';
 import type { RunReport } from './types.ts';
@@ -78,14 +77,12 @@ export function markdownSummary(report: RunReport): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** Writes `<dir>/summary.md`, and appends it to `$GITHUB_STEP_SUMMARY` when that is set. */
-export function markdownReporter(options: { dir: string; githubStepSummary?: string | undefined }): Reporter {
+/** Writes `<dir>/summary.md` (or `file`). The GitHub step summary is the `github` reporter's (src/report/github.ts). */
+export function markdownReporter(options: OutputOptions): Reporter {
   return {
     name: 'markdown',
     async onRunEnd(report) {
-      const text = markdownSummary(report);
-      await writeFile(path.join(options.dir, 'summary.md'), text, 'utf8');
-      if (options.githubStepSummary) await appendFile(options.githubStepSummary, text, 'utf8');
+      await writeOutput(options, 'summary.md', markdownSummary(report));
     },
   };
 }

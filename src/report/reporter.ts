@@ -4,11 +4,24 @@
  */
 import type { CaseResult, RunReport } from './types.ts';
 
-/** A report writer. Every hook is optional. */
+/**
+ * A report writer. Every hook is optional; hooks are awaited in the order the reporters were given.
+ *
+ * - `onRunStart(header)`: once, before any case;
+ * - `onPlanned(source, count)`: a source (`corpus`, or `live-<n>` for the hermetic probes, the
+ *   startup table, the certification) says how many results it is about to emit (for progress);
+ * - `onCaseResult(result)`: each result as it arrives (corpus cases first, then live results);
+ * - `onRunEnd(report)`: once, with the whole report (what report.json holds).
+ *
+ * @example
+ * // routecert.config.ts: a reporter of one's own beside the built-in ones
+ * export default defineConfig({ ..., reporters: ['default', { name: 'count', onRunEnd: (r) => console.log(r.summary.total) }] });
+ */
 export interface Reporter {
-  /** Name under which it is registered (`json`, `junit`, `markdown`, `console`). */
+  /** Name under which it is registered (`default`, `json`, `junit`, `markdown`, `html`, `github`, ...). */
   name: string;
   onRunStart?(header: RunReport['header']): void | Promise<void>;
+  onPlanned?(source: string, count: number): void | Promise<void>;
   onCaseResult?(result: CaseResult): void | Promise<void>;
   onRunEnd?(report: RunReport): void | Promise<void>;
 }

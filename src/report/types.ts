@@ -86,6 +86,10 @@ export interface RunReport {
     command: string;
     corpus: string;
     clis: CliStatus[];
+    /** Set when the run was one shard (`--shard i/n`); absent in a whole or merged run. */
+    shard?: { index: number; count: number };
+    /** Set in a report made by `routecert merge-reports`: the shard reports it joined. */
+    mergedFrom?: string[];
   };
   cases: CaseResult[];
   faults: RunFault[];

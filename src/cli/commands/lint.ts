@@ -3,14 +3,21 @@
  * `--config`, the production schema of every contract of the config is linted against the profiles
  * of the CLIs the contract sends it to (its `clis`, src/config/project.ts).
  */
+import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { configFor, clisOf, profilesOf } from '#src/config/project.ts';
 import { lintSchema, type FileLintResult } from '#src/schema/lint.ts';
 import { formatText, runLint } from '#src/schema/lintCommand.ts';
 
-/** Lint; returns the exit code (0 clean, 1 findings, 2 usage error). */
+/** Lint; returns the exit code (0 clean, 1 findings, 2 usage error: also a path that does not exist). */
 export async function lintCommand(paths: string[], opts: { profile?: string[]; format: 'text' | 'json'; config?: string }): Promise<number> {
   const io = { stdout: (s: string) => process.stdout.write(s), stderr: (s: string) => process.stderr.write(s) };
+  const missing: string[] = [];
+  for (const p of paths) await access(p).catch(() => missing.push(p));
+  if (missing.length > 0) {
+    io.stderr(`[routecert] lint: no such file or folder: ${missing.join(', ')}\n`);
+    return 2;
+  }
   if (opts.config === undefined) {
     return runLint({ paths: paths.length > 0 ? paths : ['schemas/contracts'], ...(opts.profile ? { profiles: opts.profile } : {}), format: opts.format }, io);
   }

@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
 import pc from 'picocolors';
+import { planFor } from '#src/harness/probePlan.ts';
 import { loadContract } from '#src/contract/registry.ts';
 import { decoderFor } from '#src/envelope/registry.ts';
 import { projectPath } from '#src/paths.ts';
@@ -93,7 +94,30 @@ export async function probeCommand(opts: ProbeCommandOptions): Promise<number> {
     for (const e of verdict.evidence) process.stdout.write(`  ${e}\n`);
     for (const u of r.unexpected) process.stdout.write(`${pc.red('unexpected request')}: ${u.method} ${u.path}\n`);
   }
-  return r.unexpected.length > 0 ? 3 : 0;
+  if (r.unexpected.length > 0) return 3;
+  // The verdict the scenario must reach (the probe plan's, for this CLI and route): another one is a conformance failure.
+  const expected = expectedVerdict(driver.cli, route, opts.scenario);
+  if (expected === null) {
+    if (!opts.json) process.stdout.write(pc.dim(`(no expectation for scenario ${opts.scenario}; the verdict is shown, not judged)\n`));
+    return 0;
+  }
+  if (verdict.verdict !== expected) {
+    if (!opts.json) process.stdout.write(`${pc.red('FAIL')}: expected ${expected}, got ${verdict.verdict}${opts.schema ? '' : ' (with the default pov production schema; give --schema to send another)'}\n`);
+    return 1;
+  }
+  if (!opts.json) process.stdout.write(`${pc.green('PASS')}: ${verdict.verdict}, as scenario ${opts.scenario} expects\n`);
+  return 0;
+}
+
+/**
+ * The verdict a one-attempt scenario must reach on `route`: `accepted` for `final`, else the probe
+ * plan's expectation for the planned probe with that single scenario and the production schema;
+ * null when the plan has none.
+ */
+function expectedVerdict(cli: string, route: string, scenario: string): string | null {
+  if (scenario === 'final') return 'accepted';
+  const planned = planFor(cli).find((p) => p.scenarios.length === 1 && p.scenarios[0] === scenario && p.schema === 'production');
+  return planned ? planned.expect(route).verdict : null;
 }
 
 /**

@@ -31,7 +31,7 @@ export interface RecordCommandOptions {
   probeTimeout: number;
 }
 
-/** Record; returns the exit code (0 all recorded or refused, 2 usage, 3 a probe could not run). */
+/** Record; returns the exit code (0 all recorded or refused, 1 a recorded verdict differs from the plan's, 2 usage, 3 a probe could not run). */
 export async function recordCommand(opts: RecordCommandOptions): Promise<number> {
   const outDir = opts.out === 'fixtures/cases' ? projectPath('fixtures/cases') : path.resolve(opts.out);
   if (opts.fixIds) return fixIds(outDir);
@@ -57,6 +57,7 @@ export async function recordCommand(opts: RecordCommandOptions): Promise<number>
   const tasks = routes.flatMap((route) => plan.map((planned) => ({ route, planned })));
   process.stdout.write(`recording ${tasks.length} probe(s) of ${driver.cli} ${cli.version ?? '?'} into ${path.relative(process.cwd(), outDir) || outDir}\n`);
   let faults = 0;
+  let mismatches = 0;
   let done = 0;
   await runBounded(tasks, availableParallelism(), (t) => executePlannedProbe(cli, driver, t.route, t.planned, schema, opts.probeTimeout), async (executed) => {
     done += 1;
@@ -69,13 +70,16 @@ export async function recordCommand(opts: RecordCommandOptions): Promise<number>
     const c = caseFromProbe(cli, executed);
     const verdict = judgeCase(c, contract, decoderFor(c.route)).verdict;
     const mismatch = compareVerdict(c.expect, verdict);
+    if (mismatch.length > 0) mismatches += 1;
     const outcome = await writeCaseFile(recordedCasePath(outDir, c.route, executed.planned.slug), c, opts.force ?? false);
     const where = 'written' in outcome ? `wrote ${path.relative(process.cwd(), outcome.written)}` : pc.yellow(`exists, not overwritten (use --force): ${path.relative(process.cwd(), outcome.refused)}`);
     const judged = mismatch.length === 0 ? pc.green(verdict.verdict) : pc.red(`${verdict.verdict} (${mismatch.join('; ')})`);
     const extra = executed.unexpected.length ? pc.red(` unexpected requests: ${executed.unexpected.join(', ')}`) : '';
     process.stdout.write(`${label}: ${judged}; ${where}${extra}\n`);
   });
-  return faults > 0 ? 3 : 0;
+  if (faults > 0) return 3;
+  if (mismatches > 0) process.stdout.write(pc.red(`${mismatches} recorded case(s) did not reach the verdict the plan expects (see above); exit 1\n`));
+  return mismatches > 0 ? 1 : 0;
 }
 
 async function fixIds(outDir: string): Promise<number> {

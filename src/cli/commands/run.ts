@@ -1,29 +1,37 @@
 /**
- * `routecert run`: the corpus, plus hermetic probes of the installed CLIs, into reports/<run>/.
+ * `routecert run`: the corpus (the bundled one, or a team's cases judged by its config's contracts),
+ * plus hermetic probes of the installed CLIs, into reports/<run>/. Filters are checked against what
+ * exists before anything runs (src/cli/options.ts).
  */
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { runConformance, type LiveSource } from '#src/harness/run.ts';
-import { consoleReporter } from '#src/report/console.ts';
-import { jsonReporter } from '#src/report/json.ts';
-import { junitReporter } from '#src/report/junit.ts';
-import { markdownReporter } from '#src/report/markdown.ts';
 import { projectPath } from '#src/paths.ts';
-import { probeLiveSource } from '#src/harness/probeSource.ts';
+import { probeCaseId, probeLiveSource } from '#src/harness/probeSource.ts';
 import { contractSubjects, startupProbeSource } from '#src/harness/startupProbes.ts';
-import { certifyLiveSource } from '#src/harness/certify/liveSource.ts';
+import { certifyLiveSource, certifyCaseId } from '#src/harness/certify/liveSource.ts';
 import { referenceWorkerConfig } from '#src/harness/certify/reference.ts';
+import { CHECKS } from '#src/harness/certify/checks.ts';
+import { CertifyConfigError } from '#src/harness/certify/config.ts';
+import { planFor } from '#src/harness/probePlan.ts';
+import type { Shard } from '#src/harness/shard.ts';
 import { genericDecoderFromOption } from '#src/envelope/generic.ts';
 import { withDecoders } from '#src/envelope/registry.ts';
 import type { RouteDecoder } from '#src/envelope/types.ts';
-import { configFor, profilesOf, type ProjectConfig } from '#src/config/project.ts';
+import { configFor, profilesOf } from '#src/config/project.ts';
 import type { DefinedContract } from '#src/contract/define.ts';
+import { PROBE_DRIVERS } from '#src/probe/drivers.ts';
+import { startupRoutes } from '#src/probe/startup.ts';
+import { loadCorpus } from '#src/record/corpus.ts';
+import { progressReporter } from '#src/report/progress.ts';
+import { createReporters, defaultReporterNames, FILE_REPORTERS, type BuiltinReporterName } from '#src/report/registry.ts';
+import type { Reporter } from '#src/report/reporter.ts';
+import { checkCasesFolder, outputFiles, replayCommand, selectionProblems, shownPath, UsageError, type Selectable } from '../options.ts';
 
 /** Options of `routecert run` as commander parses them. */
 export interface RunCommandOptions {
   /** The cases folder; @default the config's `cases`, else `cases` beside the config, else the bundled fixtures/cases. */
   cases?: string;
-  /** A config file (src/config/project.ts); @default ./routecert.config.* when present (not in routecert's own checkout). */
+  /** A config file (src/config/project.ts); @default ./routecert.config.* when present (not in routecert's own checkout). Its `reporters` are used when no `--reporter` is given. */
   config?: string;
   case?: string[];
   route?: string[];
@@ -39,6 +47,14 @@ export interface RunCommandOptions {
   generic?: string[];
   /** `--max-case-mb <MiB>`: largest case file to load (default 256 MiB, src/record/corpus.ts). */
   maxCaseMb?: number;
+  /** `--reporter <name>` (repeatable): the reporters instead of the defaults (report.json is always written). */
+  reporter?: BuiltinReporterName[];
+  /** `--output-file [<reporter>=]<path>` (repeatable). */
+  outputFile?: string[];
+  /** `--shard i/n`: only this shard's cases and probes. */
+  shard?: Shard;
+  /** `--no-progress` sets false. */
+  progress?: boolean;
 }
 
 /** A run folder name: UTC time, sortable, e.g. `20261130-041500`. */
@@ -46,69 +62,110 @@ export function runFolderName(date = new Date()): string {
   return date.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
 }
 
+/** What the live sources of a run with probes could select (for the filter check). */
+function liveSelectable(certifyRoutes: readonly string[], bundledProbes: boolean): Selectable {
+  const drivers = bundledProbes ? PROBE_DRIVERS : [];
+  const routes = PROBE_DRIVERS.flatMap((d) => startupRoutes(d)).concat(drivers.flatMap((d) => d.routes));
+  const tags = ['probe', 'startup', 'certify', 'smoke', 'check', ...drivers.flatMap((d) => planFor(d.cli).flatMap((p) => p.tags)), ...CHECKS.flatMap((c) => c.covers)];
+  const ids = [
+    ...drivers.flatMap((d) => d.routes.flatMap((r) => planFor(d.cli).map((p) => probeCaseId(r, p.slug)))),
+    ...certifyRoutes.map((r) => certifyCaseId(r, '')),
+  ];
+  return { routes: [...routes, ...certifyRoutes.map((r) => `certify:${r}`)], contracts: ['pov'], tags, ids };
+}
+
 /** Run and report; returns the exit code. */
 export async function runCommand(opts: RunCommandOptions, commandLine: string): Promise<number> {
-  let project: ProjectConfig | null;
   try {
-    project = await configFor(opts.config);
+    return await run(opts, commandLine);
   } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n`);
-    return 2;
+    if (error instanceof UsageError || error instanceof CertifyConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      return 2;
+    }
+    throw error;
   }
+}
+
+async function run(opts: RunCommandOptions, commandLine: string): Promise<number> {
+  const project = await configFor(opts.config);
   const casesDir =
     opts.cases !== undefined
       ? path.resolve(opts.cases)
       : project
         ? (project.casesDir ?? path.join(project.dir, 'cases'))
         : projectPath('fixtures/cases');
-  if (opts.maxCaseMb !== undefined && !(opts.maxCaseMb > 0)) {
-    process.stderr.write('--max-case-mb takes a size in MiB greater than 0, e.g. --max-case-mb 512\n');
-    return 2;
-  }
+  const bundled = casesDir === projectPath('fixtures/cases');
+  await checkCasesFolder(casesDir, opts.cases ?? shownPath(casesDir));
+  if (opts.maxCaseMb !== undefined && !(opts.maxCaseMb > 0)) throw new UsageError('--max-case-mb takes a size in MiB greater than 0, e.g. --max-case-mb 512');
   let decoders: RouteDecoder[] | undefined;
   try {
     decoders = opts.generic?.length ? withDecoders(opts.generic.map(genericDecoderFromOption)) : undefined;
   } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n`);
-    return 2;
+    throw new UsageError((error as Error).message);
   }
+  const filter = {
+    ...(opts.case ? { ids: opts.case } : {}),
+    ...(opts.route ? { routes: opts.route } : {}),
+    ...(opts.contract ? { contracts: opts.contract } : {}),
+    ...(opts.tag ? { tags: opts.tag } : {}),
+    ...(opts.shard ? { shard: opts.shard } : {}),
+  };
+  const corpus = await loadCorpus(casesDir, opts.maxCaseMb === undefined ? {} : { maxBytes: Math.round(opts.maxCaseMb * 2 ** 20) });
+  // A team's run: their schemas in the startup table of the installed CLIs, their worker (if the
+  // config has one) certified. The bundled scenario probes stay with `routecert probe` and the
+  // checkout's own run: they test routecert's routes, not the team's contracts.
+  const certifyConfig = project ? project.certify : opts.probes && opts.certify !== false ? referenceWorkerConfig({ inProcess: true }) : null;
+  const certifying = opts.probes && opts.certify !== false && certifyConfig !== null;
+  const problems = selectionProblems(corpus.cases, filter, opts.probes ? liveSelectable(certifying ? certifyConfig.config.routes : [], !project) : null, { cases: opts.cases ?? shownPath(casesDir) });
+  if (problems.length > 0) throw new UsageError(problems.join('\n[routecert] '));
+
+  const chosen: (BuiltinReporterName | Reporter)[] = opts.reporter?.length ? opts.reporter : (project?.reporters ?? defaultReporterNames());
+  const names = chosen.filter((r): r is BuiltinReporterName => typeof r === 'string');
+  const files = outputFiles(opts.outputFile ?? [], names);
   const dir = path.resolve(opts.reports, runFolderName());
-  await mkdir(dir, { recursive: true });
+  // report.json is always written into the run folder: merge-reports and diff read it.
+  const withJson: (BuiltinReporterName | Reporter)[] = names.includes('json') && !files.json ? chosen : [...chosen, 'json'];
+  const stdout = (s: string) => process.stdout.write(s);
+  const tty = Boolean(process.stderr.isTTY && process.stdout.isTTY) && !process.env.CI;
+  const progress = opts.progress === false ? undefined : progressReporter({ write: (s) => process.stderr.write(s), tty });
+  const reporters = [
+    ...(progress ? [progress] : []),
+    ...createReporters(withJson, { dir, files, write: progress ? progress.wrap(stdout) : stdout, quiet: opts.quiet ?? false }),
+    ...(names.includes('json') && files.json ? createReporters(['json'], { dir }) : []),
+  ];
+
   const live: LiveSource[] = [];
   if (opts.probes && project) {
-    // A team's run: their schemas in the startup table of the installed CLIs, their worker (if the
-    // config has one) certified. The bundled scenario probes stay with `routecert probe` and the
-    // checkout's own run: they test routecert's routes, not the team's contracts.
     const production = await contractSubjects(project.contracts, (c) => profilesOf(c as DefinedContract));
     live.push(
-      startupProbeSource({ timeoutMs: opts.probeTimeout, production, failListed: true, replay: `npx routecert probe --startup --config ${path.relative(process.cwd(), project.file) || project.file}` }),
+      startupProbeSource({ timeoutMs: opts.probeTimeout, production, failListed: true, replay: `npx routecert probe --startup --config ${shownPath(project.file)}` }),
     );
-    if (project.certify && opts.certify !== false) live.push(certifyLiveSource(project.certify, { parallelRoutes: true, concurrency: 8 }));
   } else if (opts.probes) {
     live.push(probeLiveSource({ timeoutMs: opts.probeTimeout }), startupProbeSource({ timeoutMs: opts.probeTimeout }));
-    // The reference worker, certified in-process with fake CLIs replaying the corpus (route `certify:<route>`).
-    if (opts.certify !== false) live.push(certifyLiveSource(referenceWorkerConfig({ inProcess: true }), { parallelRoutes: true, concurrency: 8 }));
   }
-  const { exitCode } = await runConformance({
+  // The worker: the config's, or the reference worker certified in-process with fake CLIs replaying the corpus (route `certify:<route>`).
+  if (certifying) live.push(certifyLiveSource(certifyConfig, { parallelRoutes: true, concurrency: 8 }));
+  const { report, exitCode } = await runConformance({
     casesDir,
-    filter: {
-      ...(opts.case ? { ids: opts.case } : {}),
-      ...(opts.route ? { routes: opts.route } : {}),
-      ...(opts.contract ? { contracts: opts.contract } : {}),
-      ...(opts.tag ? { tags: opts.tag } : {}),
-    },
-    reporters: [
-      consoleReporter({ quiet: opts.quiet ?? false }),
-      jsonReporter({ dir }),
-      junitReporter({ dir }),
-      markdownReporter({ dir, githubStepSummary: process.env.GITHUB_STEP_SUMMARY }),
-    ],
+    corpus,
+    filter,
+    reporters,
     live,
     ...(project ? { contracts: project.contracts } : {}),
     ...(decoders ? { decoders } : {}),
-    ...(opts.maxCaseMb !== undefined ? { maxCaseBytes: Math.round(opts.maxCaseMb * 2 ** 20) } : {}),
     command: `routecert ${commandLine}`,
+    replay: replayCommand({ cases: bundled ? undefined : (opts.cases ?? shownPath(casesDir)), config: opts.config ?? (project ? shownPath(project.file) : undefined), generic: opts.generic }),
   });
-  process.stdout.write(`reports: ${path.relative(process.cwd(), dir) || dir}/{report.json,junit.xml,summary.md}\n`);
+  const written = [...new Set(reporters.map((r) => r.name))].filter((n) => (FILE_REPORTERS as readonly string[]).includes(n));
+  process.stdout.write(`reports: ${shownPath(dir)}/ (${written.join(', ')})${Object.keys(files).length ? `; ${Object.entries(files).map(([k, v]) => `${k}: ${v}`).join(', ')}` : ''}\n`);
+  if (report.summary.total === 0 && report.faults.length === 0) {
+    if (opts.shard) {
+      process.stdout.write(`shard ${opts.shard.index}/${opts.shard.count} holds no case of this selection (more shards than cases?)\n`);
+      return exitCode;
+    }
+    process.stderr.write(`[routecert] nothing was judged: no corpus case matched and no live probe ran (is any CLI installed? \`routecert probe --list\`)\n`);
+    return 2;
+  }
   return exitCode;
 }

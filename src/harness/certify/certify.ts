@@ -173,11 +173,15 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
   const prompt = cfg.prompt ?? DEFAULT_CERTIFY_PROMPT;
   const limit = options.concurrency ?? cfg.concurrency ?? Math.max(4, availableParallelism());
   const only = options.checks;
+  const checks = checksForContract(cfg.contract);
+  const unknownChecks = (only ?? []).filter((id) => !checks.some((d) => d.id === id && d.stage !== 'smoke'));
+  if (unknownChecks.length > 0) {
+    throw new CertifyConfigError(`unknown check ${unknownChecks.map((id) => `"${id}"`).join(', ')}. Checks: ${checks.filter((d) => d.stage !== 'smoke').map((d) => d.id).join(', ')}`);
+  }
   const root = await mkdtemp(path.join(tmpdir(), 'routecert-certify-'));
   const ctx: RunContext = { loaded, root, schemaText, prompt, ...(options.keep ? { keep: true } : {}) };
 
   const slot = pLimit(limit);
-  const checks = checksForContract(cfg.contract);
   const consumer = isConsumerContract(cfg.contract);
   // The consumer contract replays the pov corpus: its schema is pov's, read as an ordinary schema.
   const pov = corpus.cases.filter((c) => c.case.contract === (consumer ? 'pov' : definition.name));
@@ -275,7 +279,8 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
         const records = await runChecks(rest.filter((d) => d.stage === 'records'), [...s.observed, ...main.observed]);
         const byId = new Map([...main.results, ...records.results].map((r) => [r.id, r]));
         checkResults = rest.map((d) => byId.get(d.id)!);
-        status = checkResults.some((r) => r.status === 'fail') ? 'not-certified' : 'certified';
+        // A certificate with no passing check certifies nothing (every check skipped, or none selected).
+        status = checkResults.some((r) => r.status === 'fail') || !checkResults.some((r) => r.status === 'pass') ? 'not-certified' : 'certified';
       }
     }
     const certificate: RouteCertificate = {

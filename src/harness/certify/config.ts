@@ -25,6 +25,8 @@ import type { Contract } from '#src/contract/types.ts';
 import { isContractDefinition } from './rules.ts';
 import { isConsumerContract, type ConsumerContract } from './consumer.ts';
 import { importConfigFile } from './configFile.ts';
+import { isBuiltinReporter, REPORTER_NAMES, type BuiltinReporterName } from '#src/report/names.ts';
+import type { Reporter } from '#src/report/reporter.ts';
 
 /**
  * Placeholders a command token, the artifact template or the log template may use:
@@ -139,6 +141,9 @@ export function artifactAdapter(worker: Pick<WorkerAdapter, 'artifact'>): Artifa
  * - `finalAnswerMarker`: a sentence of the final-answer paragraph the retry prompt must carry;
  *   @default `This response is the final one` (ce-pov's and routecert's wording);
  * - `concurrency`: worker runs at once; @default 4.
+ * - `reporters`: what `routecert run --config <file>` reports with when no `--reporter` is given:
+ *   built-in names (`default`, `json`, `junit`, `html`, ...) and reporter objects of one's own
+ *   (src/report/reporter.ts); @default the built-in defaults.
  */
 export interface CertifyConfig {
   worker: WorkerAdapter;
@@ -149,6 +154,7 @@ export interface CertifyConfig {
   prompt?: string;
   finalAnswerMarker?: string;
   concurrency?: number;
+  reporters?: (BuiltinReporterName | Reporter)[];
 }
 
 /** A config with the folder relative paths are resolved from (the config file's folder). */
@@ -240,6 +246,24 @@ export function configProblems(value: unknown): string[] {
     problems.push(`\`contract\` must be "pov" or a contract definition (defineContract({ name, schema, anchor, finality, selection, ... })), not ${JSON.stringify(value.contract)?.slice(0, 80)}`);
   }
   if (value.concurrency !== undefined && !(Number.isInteger(value.concurrency) && (value.concurrency as number) >= 1)) problems.push('`concurrency` must be a positive integer');
+  return problems;
+}
+
+/**
+ * Problems of a config's `reporters` (what `routecert run --config` reports with): each a built-in
+ * reporter name or an object with a `name` and hooks. `[]` when absent or usable.
+ */
+export function reporterProblems(value: Record<string, unknown>): string[] {
+  const problems: string[] = [];
+  if (value.reporters !== undefined) {
+    if (!Array.isArray(value.reporters)) problems.push('`reporters` must be an array of reporter names and reporter objects');
+    else
+      value.reporters.forEach((r: unknown, i: number) => {
+        if (typeof r === 'string' ? !isBuiltinReporter(r) : !(isPlainObject(r) && typeof r.name === 'string')) {
+          problems.push(`\`reporters[${i}]\` must be one of ${REPORTER_NAMES.join(', ')} or an object with a \`name\` and hooks (onRunStart, onCaseResult, onRunEnd)`);
+        }
+      });
+  }
   return problems;
 }
 

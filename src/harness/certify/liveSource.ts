@@ -6,6 +6,7 @@
 import path from 'node:path';
 import type { LiveSource } from '#src/harness/run.ts';
 import type { CaseFilter } from '#src/harness/runCorpus.ts';
+import { inShard } from '#src/harness/shard.ts';
 import type { CaseResult, RunFault } from '#src/report/types.ts';
 import type { CheckResult, RouteCertificate } from './certificate.ts';
 import { certify, type CertifyOptions } from './certify.ts';
@@ -64,7 +65,8 @@ export function certifyLiveSource(config: CertifyConfig | LoadedConfig, options:
             return want === 'certify' || r === want || r.startsWith(`${want}/`);
           }),
       );
-      const routesWanted = routes.filter((r) => !filter.ids?.length || filter.ids.some((id) => certifyCaseId(r, '').startsWith(id) || id.startsWith(certifyCaseId(r, ''))));
+      // One shard certifies a whole route (keyed by the route's certification id prefix).
+      const routesWanted = routes.filter((r) => inShard(certifyCaseId(r, ''), filter.shard)).filter((r) => !filter.ids?.length || filter.ids.some((id) => certifyCaseId(r, '').startsWith(id) || id.startsWith(certifyCaseId(r, ''))));
       if (routesWanted.length === 0) return [];
       let outcome;
       try {

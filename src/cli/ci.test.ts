@@ -1,0 +1,114 @@
+/**
+ * CI at scale, spawned as a CI job runs it: `run --shard 1/2` and `--shard 2/2` merged by
+ * `merge-reports` equal an unsharded run case by case; `diff` of a run against itself exits 0 and
+ * against a run with one case changed exits 1, naming the case.
+ */
+import { existsSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunReport } from '#src/report/types.ts';
+import { copyCorpus, editCase, onlyRun, routecert, tempRoot } from './cliTestKit.ts';
+
+let root: Awaited<ReturnType<typeof tempRoot>>;
+let whole: { dir: string; report: RunReport };
+let shard1: { dir: string; report: RunReport };
+let shard2: { dir: string; report: RunReport };
+
+const byId = (r: RunReport) => new Map(r.cases.map((c) => [c.id, { outcome: c.outcome, verdict: c.verdict, route: c.route, problems: c.problems }]));
+
+beforeAll(async () => {
+  root = await tempRoot('ci');
+  const run = async (name: string, extra: string[]) => {
+    const reports = path.join(root.dir, name);
+    const r = await routecert(['run', '--no-probes', '--quiet', '--reports', reports, ...extra], { cwd: root.dir });
+    expect(r.exitCode, r.stderr).toBe(0);
+    return onlyRun(reports);
+  };
+  whole = await run('whole', []);
+  shard1 = await run('shard-1', ['--shard', '1/2']);
+  shard2 = await run('shard-2', ['--shard', '2/2']);
+}, 400_000);
+afterAll(() => root.remove());
+
+describe('--shard and merge-reports', { timeout: 240_000 }, () => {
+  it('splits the corpus into two disjoint, non-empty shards that cover it', () => {
+    const a = shard1.report.cases.map((c) => c.id);
+    const b = shard2.report.cases.map((c) => c.id);
+    expect(a.length).toBeGreaterThan(50);
+    expect(b.length).toBeGreaterThan(50);
+    expect(a.filter((id) => b.includes(id))).toEqual([]);
+    expect([...a, ...b].sort()).toEqual(whole.report.cases.map((c) => c.id).sort());
+    expect(shard1.report.header.shard).toEqual({ index: 1, count: 2 });
+  });
+
+  it('merged, the shards equal the unsharded run case by case, with every format written; diff says nothing changed', async () => {
+    const out = path.join(root.dir, 'merged');
+    const r = await routecert(['merge-reports', path.join(root.dir, 'shard-2'), path.join(root.dir, 'shard-1'), '--reports', out], { cwd: root.dir });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/merged 2 report\(s\): .*shard-1.*\(shard 1\/2\).*shard-2.*\(shard 2\/2\)/);
+    const merged = await onlyRun(out);
+    expect((await readdir(merged.dir)).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'summary.md']);
+    expect(byId(merged.report)).toEqual(byId(whole.report));
+    expect(merged.report.summary).toEqual(whole.report.summary);
+    expect(merged.report.footer.exitCode).toBe(whole.report.footer.exitCode);
+    expect(merged.report.header.shard).toBeUndefined();
+    expect(merged.report.header.mergedFrom).toHaveLength(2);
+    const d = await routecert(['diff', whole.dir, merged.dir], { cwd: root.dir });
+    expect(d.exitCode).toBe(0);
+    expect(d.stdout.trim()).toBe(`${whole.report.cases.length} cases in both: ${whole.report.cases.length} unchanged, 0 changed; 0 added, 0 removed; 0 regressions`);
+  });
+
+  it('refuses to merge when a shard is missing or given twice', async () => {
+    const missing = await routecert(['merge-reports', path.join(root.dir, 'shard-1'), '--reports', path.join(root.dir, 'never')], { cwd: root.dir });
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr).toContain('shard 2/2 missing');
+    expect(existsSync(path.join(root.dir, 'never'))).toBe(false);
+    const twice = await routecert(['merge-reports', path.join(root.dir, 'shard-1'), shard1.dir, path.join(root.dir, 'shard-2')], { cwd: root.dir });
+    expect(twice.exitCode).toBe(0); // the same file named twice counts once
+    const whole2 = await routecert(['merge-reports', path.join(root.dir, 'shard-1'), path.join(root.dir, 'whole')], { cwd: root.dir });
+    expect(whole2.exitCode).toBe(2);
+    expect(whole2.stderr).toContain('ran without --shard');
+  });
+});
+
+describe('diff', { timeout: 240_000 }, () => {
+  it('of a run against itself exits 0', async () => {
+    const d = await routecert(['diff', whole.dir, path.join(whole.dir, 'report.json')], { cwd: root.dir });
+    expect(d.exitCode).toBe(0);
+    expect(d.stdout).toContain('0 regressions');
+  });
+
+  it('against a run with one case changed exits 1 and names the case; added and removed cases are listed', async () => {
+    const cases = path.join(root.dir, 'changed-cases');
+    await copyCorpus(cases, (rel) => rel !== path.join('pi', 'json', 'fenced.json'));
+    let changed = '';
+    await editCase(path.join(cases, 'claude-code/json/prose-only.json'), (c) => {
+      changed = c.id as string;
+      c.expect = { verdict: 'accepted' };
+    });
+    const reports = path.join(root.dir, 'changed');
+    const r = await routecert(['run', '--no-probes', '--quiet', '--cases', cases, '--reports', reports], { cwd: root.dir });
+    expect(r.exitCode).toBe(1);
+    const after = await onlyRun(reports);
+    const removed = whole.report.cases.find((c) => c.file.endsWith(path.join('pi', 'json', 'fenced.json')))!;
+    const d = await routecert(['diff', whole.dir, after.dir], { cwd: root.dir });
+    expect(d.exitCode).toBe(1);
+    expect(d.stdout).toMatch(new RegExp(`^REGRESSION ${changed}  claude-code/json: pass \\(dropped-unusable\\) -> fail \\(dropped-unusable\\)`, 'm'));
+    expect(d.stdout).toMatch(new RegExp(`^removed    ${removed.id}  pi/json: was pass`, 'm'));
+    expect(d.stdout).toMatch(/1 changed; 0 added, 1 removed; 1 regression$/m);
+    // The other way round the failing case is fixed: no regression.
+    const back = await routecert(['diff', after.dir, whole.dir, '--json'], { cwd: root.dir });
+    expect(back.exitCode).toBe(0);
+    const json = JSON.parse(back.stdout) as { regressions: number; added: { id: string }[]; changed: { id: string; regression: boolean }[] };
+    expect(json.regressions).toBe(0);
+    expect(json.added.map((c) => c.id)).toEqual([removed.id]);
+    expect(json.changed).toEqual([expect.objectContaining({ id: changed, regression: false })]);
+  });
+
+  it('exits 2 on a folder without a report', async () => {
+    const d = await routecert(['diff', whole.dir, root.dir], { cwd: root.dir });
+    expect(d.exitCode).toBe(2);
+    expect(d.stderr).toContain('holds no report.json');
+  });
+});

@@ -1,0 +1,213 @@
+/**
+ * A CLI that never lies (issue 13 part 5), spawned as a user runs it: a filter or folder that
+ * selects nothing exits 2 and names what exists; numbers are validated; a certificate with no
+ * check is refused; judging commands exit non-zero on the wrong verdict; the replay command keeps
+ * `--cases` and `--config`; `--version`; NO_COLOR and FORCE_COLOR; the reporters and their files.
+ */
+import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { projectPath } from '#src/paths.ts';
+import { copyCorpus, editCase, onlyRun, routecert, tempRoot } from './cliTestKit.ts';
+
+let root: Awaited<ReturnType<typeof tempRoot>>;
+let small: string;
+let failingId = '';
+let n = 0;
+/** A fresh reports folder under the root. */
+const reportsDir = () => path.join(root.dir, `reports-${(n += 1)}`);
+
+beforeAll(async () => {
+  root = await tempRoot('cli');
+  // 17 claude-code/json cases, one of them failing (final.json expects retry).
+  small = path.join(root.dir, 'small');
+  await copyCorpus(small, (rel) => rel.startsWith(`claude-code${path.sep}json${path.sep}`));
+  await editCase(path.join(small, 'claude-code/json/final.json'), (c) => {
+    failingId = c.id as string;
+    c.expect = { verdict: 'retry' };
+  });
+}, 60_000);
+afterAll(() => root.remove(), 60_000);
+
+describe('filters and folders that select nothing exit 2 and name what exists', { timeout: 180_000 }, () => {
+  it('--route nosuchcli', async () => {
+    const r = await routecert(['run', '--no-probes', '--route', 'nosuchcli', '--reports', reportsDir()], { cwd: root.dir });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('--route nosuchcli selects nothing');
+    expect(r.stderr).toMatch(/Routes: .*claude-code\/json.*codex\/jsonl/);
+    expect(r.stdout).not.toContain('0 cases');
+  });
+
+  it('--route claude: did you mean claude-code?', async () => {
+    const r = await routecert(['run', '--no-probes', '--route', 'claude'], { cwd: root.dir });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('--route claude selects nothing; did you mean "claude-code"');
+  });
+
+  it('--cases /nonexistent exits 2 before probing anything (probes on)', async () => {
+    const missing = path.join(root.dir, 'no-such-folder');
+    const reports = reportsDir();
+    const r = await routecert(['run', '--cases', missing, '--reports', reports], { cwd: root.dir, timeoutMs: 60_000 });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(`--cases ${missing}: no such folder`);
+    expect(r.stdout).toBe('');
+    expect(existsSync(reports)).toBe(false);
+  });
+
+  it('--contract nosuch names the contracts; --tag and --case too', async () => {
+    const r = await routecert(['run', '--no-probes', '--contract', 'nosuch'], { cwd: root.dir });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/--contract nosuch selects nothing\. Contracts: .*pov/);
+    const t = await routecert(['run', '--no-probes', '--cases', small, '--tag', 'finall'], { cwd: root.dir });
+    expect(t.exitCode).toBe(2);
+    expect(t.stderr).toContain('--tag finall selects nothing; did you mean "final"');
+    const c = await routecert(['run', '--no-probes', '--cases', small, '--case', 'ffffffffffff'], { cwd: root.dir });
+    expect(c.exitCode).toBe(2);
+    expect(c.stderr).toContain(`--case ffffffffffff is no case id (nor a prefix of one) in ${small}`);
+  });
+
+  it('a folder without case files exits 2', async () => {
+    const r = await routecert(['run', '--no-probes', '--cases', path.join(small, 'claude-code')], { cwd: root.dir });
+    expect(r.exitCode).toBe(1); // the folder holds cases (one fails)
+    const empty = path.join(root.dir, 'empty');
+    await import('node:fs/promises').then((fs) => fs.mkdir(empty, { recursive: true }));
+    const e = await routecert(['run', '--no-probes', '--cases', empty], { cwd: root.dir });
+    expect(e.exitCode).toBe(2);
+    expect(e.stderr).toContain('holds no case file');
+  });
+});
+
+describe('numbers and names are validated', { timeout: 180_000 }, () => {
+  it.each([
+    [['run', '--no-probes', '--probe-timeout', 'abc'], /option '--probe-timeout <ms>' argument 'abc' is invalid\. Expected an integer >= 1 \(ms\)/],
+    [['record', '--probe-timeout', '-5'], /argument '-5' is invalid/],
+    [['probe', '--cli', 'claude', '--probe-timeout', '1.5'], /argument '1\.5' is invalid/],
+    [['certify', '--concurrency', 'many'], /argument 'many' is invalid/],
+    [['run', '--no-probes', '--shard', '3/2'], /option '--shard <i\/n>' argument '3\/2' is invalid/],
+    [['run', '--no-probes', '--reporter', 'junt'], /Unknown reporter "junt"; did you mean "junit"\?/],
+    [['run', '--no-probes', '--reporter', 'default', '--output-file', 'x.xml'], /must say which reporter writes it/],
+  ])('%j exits 2', async (args, message) => {
+    const r = await routecert(args, { cwd: root.dir });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(message);
+  });
+
+  it('certify --check nosuch exits 2 and writes no certificate', async () => {
+    const reports = reportsDir();
+    const r = await routecert(['certify', '--config', projectPath('routecert.config.ts'), '--check', 'nosuch', '--reports', reports], { cwd: root.dir });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/unknown check "nosuch"\. Checks: .*retry-once/);
+    expect(existsSync(reports)).toBe(false);
+  });
+
+  it('lint on a missing file exits 2', async () => {
+    const r = await routecert(['lint', path.join(root.dir, 'missing.schema.json')], { cwd: root.dir });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('no such file or folder');
+  });
+
+  it('--version prints the package version', async () => {
+    const pkg = JSON.parse(await readFile(projectPath('package.json'), 'utf8')) as { version: string };
+    const r = await routecert(['--version'], { cwd: root.dir });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout.trim()).toBe(pkg.version);
+  });
+});
+
+describe('judging commands', { timeout: 180_000 }, () => {
+  const codex = existsSync(projectPath('probes/node_modules/.bin/codex'));
+  it.skipIf(!codex)(`probe --cli codex exits 1: its provider refuses the default pov schema${codex ? '' : ' (skipped: codex not installed; npm run probes:install)'}`, async () => {
+    const r = await routecert(['probe', '--cli', 'codex'], { cwd: root.dir, timeoutMs: 120_000 });
+    expect(r.stdout).toContain('verdict: startup-rejected');
+    expect(r.stdout).toContain('FAIL: expected accepted, got startup-rejected');
+    expect(r.exitCode).toBe(1);
+  });
+
+  it('run exits 1 on a failing case and its replay command keeps --cases and --config', async () => {
+    const reports = reportsDir();
+    const config = projectPath('routecert.config.ts');
+    const r = await routecert(['run', '--no-probes', '--cases', small, '--config', config, '--reports', reports, '--quiet'], { cwd: root.dir });
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toContain(`replay: npx routecert run --case ${failingId} --cases ${small} --config ${config} --no-probes`);
+    const { report } = await onlyRun(reports);
+    expect(report.cases.find((c) => c.id === failingId)?.replay).toBe(`npx routecert run --case ${failingId} --cases ${small} --config ${config} --no-probes`);
+    // The replay command, run as printed, judges that one case of that corpus.
+    const again = await routecert(['run', '--case', failingId, '--cases', small, '--config', config, '--no-probes', '--reports', reportsDir()], { cwd: root.dir });
+    expect(again.exitCode).toBe(1);
+    expect(again.stdout).toContain('1 cases: 0 passed, 1 failed');
+  });
+});
+
+describe('colours', { timeout: 180_000 }, () => {
+  const ESC = '\u001b[';
+  it('none into a pipe by default; FORCE_COLOR=1 forces them; NO_COLOR wins over FORCE_COLOR; FORCE_COLOR=0 turns them off even with CI=true', async () => {
+    const args = ['run', '--no-probes', '--cases', small, '--reports', reportsDir(), '--quiet'];
+    const plain = await routecert(args, { cwd: root.dir, env: { NO_COLOR: undefined } });
+    expect(plain.stdout).not.toContain(ESC);
+    const forced = await routecert(args, { cwd: root.dir, env: { NO_COLOR: undefined, FORCE_COLOR: '1' } });
+    expect(forced.stdout).toContain(ESC);
+    const both = await routecert(args, { cwd: root.dir, env: { NO_COLOR: '1', FORCE_COLOR: '1' } });
+    expect(both.stdout).not.toContain(ESC);
+    const zero = await routecert(args, { cwd: root.dir, env: { NO_COLOR: undefined, FORCE_COLOR: '0', CI: 'true' } });
+    expect(zero.stdout).not.toContain(ESC);
+  });
+});
+
+describe('reporters', { timeout: 180_000 }, () => {
+  it('--reporter junit --output-file junit=<file> writes that file (and report.json in the run folder), nothing else', async () => {
+    const reports = reportsDir();
+    const file = path.join(root.dir, 'ci', 'junit.xml');
+    const r = await routecert(['run', '--no-probes', '--cases', small, '--reports', reports, '--reporter', 'junit', '--output-file', `junit=${file}`], { cwd: root.dir });
+    expect(r.exitCode).toBe(1);
+    expect(await readFile(file, 'utf8')).toContain('<testsuites');
+    const { dir } = await onlyRun(reports);
+    expect((await readdir(dir)).sort()).toEqual(['report.json']);
+    expect(r.stdout).not.toContain('PASS ');
+  });
+
+  it("a config's reporters: built-in names and a reporter object of its own", async () => {
+    const config = path.join(root.dir, 'reporters.config.mts'); // .mts: the temp root has no package.json saying ESM
+    const seen = path.join(root.dir, 'seen.txt');
+    await import('node:fs/promises').then((fs) =>
+      fs.writeFile(
+        config,
+        [
+          `import { writeFileSync } from 'node:fs';`,
+          `import reference from ${JSON.stringify(projectPath('routecert.config.ts'))};`,
+          `import type { Reporter } from ${JSON.stringify(projectPath('src/index.ts'))};`,
+          `let n = 0;`,
+          `const mine: Reporter = { name: 'mine', onCaseResult() { n += 1; }, onRunEnd(r) { writeFileSync(${JSON.stringify(seen)}, \`\${n} \${r.summary.fail}\`); } };`,
+          `export default { ...reference, reporters: ['dot', mine] };`,
+        ].join('\n'),
+        'utf8',
+      ),
+    );
+    const reports = reportsDir();
+    const r = await routecert(['run', '--no-probes', '--cases', small, '--config', config, '--reports', reports], { cwd: root.dir });
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout.split('\n')[0]).toMatch(/^[.F]{17}$/);
+    expect(await readFile(seen, 'utf8')).toBe('17 1');
+    const { dir } = await onlyRun(reports);
+    expect(await readdir(dir)).toEqual(['report.json']);
+  });
+
+  it('--reporter dot prints one mark per case, then the failing case and the summary', async () => {
+    const r = await routecert(['run', '--no-probes', '--cases', small, '--reports', reportsDir(), '--reporter', 'dot'], { cwd: root.dir });
+    expect(r.stdout.split('\n')[0]).toMatch(/^[.F]{17}$/);
+    expect(r.stdout).toContain(`FAIL  accepted`);
+    expect(r.stdout).toContain('17 cases: 16 passed, 1 failed');
+  });
+
+  it('on GitHub Actions: ::error annotations with the case file and id, and the step summary', async () => {
+    const summary = path.join(root.dir, 'step-summary.md');
+    const r = await routecert(['run', '--no-probes', '--cases', small, '--reports', reportsDir(), '--quiet'], {
+      cwd: small,
+      env: { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary },
+    });
+    expect(r.exitCode).toBe(1);
+    const line = r.stdout.split('\n').find((l) => l.startsWith('::error '));
+    expect(line).toMatch(new RegExp(`^::error file=claude-code/json/final\\.json,title=${failingId}::expected verdict retry, got accepted%0Aexpected retry, got accepted from structured_output \\(claude-code/json, contract pov\\)%0A`));
+    expect(await readFile(summary, 'utf8')).toContain('## Not passing');
+  });
+});

@@ -1,0 +1,72 @@
+/**
+ * For the CLI tests: spawn `routecert` as a user does (bin/routecert.js through execa), in a temp
+ * root each test file owns, with a quiet, colourless, non-CI environment unless a test says otherwise.
+ */
+import { cp, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { execa } from 'execa';
+import { projectPath } from '#src/paths.ts';
+import type { RunReport } from '#src/report/types.ts';
+
+/** The bundled corpus folder. */
+export const BUNDLED_CASES = projectPath('fixtures/cases');
+
+/** A temp root for one test file; `remove()` in afterAll. */
+export async function tempRoot(name: string): Promise<{ dir: string; remove: () => Promise<void> }> {
+  const dir = await mkdtemp(path.join(tmpdir(), `routecert-${name}-`));
+  return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * Run `routecert <args>` in `cwd`; never throws (the exit code is the result's). `env` is added to a
+ * copy of this process's environment with NO_COLOR=1 and CI, GITHUB_ACTIONS, GITHUB_STEP_SUMMARY and
+ * FORCE_COLOR cleared.
+ */
+export async function routecert(args: string[], options: { cwd: string; env?: Record<string, string | undefined>; timeoutMs?: number }): Promise<{ exitCode: number | undefined; stdout: string; stderr: string }> {
+  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', CI: undefined, GITHUB_ACTIONS: undefined, GITHUB_STEP_SUMMARY: undefined, FORCE_COLOR: undefined, ...options.env };
+  for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
+  const r = await execa('node', [projectPath('bin/routecert.js'), ...args], { cwd: options.cwd, env, extendEnv: false, reject: false, timeout: options.timeoutMs ?? 240_000, stdin: 'ignore' });
+  return { exitCode: r.exitCode, stdout: String(r.stdout), stderr: String(r.stderr) };
+}
+
+/** Copy the bundled corpus (or the files whose path under it passes `keep`) to `dest`. */
+export async function copyCorpus(dest: string, keep: (relative: string) => boolean = () => true): Promise<void> {
+  await cp(BUNDLED_CASES, dest, { recursive: true, filter: (src) => src === BUNDLED_CASES || !src.endsWith('.json') || keep(path.relative(BUNDLED_CASES, src)) });
+}
+
+/** Rewrite one case file's JSON (its id stays, so the case keeps its identity in a diff). */
+export async function editCase(file: string, edit: (c: Record<string, any>) => void): Promise<void> {
+  const c = JSON.parse(await readFile(file, 'utf8')) as Record<string, any>;
+  edit(c);
+  await writeFile(file, `${JSON.stringify(c, null, 2)}\n`, 'utf8');
+}
+
+/** The single run folder under `reports` (each `run` makes one), and its report. */
+export async function onlyRun(reports: string): Promise<{ dir: string; report: RunReport }> {
+  const runs = await readdir(reports);
+  if (runs.length !== 1) throw new Error(`expected one run folder under ${reports}, found ${runs.join(', ') || 'none'}`);
+  const dir = path.join(reports, runs[0]!);
+  return { dir, report: JSON.parse(await readFile(path.join(dir, 'report.json'), 'utf8')) as RunReport };
+}
+
+/**
+ * A copy of the bundled corpus with a failing case (claude-code/json `final` expects `retry`), a
+ * known-bug skip (codex/jsonl `final`) and a case file that is not JSON: every outcome a report
+ * shows. Returns the ids of the failing and the skipped case.
+ */
+export async function mixedCorpus(dest: string): Promise<{ failing: string; skipped: string }> {
+  await copyCorpus(dest);
+  let failing = '';
+  let skipped = '';
+  await editCase(path.join(dest, 'claude-code/json/final.json'), (c) => {
+    failing = c.id as string;
+    c.expect = { verdict: 'retry' };
+  });
+  await editCase(path.join(dest, 'codex/jsonl/final.json'), (c) => {
+    skipped = c.id as string;
+    c.skip = { reason: 'a known bug kept as a case', issue: 'https://example.invalid/issue/1' };
+  });
+  await writeFile(path.join(dest, 'broken.json'), '{ "id": "x", ', 'utf8');
+  return { failing, skipped };
+}
