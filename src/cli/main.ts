@@ -54,6 +54,7 @@ export async function main(argv: string[]): Promise<number> {
     .option('--reports <dir>', 'parent folder of the run folder', 'reports')
     .option('--no-probes', 'do not probe installed CLIs, replay the corpus only')
     .option('--no-certify', 'do not certify the bundled reference worker with fake CLIs (also off with --no-probes)')
+    .option('--bin <cli=path>', 'run this binary (or npm prefix folder) of <cli> instead of the pinned one; repeatable; also ROUTECERT_BIN_<CLI>', collect)
     .option('--probe-timeout <ms>', 'deadline of one probe run in ms', integerOption(1, 'ms'), 60_000)
     .option('--quiet', 'print only cases that do not pass, and the summary')
     .option('--max-case-mb <MiB>', 'largest case file to load, in MiB (default 256; Node cannot read one over 512)', (v) => Number(v))
@@ -101,6 +102,9 @@ export async function main(argv: string[]): Promise<number> {
     .option('--out <dir>', 'folder for the case files', 'fixtures/cases')
     .option('--force', 'overwrite a case file that exists (never done without it)')
     .option('--fix-ids', 'recompute the content-hash id of every case under --out instead of recording')
+    .option('--bin <cli=path>', 'run this binary (or npm prefix folder) of <cli> instead of the pinned one; repeatable; also ROUTECERT_BIN_<CLI>', collect)
+    .option('--allow-unsupported', 'record a CLI version outside the supported range (see probe --list) anyway')
+    .option('--live', 'record the final plan against the REAL provider with the credentials in the environment (costs money; redacted)')
     .option('--probe-timeout <ms>', 'deadline of one probe run in ms', integerOption(1, 'ms'), 60_000)
     .action(async (opts) => {
       const { recordCommand } = await import('./commands/record.ts');
@@ -118,6 +122,9 @@ export async function main(argv: string[]): Promise<number> {
     .option('--startup', 'only check whether the CLI accepts the schema at startup; with --config: every schema of the config on every installed CLI and output format (a table)')
     .option('--config <file>', 'your routecert config: probe --startup probes its contracts\' schemas; exit 1 when a CLI a contract names in `clis` rejects one')
     .option('--startup-table', 'probe every installed schema-flag CLI with the production schemas, keyword canaries and each output format; print the table')
+    .option('--bin <cli=path>', 'run this binary (or npm prefix folder) of <cli> instead of the pinned one; repeatable; also ROUTECERT_BIN_<CLI>', collect)
+    .option('--allow-unsupported', 'probe a CLI version outside the supported range (see probe --list) anyway')
+    .option('--live', 'run against the REAL provider with the credentials in the environment, cheapest model, throwaway HOME and cwd (costs money; output redacted)')
     .option('--probe-timeout <ms>', 'deadline of one probe run in ms', integerOption(1, 'ms'), 60_000)
     .option('--json', 'print the probe result as JSON')
     .action(async (opts) => {

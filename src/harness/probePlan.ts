@@ -26,6 +26,8 @@ export type SchemaVariant = 'production' | 'meta-root' | 'openai-strict';
  * - `scenarios`: what the mock does on each attempt (a second entry is the retry on the same route);
  * - `schema`: the schema variant;
  * - `timeoutMs`: a deadline of its own (the `stall` case), else the run's;
+ * - `deadlineAfterRequestMs`: a deadline counted from the first request to the mock (the `stall`
+ *   case ends this long after the CLI reached the stalled stream; `timeoutMs` stays the cap);
  * - `expect`: the verdict the contract must reach, per route when it differs.
  */
 export interface PlannedProbe {
@@ -34,6 +36,7 @@ export interface PlannedProbe {
   scenarios: ScenarioName[];
   schema: SchemaVariant;
   timeoutMs?: number;
+  deadlineAfterRequestMs?: number;
   tags: string[];
   expect: (route: string) => CaseExpectation;
 }

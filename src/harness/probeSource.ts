@@ -3,6 +3,7 @@
  * `routecert record` uses: run one planned probe (every attempt) against the provider mock.
  */
 import { availableParallelism } from 'node:os';
+import path from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 import pLimit from 'p-limit';
@@ -11,14 +12,15 @@ import { judgeCase } from '#src/contract/judgeCase.ts';
 import { loadContract } from '#src/contract/registry.ts';
 import { decoderFor } from '#src/envelope/registry.ts';
 import { projectPath } from '#src/paths.ts';
-import { discoverCli, type DiscoveredCli } from '#src/probe/discover.ts';
+import { candidateFor, discoverCli, type DiscoveredCli } from '#src/probe/discover.ts';
 import type { ProbeDriver } from '#src/probe/driver.ts';
 import { PROBE_DRIVERS } from '#src/probe/drivers.ts';
+import { rangeText, supportOf } from '#src/probe/versions.ts';
 import { DEFAULT_PROBE_PROMPT, runProbe } from '#src/probe/run.ts';
 import type { CaseAttempt } from '#src/record/caseTypes.ts';
-import type { CaseResult, CliStatus, RunFault } from '#src/report/types.ts';
+import type { CaseResult, CliStatus, RunFault, VersionStatus } from '#src/report/types.ts';
 import { compareVerdict } from './compare.ts';
-import { driftForProbe } from './drift.ts';
+import { probeDrift, versionResult } from './drift.ts';
 import type { LiveSource } from './run.ts';
 import type { CaseFilter } from './runCorpus.ts';
 import { routeSelected } from './select.ts';
@@ -52,6 +54,7 @@ export function attemptPrompt(index: number, base = DEFAULT_PROBE_PROMPT): strin
  * Run every attempt of `planned` on `route` against a fresh provider mock per attempt. Never throws.
  *
  * @param timeoutMs deadline of one attempt (ms), unless the plan sets its own.
+ * @param live `true` only from `--live`: the real provider, no mock (src/probe/live.ts).
  */
 export async function executePlannedProbe(
   cli: DiscoveredCli,
@@ -60,6 +63,7 @@ export async function executePlannedProbe(
   planned: PlannedProbe,
   productionSchema: Record<string, unknown>,
   timeoutMs: number,
+  live = false,
 ): Promise<ExecutedProbe> {
   const started = performance.now();
   const attempts: CaseAttempt[] = [];
@@ -67,12 +71,23 @@ export async function executePlannedProbe(
   const schema = schemaFor(planned.schema, productionSchema);
   for (let i = 0; i < planned.scenarios.length; i += 1) {
     const prompt = attemptPrompt(i);
-    const result = await runProbe({ cli, driver, route, scenario: planned.scenarios[i]!, schema, prompt, timeoutMs: planned.timeoutMs ?? timeoutMs });
+    const result = await runProbe({ cli, driver, route, scenario: planned.scenarios[i]!, schema, prompt, timeoutMs: planned.timeoutMs ?? timeoutMs, ...(planned.deadlineAfterRequestMs !== undefined && !live ? { deadlineAfterRequestMs: planned.deadlineAfterRequestMs } : {}), ...(live ? { live: true } : {}) });
     if (result.fault) return { route, planned, attempts, unexpected, fault: result.fault, durationMs: performance.now() - started };
     pushAll(unexpected, result.unexpected.map((r) => `${r.method} ${r.path}`));
     attempts.push({ ...result.envelope, argv: result.argv, prompt });
   }
   return { route, planned, attempts, unexpected, durationMs: performance.now() - started };
+}
+
+/**
+ * The order that finishes a set of probes soonest on a few cores: longest first (LPT scheduling),
+ * so a long probe never starts last while the other cores idle. Estimated cost of a planned probe:
+ * its own deadline when it has one (the `stall` probe waits for it), else 1 per attempt, with the
+ * provider-error plans (`api-*`, where CLIs retry with back-off) counted 3. Stable for equal costs.
+ */
+export function longestFirst<T extends { planned: PlannedProbe }>(tasks: readonly T[]): T[] {
+  const cost = (p: PlannedProbe): number => (p.timeoutMs !== undefined ? p.timeoutMs / 1000 : p.scenarios.length * (p.slug.startsWith('api-') ? 3 : 1));
+  return tasks.map((t, i) => ({ t, i, c: cost(t.planned) })).sort((a, b) => b.c - a.c || a.i - b.i).map((x) => x.t);
 }
 
 /**
@@ -86,12 +101,16 @@ export async function runBounded<T, R>(tasks: T[], limit: number, work: (task: T
 /**
  * The live source that probes every installed CLI that has a driver and a plan, all routes, at most
  * `concurrency` probe runs at once (default: the number of cores). A CLI that is not installed is
- * reported in one line with the command that installs it, and nothing of it runs.
+ * reported in one line with the command that installs it, and nothing of it runs. `bins`: candidate
+ * binaries by CLI name (`--bin`; `ROUTECERT_BIN_<CLI>` is read too); `casesDir`: the recorded corpus
+ * drift is measured against (`run --cases`), @default the bundled fixtures/cases.
  */
-export function probeLiveSource(options: { timeoutMs: number; concurrency?: number; drivers?: readonly ProbeDriver[] }): LiveSource {
+export function probeLiveSource(options: { timeoutMs: number; concurrency?: number; drivers?: readonly ProbeDriver[]; bins?: Readonly<Record<string, string>>; casesDir?: string }): LiveSource {
   const drivers = options.drivers ?? PROBE_DRIVERS;
+  const casesDir = options.casesDir ?? projectPath('fixtures/cases');
   let found: Promise<{ driver: ProbeDriver; cli: DiscoveredCli }[]> | undefined;
-  const discover = () => (found ??= Promise.all(drivers.map(async (driver) => ({ driver, cli: await discoverCli(driver.cli, { bin: driver.bin }) }))));
+  let versions: VersionStatus[] = [];
+  const discover = () => (found ??= Promise.all(drivers.map(async (driver) => ({ driver, cli: await discoverCli(driver.cli, { bin: driver.bin, candidate: candidateFor(driver.cli, options.bins ?? {}) }) }))));
   return {
     async clis(): Promise<CliStatus[]> {
       return (await discover()).map(({ driver, cli }) => ({
@@ -101,10 +120,10 @@ export function probeLiveSource(options: { timeoutMs: number; concurrency?: numb
         bin: cli.bin,
         note:
           cli.bin === null
-            ? `hermetic probes skipped. Install with: ${cli.installHint}`
+            ? cli.problem ?? `hermetic probes skipped. Install with: ${cli.installHint}`
             : planFor(driver.cli).length === 0
               ? 'installed; no probe plan yet'
-              : `hermetic probes run against a loopback mock (${cli.source ?? '?'})`,
+              : `hermetic probes run against a loopback mock (${cli.source ?? '?'})${supportOf(driver, cli.version).supported ? '' : `; outside the supported range ${rangeText(driver.versions)}, so its results are not evidence`}`,
       }));
     },
     async run(emit, filter: CaseFilter, planned): Promise<RunFault[]> {
@@ -127,21 +146,38 @@ export function probeLiveSource(options: { timeoutMs: number; concurrency?: numb
       }
       planned?.(tasks.length);
       const faults: RunFault[] = [];
+      const byCli = new Map<string, { cli: DiscoveredCli; recorded: Set<string>; probes: { id: string; conforms: boolean; drift: string[]; broken: boolean }[] }>();
       await runBounded(
-        tasks,
+        longestFirst(tasks),
         options.concurrency ?? availableParallelism(),
         async (t) => ({ cli: t.cli, executed: await executePlannedProbe(t.cli, t.driver, t.route, t.planned, schema, options.timeoutMs) }),
         async ({ cli, executed }) => {
           const result = liveResult(cli, executed, contract);
           if (executed.fault) faults.push({ kind: 'probe', message: `${result.id}: ${executed.fault}` });
-          // Envelope drift against the recorded case of the same route and slug: information, never a failure.
-          const drift = executed.fault ? [] : await driftForProbe(projectPath('fixtures/cases'), { route: executed.route, slug: executed.planned.slug, version: cli.version, attempts: executed.attempts });
-          if (drift.length > 0) result.drift = drift;
+          // Envelope drift against the recorded case of the same route and slug (the corpus `--cases`
+          // names): information, never a failure. A probe that faulted or crashed is broken, never drift.
+          const seen = executed.fault ? { drift: [], broken: true, recordedVersion: null } : await probeDrift(casesDir, { route: executed.route, slug: executed.planned.slug, version: cli.version, attempts: executed.attempts });
+          if (seen.drift.length > 0) result.drift = seen.drift;
+          const entry = byCli.get(cli.name) ?? { cli, recorded: new Set<string>(), probes: [] };
+          if (seen.recordedVersion !== null) entry.recorded.add(seen.recordedVersion);
+          entry.probes.push({ id: result.id, conforms: result.outcome === 'pass', drift: seen.drift, broken: seen.broken });
+          byCli.set(cli.name, entry);
           await emit(result);
         },
       );
+      // Only a version other than the recorded one has a result against the corpus.
+      versions = [...byCli.values()].filter(({ cli, recorded }) => [...recorded].some((v) => v !== cli.version)).map(({ cli, recorded, probes }) => ({
+        cli: cli.name,
+        version: cli.version,
+        corpus: path.relative(process.cwd(), casesDir) || '.',
+        recorded: [...recorded].sort(),
+        result: versionResult(probes),
+        probes: probes.length,
+        driftLines: probes.reduce((n, p) => n + p.drift.length, 0),
+      }));
       return faults;
     },
+    sections: () => (versions.length > 0 ? { versions } : {}),
   };
 }
 

@@ -30,7 +30,7 @@ export interface LiveSource {
   clis(): Promise<CliStatus[]>;
   /** `planned(count)`, when given, is told how many results the source is about to emit (for progress). */
   run(emit: (result: CaseResult) => Promise<void>, filter: CaseFilter, planned?: (count: number) => void): Promise<RunFault[]>;
-  sections?(): Partial<Pick<RunReport, 'startupProbes'>>;
+  sections?(): Partial<Pick<RunReport, 'startupProbes' | 'versions'>>;
 }
 
 /** Options of {@link runConformance}. */
@@ -106,7 +106,7 @@ export async function runConformance(options: RunOptions): Promise<{ report: Run
 
   const summary = summarise(cases, faults);
   const exitCode = exitCodeFor(cases, faults);
-  const sections = Object.assign({}, ...(options.live ?? []).map((live) => live.sections?.() ?? {})) as Partial<Pick<RunReport, 'startupProbes'>>;
+  const sections = Object.assign({}, ...(options.live ?? []).map((live) => live.sections?.() ?? {})) as Partial<Pick<RunReport, 'startupProbes' | 'versions'>>;
   const report: RunReport = {
     reportVersion: REPORT_VERSION,
     header,

@@ -34,14 +34,38 @@ export interface RecordedRequest {
 }
 
 /**
+ * A harmless side request a real CLI makes besides its model calls (a connectivity check, a
+ * preconnect), answered as the real API answers it, so the CLI goes on as it would in production.
+ *
+ * - `method`: upper case (`HEAD`, `GET`); `path`: the exact pathname (no query);
+ * - `status`: the real API's status; `body`: its JSON body (`undefined`: none);
+ * - `source`: where the fact comes from (CLI version and what it does with the answer).
+ *
+ * @example
+ * { method: 'HEAD', path: '/api/hello', status: 200, source: 'Claude Code 2.1.250 preconnect' }
+ */
+export interface SideRequest {
+  method: string;
+  path: string;
+  status: number;
+  body?: unknown;
+  source: string;
+}
+
+/**
  * Options of {@link startLoopbackServer}.
  *
  * - `host`: the address to bind; only loopback is allowed. @default `'127.0.0.1'`
  * - `port`: @default `0` (ephemeral).
+ * - `side`: side requests to answer (see {@link SideRequest}); they are recorded in `side`, not
+ *   in `requests`. Anything else no handler answers still gets the 501.
  */
 export interface LoopbackServerOptions {
   host?: '127.0.0.1';
   port?: number;
+  side?: readonly SideRequest[];
+  /** Called with each request as it is recorded (not for side requests' answers). */
+  onRequest?: (request: RecordedRequest) => void;
 }
 
 /**
@@ -49,8 +73,10 @@ export interface LoopbackServerOptions {
  *
  * - `url`: its origin, e.g. `http://127.0.0.1:41234` (no trailing slash).
  * - `port`: the port it listens on.
- * - `requests`: every request received, in arrival order (including unexpected ones).
+ * - `requests`: every request received, in arrival order (including unexpected ones), except the
+ *   side requests answered from `options.side`.
  * - `unexpected`: the requests no handler answered; each got the 501 from the catch-all.
+ * - `side`: the side requests answered (a CLI version's connectivity checks), in arrival order.
  * - `close()`: drops open connections (a stalled stream too) and stops listening. Idempotent.
  */
 export interface LoopbackServer {
@@ -58,6 +84,7 @@ export interface LoopbackServer {
   port: number;
   requests: RecordedRequest[];
   unexpected: RecordedRequest[];
+  side: RecordedRequest[];
   close(): Promise<void>;
 }
 
@@ -123,9 +150,23 @@ export async function startLoopbackServer(
     const entry = await record(request, startedAt);
     byRequest.set(request, entry);
     requests.push(entry);
+    options.onRequest?.(entry);
     // No response: the request falls through to the next handler.
     return undefined;
   });
+  const side: RecordedRequest[] = [];
+  const sideHandlers = (options.side ?? []).map((known) =>
+    http.all('*', ({ request }) => {
+      if (request.method.toUpperCase() !== known.method || new URL(request.url).pathname !== known.path) return undefined;
+      const entry = byRequest.get(request);
+      if (entry) {
+        const at = requests.indexOf(entry);
+        if (at >= 0) requests.splice(at, 1);
+        side.push(entry);
+      }
+      return known.body === undefined || known.method === 'HEAD' ? new HttpResponse(null, { status: known.status }) : HttpResponse.json(known.body, { status: known.status });
+    }),
+  );
   const catchAll = http.all('*', async ({ request }) => {
     const entry = byRequest.get(request) ?? (await record(request, startedAt));
     unexpected.push(entry);
@@ -139,7 +180,7 @@ export async function startLoopbackServer(
 
   // http-middleware's types name msw's CommonJS build and ours its ESM build: the same classes at
   // runtime, two declarations for the type checker.
-  const all = [recorder, ...handlers, catchAll] as unknown as Parameters<typeof createServer>;
+  const all = [recorder, ...handlers, ...sideHandlers, catchAll] as unknown as Parameters<typeof createServer>;
   const app = createServer(...all);
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(options.port ?? 0, host);
@@ -153,6 +194,7 @@ export async function startLoopbackServer(
     port,
     requests,
     unexpected,
+    side,
     close() {
       closing ??= new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -1,12 +1,13 @@
 /**
  * CLI discovery: where a real model CLI is installed and which version it is.
- * The project's pinned install (`probes/node_modules/.bin/`, from `npm run probes:install`) wins
- * over PATH, so a probe runs the version `probes/package.json` pins.
+ * A candidate binary (`--bin <cli>=<path>` or `ROUTECERT_BIN_<CLI>`) wins over everything; then the
+ * project's pinned install (`probes/node_modules/.bin/`, from `npm run probes:install`) wins over
+ * PATH, so a probe runs the version `probes/package.json` pins unless a candidate is named.
  */
 import { constants as fsConstants } from 'node:fs';
-import { access, mkdtemp, rm } from 'node:fs/promises';
+import { access, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 
@@ -34,8 +35,65 @@ export interface DiscoveredCli {
   name: CliName;
   bin: string | null;
   version: string | null;
-  source: 'probes' | 'PATH' | null;
+  source: 'candidate' | 'probes' | 'PATH' | null;
   installHint: typeof INSTALL_HINT;
+  /** Why a named candidate binary cannot be used (not found, not executable); absent otherwise. */
+  problem?: string;
+}
+
+/**
+ * The environment variable that names a candidate binary of `cli`: `ROUTECERT_BIN_` and the name
+ * in upper case with every other character as `_` (`claude` -> `ROUTECERT_BIN_CLAUDE`,
+ * `grok-cli` -> `ROUTECERT_BIN_GROK_CLI`).
+ */
+export function binEnvVar(cli: CliName): string {
+  return `ROUTECERT_BIN_${cli.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
+}
+
+/** Raised for a malformed `--bin` value; the CLI exits 2. */
+export class BinOptionError extends Error {
+  readonly code = 'ROUTECERT_BIN_OPTION';
+  constructor(message: string) {
+    super(`[routecert] ${message}`);
+    this.name = 'BinOptionError';
+  }
+}
+
+/**
+ * Parse `--bin <cli>=<path>` values (repeatable) into `{ cli: path }`; the path is resolved from
+ * the current directory.
+ *
+ * @throws {BinOptionError} for a value without `=`, an empty name or path, or a CLI named twice.
+ * @example
+ * parseBinOptions(['claude=/tmp/p/node_modules/.bin/claude']) // => { claude: '/tmp/p/node_modules/.bin/claude' }
+ */
+export function parseBinOptions(values: readonly string[] | undefined): Record<CliName, string> {
+  const out: Record<CliName, string> = {};
+  for (const v of values ?? []) {
+    const at = v.indexOf('=');
+    const cli = at < 0 ? '' : v.slice(0, at).trim();
+    const file = at < 0 ? '' : v.slice(at + 1).trim();
+    if (cli === '' || file === '') throw new BinOptionError(`--bin takes <cli>=<path> (e.g. --bin claude=./node_modules/.bin/claude); got "${v}".`);
+    if (out[cli] !== undefined) throw new BinOptionError(`--bin names ${cli} twice ("${out[cli]}" and "${file}").`);
+    out[cli] = resolve(file);
+  }
+  return out;
+}
+
+/**
+ * The candidate binary of `cli`, if one is named: `bins[cli]` (from `--bin`) wins over the
+ * environment variable {@link binEnvVar}. `from` says which, for messages.
+ */
+export function candidateFor(cli: CliName, bins: Readonly<Record<CliName, string>> = {}, env: NodeJS.ProcessEnv = process.env): { path: string; from: string } | null {
+  if (bins[cli] !== undefined) return { path: bins[cli]!, from: `--bin ${cli}=` };
+  const fromEnv = env[binEnvVar(cli)];
+  if (fromEnv !== undefined && fromEnv !== '') return { path: resolve(fromEnv), from: `${binEnvVar(cli)}=` };
+  return null;
+}
+
+/** The line to print when `cli` cannot be run: the candidate's problem, or the install hint. */
+export function notFoundMessage(cli: DiscoveredCli): string {
+  return cli.problem ?? `[routecert] ${cli.name} is not installed; run \`${cli.installHint}\` from the project root.`;
 }
 
 /**
@@ -54,6 +112,14 @@ export interface DiscoverOptions {
 /** This package's root directory (two levels above src/probe/). */
 export function projectRoot(): string {
   return fileURLToPath(new URL('../../', import.meta.url));
+}
+
+async function isFile(file: string): Promise<boolean> {
+  try {
+    return (await stat(file)).isFile();
+  } catch {
+    return false;
+  }
 }
 
 async function isExecutable(file: string): Promise<boolean> {
@@ -105,7 +171,8 @@ export async function readVersion(bin: string, timeoutMs: number = VERSION_TIMEO
 }
 
 /**
- * Find `name`: first `<project>/probes/node_modules/.bin/<name>`, then each PATH entry; then read
+ * Find `name`: a named `candidate` (see {@link candidateFor}; an executable, or a prefix folder with
+ * `node_modules/.bin/<bin>`) wins; else first `<project>/probes/node_modules/.bin/<name>`, then each PATH entry; then read
  * its version with `--version` (deadline {@link VERSION_TIMEOUT_MS} ms). Never throws; a CLI that
  * is not installed gives `bin: null` and the {@link INSTALL_HINT}.
  *
@@ -113,9 +180,20 @@ export async function readVersion(bin: string, timeoutMs: number = VERSION_TIMEO
  * const cli = await discoverCli('claude');
  * // { name: 'claude', bin: '<project>/probes/node_modules/.bin/claude', version: '2.1.332', source: 'probes', installHint: 'npm run probes:install' }
  */
-export async function discoverCli(name: CliName, options: DiscoverOptions & { bin?: string } = {}): Promise<DiscoveredCli> {
+export async function discoverCli(name: CliName, options: DiscoverOptions & { bin?: string; candidate?: { path: string; from: string } | null } = {}): Promise<DiscoveredCli> {
   const root = options.projectRoot ?? projectRoot();
   const exe = options.bin ?? name;
+  if (options.candidate) {
+    // A prefix folder (`npm install --prefix <dir> <pkg>`) is accepted too: its node_modules/.bin/<exe>.
+    const given = options.candidate.path;
+    const inPrefix = join(given, 'node_modules', '.bin', exe);
+    const file = (await isExecutable(inPrefix)) ? inPrefix : given;
+    if (!(await isExecutable(file)) || !(await isFile(file))) {
+      return { name, bin: null, version: null, source: null, installHint: INSTALL_HINT, problem: `[routecert] the candidate binary of ${name} (${options.candidate.from}${given}) is not an executable file, nor a prefix folder with node_modules/.bin/${exe}.` };
+    }
+    const version = await readVersion(file, options.versionTimeoutMs ?? VERSION_TIMEOUT_MS);
+    return { name, bin: file, version, source: 'candidate', installHint: INSTALL_HINT };
+  }
   const pinned = join(root, 'probes', 'node_modules', '.bin', exe);
   let bin: string | null = null;
   let source: DiscoveredCli['source'] = null;

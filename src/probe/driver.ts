@@ -4,6 +4,7 @@
  */
 import type { RequestHandler } from 'msw';
 import type { ScenarioName, ScenarioPayloads } from '#src/mock/scenarios.ts';
+import type { SideRequest } from '#src/mock/server.ts';
 
 /**
  * The throwaway folders of one probe run (all under one temp root, removed afterwards):
@@ -26,6 +27,8 @@ export interface PrepareInput {
   mockUrl: string;
   workspace: ProbeWorkspace;
   model?: string;
+  /** The CLI's version as discovered (`null`: unknown; a driver then sends the newest version's flags). */
+  version?: string | null;
 }
 
 /**
@@ -52,7 +55,12 @@ export interface PreparedRun {
  *   (otherwise the schema goes into the prompt);
  * - `handlers(scenario, payloads)`: the provider mock playing `scenario` (msw handlers; no server started);
  * - `prepare(input)`: write any config into the workspace and say how to spawn;
- * - `rejectionLine(stderr)`: the CLI's own startup-rejection line, if it refused the schema.
+ * - `rejectionLine(stderr)`: the CLI's own startup-rejection line, if it refused the schema;
+ * - `sideRequests`: harmless side requests some versions make, answered as the real API does
+ *   (src/mock/server.ts {@link SideRequest}); anything else unknown still gets a 501;
+ * - `versions`: the supported version range and the flags each version accepts ({@link VersionTable});
+ * - `live`: how to run it against the real provider with the team's own credentials (`--live`,
+ *   {@link LiveSpec}); absent: no live probes for this CLI.
  */
 export interface ProbeDriver {
   cli: string;
@@ -63,4 +71,49 @@ export interface ProbeDriver {
   handlers(scenario: ScenarioName, payloads: ScenarioPayloads): RequestHandler[];
   prepare(input: PrepareInput): Promise<PreparedRun>;
   rejectionLine?(stderr: string): string | null;
+  sideRequests?: readonly SideRequest[];
+  versions?: VersionTable;
+  live?: LiveSpec;
+}
+
+/**
+ * A live run (`--live`): the real CLI against the real provider, with the credential already in
+ * the environment, still in a throwaway HOME and cwd, at the smallest cost the CLI allows.
+ * - `credential.from`: environment variables that may hold the credential (the first set wins);
+ *   `credential.as`: the variable the CLI reads it from;
+ * - `endpoint.env`: the variable that overrides the provider's URL (also how a test points the
+ *   live path at the mock); `endpoint.default`: the real provider's origin;
+ * - `model`: the cheapest model the CLI can use; `source`: where these facts come from.
+ */
+export interface LiveSpec {
+  credential: { from: readonly string[]; as: string };
+  endpoint: { env: string; default: string };
+  model: string;
+  source: string;
+}
+
+/**
+ * A flag (one or more argv tokens) that only some versions of a CLI accept. `since`: the first
+ * version that accepts it (inclusive); `until`: the first that no longer does (exclusive);
+ * `source`: how that was established (a `--help` of the named versions, a changelog entry).
+ */
+export interface VersionedFlag {
+  argv: readonly string[];
+  since?: string;
+  until?: string;
+  source: string;
+}
+
+/**
+ * The versions a driver supports and what differs between them.
+ * - `min`: the oldest version probed green (inclusive); `max`: the newest known good (inclusive),
+ *   `undefined` for "no known upper bound" (newer versions are probed, drift says what changed);
+ * - `source`: how the range was established (`npm run probes:matrix`, the dates and versions run);
+ * - `flags`: the optional flags, each sent only to versions that accept it.
+ */
+export interface VersionTable {
+  min: string;
+  max?: string;
+  source: string;
+  flags?: readonly VersionedFlag[];
 }

@@ -10,8 +10,6 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
-import { execa } from 'execa';
 import type { Envelope, Milliseconds } from '#src/envelope/types.ts';
 import { readFile } from 'node:fs/promises';
 import { DEFAULT_PAYLOADS, type ScenarioName, type ScenarioPayloads } from '#src/mock/scenarios.ts';
@@ -19,6 +17,8 @@ import { startLoopbackServer, type LoopbackServer, type RecordedRequest } from '
 import type { DiscoveredCli } from '#src/probe/discover.ts';
 import type { ProbeDriver } from '#src/probe/driver.ts';
 import { driverFor } from '#src/probe/drivers.ts';
+import { supervise } from '#src/process/supervise.ts';
+import { liveSetup, type LiveSetup } from '#src/probe/live.ts';
 
 /** Default hard deadline of one probe run, in ms. Runs against the mock take 1-2 s (Claude Code 2.1.332). */
 export const DEFAULT_PROBE_TIMEOUT_MS: Milliseconds = 30_000;
@@ -36,8 +36,8 @@ export const DEFAULT_PROBE_PROMPT =
  * - `scenario`: what the mock model does (see `SCENARIOS`).
  * - `schema`: the JSON Schema handed to `--json-schema` (one argv token).
  * - `payloads`: the scenario's payloads; @default `DEFAULT_PAYLOADS`.
- * - `timeoutMs`: hard deadline; when it passes, the CLI's whole process group gets SIGKILL and the
- *   envelope says `timedOut: true`. @default {@link DEFAULT_PROBE_TIMEOUT_MS}
+ * - `timeoutMs`: hard deadline; when it passes, every process of the run is reaped (SIGTERM, grace,
+ *   SIGKILL; src/process/reap.ts) and the envelope says `timedOut: true`. @default {@link DEFAULT_PROBE_TIMEOUT_MS}
  * - `prompt`: written to stdin, which is then closed. @default {@link DEFAULT_PROBE_PROMPT}
  * - `model`: pinned model; @default the driver's.
  */
@@ -51,6 +51,19 @@ export interface ProbeOptions {
   timeoutMs?: Milliseconds;
   prompt?: string;
   model?: string;
+  /**
+   * `true` only from `--live`: run against the real provider (the driver's {@link LiveSpec}) with
+   * the credential from `env`, no mock; the scenario and payloads are then not used.
+   */
+  live?: boolean;
+  /** Where a live run reads its credential and endpoint override; @default `process.env`. */
+  env?: NodeJS.ProcessEnv;
+  /**
+   * A second deadline counted from the first request to the mock (ms): a `stall` probe then ends
+   * this long after the CLI reached the stalled stream, however long the CLI took to start
+   * (`timeoutMs` stays the hard cap). Unset: only `timeoutMs`.
+   */
+  deadlineAfterRequestMs?: Milliseconds;
 }
 
 /**
@@ -63,7 +76,8 @@ export interface ProbeOptions {
  * - `requests`: every request the mock received, in order (x-api-key redacted).
  * - `unexpected`: the requests no handler answered (each got a 501); empty in a healthy run.
  * - `pid`: the CLI's process id, which is also its process group id (spawned detached); `null`
- *   when it never started. Every process of that group is gone when the result is returned.
+ *   when it never started. Every process of the run (its group, and every process carrying the
+ *   run's mark) is gone when the result is returned; when one could not be killed, `fault` says so.
  * - `fault`: set when the run could not be carried out (CLI missing, spawn failure, mock failure);
  *   the envelope is then empty with `exitCode: null`.
  */
@@ -77,6 +91,8 @@ export interface ProbeResult {
   unexpected: RecordedRequest[];
   pid: number | null;
   fault?: string;
+  /** Set for a `--live` run: the provider origin it reached (no credential). */
+  live?: { endpoint: string; model: string };
 }
 
 /**
@@ -96,32 +112,6 @@ function emptyEnvelope(): Envelope {
   return { stdout: '', stderr: '', exitCode: null, signal: null, timedOut: false, elapsedMs: 0 };
 }
 
-function killGroup(pid: number | undefined): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, 'SIGKILL');
-  } catch {
-    // ESRCH: the group is already gone.
-  }
-}
-
-/**
- * Process groups of probes still running. execa's `cleanup` does not apply to a detached child, so
- * if the harness itself exits mid-run, an `exit` hook kills these groups.
- */
-const liveGroups = new Set<number>();
-let exitHookInstalled = false;
-function trackGroup(pid: number | undefined): void {
-  if (pid === undefined) return;
-  liveGroups.add(pid);
-  if (!exitHookInstalled) {
-    exitHookInstalled = true;
-    process.once('exit', () => {
-      for (const g of liveGroups) killGroup(g);
-    });
-  }
-}
-
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -133,11 +123,14 @@ function messageOf(error: unknown): string {
  * 1. start the loopback mock (127.0.0.1, ephemeral port) with `driver.handlers(scenario)`;
  * 2. make a throwaway root under `os.tmpdir()` with `home/`, `work/` (cwd) and `tmp/` (TMPDIR),
  *    and let `driver.prepare` write its config there;
- * 3. spawn `<bin> <argv>` with only the driver's env (the parent's env is not passed), the
- *    prompt on stdin (then closed), `detached: true` so the CLI leads its own process group;
- * 4. at `timeoutMs` send SIGKILL to the whole group (`process.kill(-pid)`) and mark `timedOut`;
- *    after the CLI exits, the group is sent SIGKILL again so that no process it started outlives
- *    the probe;
+ * 3. spawn `<bin> <argv>` with only the driver's env (the parent's env is not passed) plus a
+ *    per-run mark, the prompt on stdin (then closed), detached so the CLI leads its own process
+ *    group (src/process/supervise.ts);
+ * 4. at `timeoutMs` reap the run (SIGTERM, grace, SIGKILL to the group and to every process that
+ *    carries the mark, even one that called `setsid`; src/process/reap.ts) and mark `timedOut`;
+ *    after the CLI exits, whatever it left running is reaped the same way, so no process it
+ *    started outlives the probe, and a child still holding stdout open does not turn an exit
+ *    into a timeout;
  * 5. close the mock (dropping a stalled stream) and remove the throwaway root.
  *
  * Never throws; see {@link ProbeResult}.`fault`.
@@ -149,7 +142,7 @@ function messageOf(error: unknown): string {
  */
 export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
   const driver = options.driver ?? driverFor(options.cli.name);
-  const base: Omit<ProbeResult, 'envelope' | 'requests' | 'unexpected' | 'pid'> = {
+  const base: Omit<ProbeResult, 'envelope' | 'requests' | 'unexpected' | 'pid'> & { live?: ProbeResult['live'] } = {
     route: options.route,
     scenario: options.scenario,
     cli: { name: options.cli.name, version: options.cli.version },
@@ -172,8 +165,23 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
   let server: LoopbackServer | undefined;
   let root: string | undefined;
+  let live: LiveSetup | undefined;
+  if (options.live === true) {
+    try {
+      live = liveSetup(driver, options.env ?? process.env);
+    } catch (error) {
+      return { ...base, envelope: emptyEnvelope(), requests: [], unexpected: [], pid: null, fault: messageOf(error) };
+    }
+  }
+  const afterRequest = new AbortController();
+  let afterRequestTimer: NodeJS.Timeout | undefined;
+  const onRequest = (): void => {
+    if (options.deadlineAfterRequestMs === undefined || afterRequestTimer !== undefined) return;
+    afterRequestTimer = setTimeout(() => afterRequest.abort(), options.deadlineAfterRequestMs);
+  };
+  const hideSecret = (text: string): string => (live ? text.split(live.credential).join('<redacted:secret>') : text);
   try {
-    server = await startLoopbackServer(driver.handlers(options.scenario, options.payloads ?? DEFAULT_PAYLOADS));
+    if (!live) server = await startLoopbackServer(driver.handlers(options.scenario, options.payloads ?? DEFAULT_PAYLOADS), { ...(driver.sideRequests ? { side: driver.sideRequests } : {}), onRequest });
     root = await mkdtemp(join(tmpdir(), 'routecert-probe-'));
     const workspace = { root, home: join(root, 'home'), cwd: join(root, 'work'), tmpDir: join(root, 'tmp') };
     await Promise.all([mkdir(workspace.home, { recursive: true }), mkdir(workspace.cwd), mkdir(workspace.tmpDir)]);
@@ -181,57 +189,50 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
       route: options.route,
       schema: options.schema,
       prompt: options.prompt ?? DEFAULT_PROBE_PROMPT,
-      mockUrl: server.url.replace(/\/+$/, ''),
+      mockUrl: live ? live.endpoint : server!.url.replace(/\/+$/, ''),
       workspace,
-      ...(options.model === undefined ? {} : { model: options.model }),
+      version: options.cli.version,
+      ...(options.model !== undefined ? { model: options.model } : live ? { model: live.model } : {}),
     });
+    if (live) {
+      prepared.env[live.as] = live.credential;
+      base.live = { endpoint: live.endpoint, model: options.model ?? live.model };
+    }
     base.argv = prepared.display;
 
-    const started = performance.now();
-    const child = execa(bin, prepared.argv, {
-      reject: false,
-      cwd: workspace.cwd,
+    const ran = await supervise({
+      argv: [bin, ...prepared.argv],
       env: prepared.env,
-      extendEnv: false,
-      ...(prepared.stdin === undefined ? { stdin: 'ignore' as const } : { input: prepared.stdin }),
-      detached: true,
-      stripFinalNewline: false,
-      encoding: 'utf8',
+      cwd: workspace.cwd,
+      ...(prepared.stdin === undefined ? {} : { stdin: prepared.stdin }),
+      timeoutMs,
+      signal: afterRequest.signal,
     });
-    trackGroup(child.pid);
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      killGroup(child.pid);
-    }, timeoutMs);
-    const result = await child;
-    const elapsedMs = Math.round(performance.now() - started);
-    clearTimeout(timer);
-    killGroup(child.pid);
-    if (child.pid !== undefined) liveGroups.delete(child.pid);
+    clearTimeout(afterRequestTimer);
+    const leftover = ran.reaped.survivors.length > 0 ? `[routecert] ${ran.reaped.survivors.length} process(es) of the run could not be killed: ${ran.reaped.survivors.join(', ')}` : undefined;
 
     const envelope: Envelope = {
-      stdout: typeof result.stdout === 'string' ? result.stdout : '',
-      stderr: typeof result.stderr === 'string' ? result.stderr : '',
-      exitCode: typeof result.exitCode === 'number' ? result.exitCode : null,
-      signal: result.signal ?? null,
-      timedOut,
-      elapsedMs,
+      stdout: hideSecret(ran.stdout),
+      stderr: hideSecret(ran.stderr),
+      exitCode: ran.exitCode,
+      signal: ran.signal,
+      timedOut: ran.timedOut,
+      elapsedMs: ran.elapsedMs,
     };
     const files: Record<string, string> = {};
     for (const [role, file] of Object.entries(prepared.files ?? {})) {
       const text = await readFile(file, 'utf8').catch(() => undefined);
-      if (text !== undefined) files[role] = text;
+      if (text !== undefined) files[role] = hideSecret(text);
     }
     if (Object.keys(files).length > 0) envelope.files = files;
-    const spawnFailed = child.pid === undefined || (result.failed && result.exitCode === undefined && !result.signal && !timedOut);
+    const fault = ran.spawnError !== undefined || ran.pid === null ? `[routecert] could not run ${options.cli.name} (${bin}): ${ran.spawnError ?? 'spawn failed'}` : leftover;
     return {
       ...base,
       envelope,
-      requests: [...server.requests],
-      unexpected: [...server.unexpected],
-      pid: child.pid ?? null,
-      ...(spawnFailed ? { fault: `[routecert] could not run ${options.cli.name} (${bin}): ${result.originalMessage ?? result.shortMessage ?? 'spawn failed'}` } : {}),
+      requests: server ? [...server.requests] : [],
+      unexpected: server ? [...server.unexpected] : [],
+      pid: ran.pid,
+      ...(fault !== undefined ? { fault } : {}),
     };
   } catch (error) {
     return {
@@ -243,6 +244,7 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
       fault: `[routecert] probe could not be carried out: ${messageOf(error)}`,
     };
   } finally {
+    clearTimeout(afterRequestTimer);
     await server?.close();
     if (root !== undefined) await rm(root, { recursive: true, force: true }).catch(() => undefined);
   }

@@ -7,6 +7,7 @@ import { access, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DiscoveredCli } from '#src/probe/discover.ts';
 import { CLAUDE_TEST_API_KEY } from '#src/routes/claude/probe.ts';
+import { liveSecrets } from '#src/probe/live.ts';
 import { PROJECT_ROOT } from '#src/paths.ts';
 import type { ExecutedProbe } from '#src/harness/probeSource.ts';
 import { caseId } from './caseId.ts';
@@ -19,13 +20,15 @@ export function recordedCasePath(outDir: string, route: string, slug: string): s
 }
 
 /** Build the case file for an executed probe (redacted; id computed). */
-export function caseFromProbe(cli: DiscoveredCli, executed: ExecutedProbe, date = new Date()): CaseFile {
+export function caseFromProbe(cli: DiscoveredCli, executed: ExecutedProbe, date = new Date(), live?: { endpoint: string; expect: CaseFile['expect'] }): CaseFile {
   const { route, planned } = executed;
   // The project root is redacted too: a CLI's stack trace names its own files under probes/node_modules
   // (Gemini CLI 0.61.0 prints one on every API error).
   const paths = [{ path: PROJECT_ROOT.replace(/[\\/]+$/, ''), placeholder: '<project>' }];
-  const attempts = redactValue(executed.attempts, { secrets: [CLAUDE_TEST_API_KEY], paths }).map((a) => ({ ...a, elapsedMs: Math.round(a.elapsedMs) }));
-  const expect = planned.expect(route);
+  // Every credential a live run may have used is hidden by its exact value too (src/probe/live.ts).
+  const attempts = redactValue(executed.attempts, { secrets: [CLAUDE_TEST_API_KEY, ...liveSecrets()], paths }).map((a) => ({ ...a, elapsedMs: Math.round(a.elapsedMs) }));
+  // A live run's model answers what it answers: the case expects the verdict it got.
+  const expect = live ? live.expect : planned.expect(route);
   const body = { attempts, contract: 'pov', expect };
   return {
     id: caseId(body),
@@ -33,11 +36,15 @@ export function caseFromProbe(cli: DiscoveredCli, executed: ExecutedProbe, date 
     route,
     scenario: planned.scenarios.join('+'),
     cli: { name: cli.name, version: cli.version ?? 'unknown' },
-    provenance: { source: 'recorded', ref: 'routecert record: real CLI against the scripted provider mock on 127.0.0.1', date: date.toISOString().slice(0, 10) },
+    provenance: {
+      source: 'recorded',
+      ref: live ? `routecert record --live: real CLI against ${redactValue(live.endpoint)}` : 'routecert record: real CLI against the scripted provider mock on 127.0.0.1',
+      date: date.toISOString().slice(0, 10),
+    },
     contract: 'pov',
     attempts,
     expect,
-    tags: [...planned.tags, 'recorded'],
+    tags: [...planned.tags, 'recorded', ...(live ? ['live'] : [])],
   };
 }
 

@@ -25,6 +25,8 @@ const PATTERNS: { name: string; re: RegExp; placeholder: string }[] = [
   { name: 'github-token', re: /\bgh[pousr]_[A-Za-z0-9]{20,}/g, placeholder: '<redacted:token>' },
   { name: 'xai-key', re: /\bxai-[A-Za-z0-9]{16,}/g, placeholder: '<redacted:api-key>' },
   { name: 'google-key', re: /\bAIza[0-9A-Za-z_-]{30,}/g, placeholder: '<redacted:api-key>' },
+  // Organisation and account ids (OpenAI `org-...`/`user-...`, `acct_...`); Anthropic's are uuids (below).
+  { name: 'org-id', re: /\b(?:org|user|acct|account)[-_][A-Za-z0-9]{16,}\b/g, placeholder: '<redacted:id>' },
   { name: 'email', re: /\b[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}\b/g, placeholder: '<email>' },
   { name: 'uuid', re: /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, placeholder: '<uuid>' },
   { name: 'timestamp', re: /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?/g, placeholder: '<timestamp>' },

@@ -59,6 +59,7 @@ export function summaryText(report: RunReport): string {
   const shard = report.header.shard ? ` (shard ${report.header.shard.index}/${report.header.shard.count})` : '';
   out.push(`\n${s.total} cases${shard}: ${pc.green(`${s.pass} passed`)}, ${s.fail ? pc.red(`${s.fail} failed`) : '0 failed'}, ${s.error ? pc.magenta(`${s.error} errored`) : '0 errored'}, ${s.skip} skipped; ${s.faults} run faults\n`);
   if (verdicts) out.push(`verdicts: ${verdicts}\n`);
+  for (const v of report.versions ?? []) out.push(`${v.cli} ${v.version ?? '?'} against ${v.corpus} (recorded ${v.recorded.join(', ') || 'none'}): ${v.result}\n`);
   if (report.startupProbes && report.startupProbes.summary.cells > 0) out.push(`startup probes: ${startupSummaryLine(report.startupProbes)} Table: summary.md or \`routecert probe --startup-table\`\n`);
   return out.join('');
 }

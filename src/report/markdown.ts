@@ -38,6 +38,12 @@ export function markdownSummary(report: RunReport): string {
     lines.push('');
   }
   if (report.startupProbes) lines.push(startupTableMarkdown(report.startupProbes));
+  if (report.versions?.length) {
+    // Each probed CLI version against the recorded corpus (src/harness/drift.ts versionResult).
+    lines.push('## CLI versions against the corpus', '', '| CLI | version | recorded | result |', '| --- | --- | --- | --- |');
+    for (const v of report.versions) lines.push(`| ${v.cli} | ${v.version ?? '?'} | ${v.recorded.join(', ') || 'none'} | ${cell(v.result)} |`);
+    lines.push('');
+  }
   const matrix = behaviourMatrix(report.cases);
   if (matrix.routes.length > 0) {
     lines.push('## Route x behaviour class (passed / cases)', '');

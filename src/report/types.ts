@@ -63,6 +63,22 @@ export interface CliStatus {
   note: string;
 }
 
+/**
+ * One probed CLI version against the recorded corpus: `cli` and `version` as discovered, `bin` (a
+ * candidate or the pinned install), `corpus` (the `--cases` folder, as given), `recorded` (the CLI
+ * versions of the recorded cases compared), `result` (src/harness/drift.ts `VersionResult`),
+ * `probes` (how many ran) and `driftLines` (how many drift lines they gave).
+ */
+export interface VersionStatus {
+  cli: string;
+  version: string | null;
+  corpus: string;
+  recorded: string[];
+  result: string;
+  probes: number;
+  driftLines: number;
+}
+
 /** Counts by outcome and by verdict. */
 export interface RunSummary {
   total: number;
@@ -99,5 +115,10 @@ export interface RunReport {
    * when the run probed installed schema-flag CLIs (src/harness/startupProbes.ts).
    */
   startupProbes?: StartupTable;
+  /**
+   * Optional: each probed CLI version's result against the recorded corpus (`--cases`), issue 12:
+   * `same`, `drifted (still conforms)`, `drifted (breaks: <cases>)` or `broken` (src/harness/drift.ts).
+   */
+  versions?: VersionStatus[];
   footer: { finishedAt: string; durationMs: number; exitCode: number };
 }

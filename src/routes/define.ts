@@ -67,12 +67,13 @@ export interface VersionSpec {
 }
 
 /** A probe driver without the facts the definition already states (cli, bin, npmPackage, routes, schemaFlag). */
-export type ProbeHooks = Pick<ProbeDriver, 'handlers' | 'prepare' | 'rejectionLine'>;
+export type ProbeHooks = Pick<ProbeDriver, 'handlers' | 'prepare' | 'rejectionLine' | 'sideRequests' | 'versions' | 'live'>;
 
 /**
  * The hermetic probe of a CLI that runs here.
  * - `hooks`: the provider mock (`handlers`), argv/env/side files (`prepare`), the CLI's own
- *   startup-rejection line (`rejectionLine`), from the folder's `probe.ts`;
+ *   startup-rejection line (`rejectionLine`), the side requests it makes, its version table and
+ *   live spec (`sideRequests`, `versions`, `live`; src/probe/driver.ts), from the folder's `probe.ts`;
  * - `plan`: the pov probe plan `routecert record` and `routecert run` follow (the folder's `plan.ts`);
  * - `mock`: the provider mock and the redirect, in words (`probe --list`);
  * - `lintProfile`: the lint profile (src/schema/profiles.ts) that models the schema flag, if any;
@@ -173,6 +174,10 @@ export function defineRoute(spec: RouteSpec): RouteDefinition {
       handlers: spec.probe.hooks.handlers,
       prepare: spec.probe.hooks.prepare,
       ...(spec.probe.hooks.rejectionLine ? { rejectionLine: spec.probe.hooks.rejectionLine } : {}),
+      ...(spec.probe.hooks.sideRequests ? { sideRequests: spec.probe.hooks.sideRequests } : {}),
+      // Without a version table of its own, a CLI supports the version its cases were recorded with.
+      versions: spec.probe.hooks.versions ?? { min: versions.recorded, source: `the recorded ${spec.title} ${versions.recorded} only (src/routes/${spec.cli}/route.ts); \`npm run probes:matrix\` is the evidence to widen it` },
+      ...(spec.probe.hooks.live ? { live: spec.probe.hooks.live } : {}),
     };
   }
   return Object.freeze({ ...spec, driver });

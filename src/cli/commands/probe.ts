@@ -11,10 +11,13 @@ import { planFor } from '#src/harness/probePlan.ts';
 import { loadContract } from '#src/contract/registry.ts';
 import { decoderFor } from '#src/envelope/registry.ts';
 import { projectPath } from '#src/paths.ts';
-import { discoverCli } from '#src/probe/discover.ts';
+import { candidateFor, discoverCli, notFoundMessage, parseBinOptions } from '#src/probe/discover.ts';
 import { PROBE_DRIVERS, driverFor } from '#src/probe/drivers.ts';
+import { rangeText, supportOf } from '#src/probe/versions.ts';
 import { KNOWN_CLIS } from '#src/probe/known.ts';
 import { runProbe, runStartupProbe } from '#src/probe/run.ts';
+import { liveSecrets, liveSetup } from '#src/probe/live.ts';
+import { redactValue } from '#src/record/redact.ts';
 import { classifyStartup } from '#src/probe/startup.ts';
 import { SCENARIOS, isScenarioName } from '#src/mock/scenarios.ts';
 
@@ -31,6 +34,12 @@ export interface ProbeCommandOptions {
   json?: boolean;
   /** A config file: `--startup` probes the schema of each of its contracts (see {@link configStartupCommand}). */
   config?: string;
+  /** `--bin <cli>=<path>` values. */
+  bin?: string[];
+  /** `--live`: the real provider with the credentials in the environment (never without the flag). */
+  live?: boolean;
+  /** Probe a version outside the driver's supported range anyway. */
+  allowUnsupported?: boolean;
 }
 
 /** Probe or list; returns the exit code. */
@@ -64,10 +73,33 @@ export async function probeCommand(opts: ProbeCommandOptions): Promise<number> {
     process.stderr.write(`[routecert] cannot read the schema ${schemaFile}: ${(error as Error).message}\n`);
     return 2;
   }
-  const cli = await discoverCli(driver.cli, { bin: driver.bin });
+  let bins: Record<string, string>;
+  try {
+    bins = parseBinOptions(opts.bin);
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n`);
+    return 2;
+  }
+  const cli = await discoverCli(driver.cli, { bin: driver.bin, candidate: candidateFor(driver.cli, bins) });
   if (cli.bin === null) {
-    process.stderr.write(`[routecert] ${driver.cli} is not installed; run \`${cli.installHint}\` from the project root.\n`);
-    return 3;
+    process.stderr.write(`${notFoundMessage(cli)}\n`);
+    return cli.problem ? 2 : 3;
+  }
+  const support = supportOf(driver, cli.version);
+  if (support.message) process.stderr.write(`${support.message}\n`);
+  if (!support.supported && !opts.allowUnsupported) return 2;
+  if (opts.live) {
+    try {
+      const setup = liveSetup(driver);
+      process.stderr.write(`[routecert] --live: ${driver.cli} ${cli.version ?? '?'} against ${setup.endpoint} with ${setup.credentialVar}, model ${setup.model} (throwaway HOME and cwd)\n`);
+    } catch (error) {
+      process.stderr.write(`${(error as Error).message}\n`);
+      return 2;
+    }
+  }
+  if (opts.startup && opts.live) {
+    process.stderr.write('[routecert] --live --startup is not supported yet: a live startup probe is judged by the mock\'s request log. Run --live without --startup.\n');
+    return 2;
   }
   if (opts.startup) {
     // classifyStartup also reads a provider's refusal (Codex: the mock's `invalid_json_schema`), not only the CLI's stderr.
@@ -78,7 +110,9 @@ export async function probeCommand(opts: ProbeCommandOptions): Promise<number> {
     else process.stdout.write(seen.outcome === 'fault' ? `${pc.magenta('FAULT')} ${seen.message ?? ''}\n` : accepted ? `${pc.green('accepted')}: ${driver.cli} ${cli.version ?? '?'} takes the schema on ${route}\n` : `${pc.red('rejected')} (${seen.stage ?? '?'}): ${seen.message ?? ''}\n`);
     return seen.outcome === 'fault' ? 3 : accepted ? 0 : 1;
   }
-  const r = await runProbe({ cli, driver, route, scenario: opts.scenario, schema, timeoutMs: opts.probeTimeout });
+  const probed = await runProbe({ cli, driver, route, scenario: opts.scenario, schema, timeoutMs: opts.probeTimeout, ...(opts.live ? { live: true } : {}) });
+  // A live run's output is redacted before it is shown: no credential, token, e-mail or home path.
+  const r = opts.live ? redactValue(probed, { secrets: liveSecrets() }) : probed;
   if (r.fault) {
     process.stderr.write(`${r.fault}\n`);
     return 3;
@@ -87,9 +121,9 @@ export async function probeCommand(opts: ProbeCommandOptions): Promise<number> {
   const decoder = decoderFor(route);
   const verdict = contract.judge(decoder.decode(r.envelope, contract.decodeOptions), { attempt: 0, elapsedMs: r.envelope.elapsedMs });
   if (opts.json) {
-    process.stdout.write(`${JSON.stringify({ route, scenario: opts.scenario, cli: r.cli, argv: r.argv, envelope: r.envelope, verdict, unexpected: r.unexpected }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ route, scenario: opts.live ? 'live' : opts.scenario, cli: r.cli, argv: r.argv, envelope: r.envelope, verdict, unexpected: r.unexpected, ...(r.live ? { live: r.live } : {}) }, null, 2)}\n`);
   } else {
-    process.stdout.write(`${driver.cli} ${cli.version ?? '?'} ${route} scenario ${opts.scenario}: exit ${String(r.envelope.exitCode)}, ${r.envelope.elapsedMs} ms, ${r.requests.length} request(s)\n`);
+    process.stdout.write(`${driver.cli} ${cli.version ?? '?'} ${route} ${opts.live ? `live (${r.live?.model ?? '?'})` : `scenario ${opts.scenario}`}: exit ${String(r.envelope.exitCode)}, ${r.envelope.elapsedMs} ms, ${r.requests.length} request(s)\n`);
     process.stdout.write(`verdict: ${verdict.verdict}\n`);
     for (const e of verdict.evidence) process.stdout.write(`  ${e}\n`);
     for (const u of r.unexpected) process.stdout.write(`${pc.red('unexpected request')}: ${u.method} ${u.path}\n`);
@@ -187,7 +221,7 @@ async function listClis(json: boolean): Promise<number> {
       installed = found.exitCode === 0 && found.stdout.trim() !== '';
       where = installed ? 'PATH' : null;
     }
-    rows.push({ ...known, installed, version, where });
+    rows.push({ ...known, installed, version, where, supported: driver ? rangeText(driver.versions) : null });
   }
   if (json) {
     process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
@@ -195,7 +229,7 @@ async function listClis(json: boolean): Promise<number> {
   }
   for (const r of rows) {
     const state = r.installed ? pc.green(`installed ${r.version ?? ''}`.trim()) : pc.yellow('not installed');
-    process.stdout.write(`${r.name.padEnd(14)} ${state.padEnd(30)} hermetic: ${r.hermetic.padEnd(8)} routes: ${r.routes.join(', ')}\n`);
+    process.stdout.write(`${r.name.padEnd(14)} ${state.padEnd(30)} hermetic: ${r.hermetic.padEnd(8)} routes: ${r.routes.join(', ')}${r.supported ? `; supported ${r.supported}` : ''}\n`);
     process.stdout.write(pc.dim(`${''.padEnd(14)} ${r.npmPackage ? `npm ${r.npmPackage}` : 'not on npm'}; ${r.note}\n`));
   }
   process.stdout.write(`\nInstall the pinned CLIs for hermetic probes with: npm run probes:install\n`);

@@ -9,16 +9,19 @@ import { loadContract } from '#src/contract/registry.ts';
 import { judgeCase } from '#src/contract/judgeCase.ts';
 import { decoderFor } from '#src/envelope/registry.ts';
 import { compareVerdict } from '#src/harness/compare.ts';
+import { probeDrift, versionResult } from '#src/harness/drift.ts';
 import { planFor } from '#src/harness/probePlan.ts';
 import { executePlannedProbe, runBounded } from '#src/harness/probeSource.ts';
 import { projectPath } from '#src/paths.ts';
-import { discoverCli } from '#src/probe/discover.ts';
+import { candidateFor, discoverCli, notFoundMessage, parseBinOptions } from '#src/probe/discover.ts';
 import { PROBE_DRIVERS, driverFor } from '#src/probe/drivers.ts';
+import { supportOf } from '#src/probe/versions.ts';
 import { caseId } from '#src/record/caseId.ts';
 import type { CaseFile } from '#src/record/caseTypes.ts';
 import { listCaseFiles } from '#src/record/corpus.ts';
 import { caseFromProbe, recordedCasePath, writeCaseFile } from '#src/record/recordProbes.ts';
 import { availableParallelism } from 'node:os';
+import { liveSetup } from '#src/probe/live.ts';
 
 /** Options of `routecert record`. */
 export interface RecordCommandOptions {
@@ -29,6 +32,12 @@ export interface RecordCommandOptions {
   force?: boolean;
   fixIds?: boolean;
   probeTimeout: number;
+  /** `--bin <cli>=<path>` values. */
+  bin?: string[];
+  /** `--live`: record the `final` plan against the real provider with the credentials in the environment. */
+  live?: boolean;
+  /** Probe a version outside the driver's supported range anyway. */
+  allowUnsupported?: boolean;
 }
 
 /** Record; returns the exit code (0 all recorded or refused, 1 a recorded verdict differs from the plan's, 2 usage, 3 a probe could not run). */
@@ -40,14 +49,34 @@ export async function recordCommand(opts: RecordCommandOptions): Promise<number>
     process.stderr.write(`[routecert] record knows these CLIs: ${PROBE_DRIVERS.map((d) => d.cli).join(', ')}. "${opts.cli}" is not one of them.\n`);
     return 2;
   }
-  const cli = await discoverCli(driver.cli, { bin: driver.bin });
-  if (cli.bin === null) {
-    process.stderr.write(`[routecert] ${driver.cli} is not installed; run \`${cli.installHint}\` from the project root, then record again.\n`);
-    return 3;
+  let bins: Record<string, string>;
+  try {
+    bins = parseBinOptions(opts.bin);
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n`);
+    return 2;
   }
+  const cli = await discoverCli(driver.cli, { bin: driver.bin, candidate: candidateFor(driver.cli, bins) });
+  if (cli.bin === null) {
+    process.stderr.write(`${notFoundMessage(cli)}\n`);
+    return cli.problem ? 2 : 3;
+  }
+  const support = supportOf(driver, cli.version);
+  if (support.message) process.stderr.write(`${support.message}\n`);
+  if (!support.supported && !opts.allowUnsupported) return 2;
   const fullPlan = planFor(driver.cli);
   const routes = driver.routes.filter((r) => !opts.route?.length || opts.route.some((x) => r === x || r.startsWith(`${x}/`)));
-  const plan = fullPlan.filter((p) => !opts.scenario?.length || opts.scenario.includes(p.slug));
+  // Live: only the `final` plan (the other plans need the mock to misbehave), written as `live-final`.
+  const plan = fullPlan.filter((p) => (opts.live ? p.slug === 'final' : !opts.scenario?.length || opts.scenario.includes(p.slug)));
+  if (opts.live) {
+    try {
+      const setup = liveSetup(driver);
+      process.stdout.write(`--live: ${driver.cli} against ${setup.endpoint} with ${setup.credentialVar}, model ${setup.model}\n`);
+    } catch (error) {
+      process.stderr.write(`${(error as Error).message}\n`);
+      return 2;
+    }
+  }
   if (routes.length === 0 || plan.length === 0) {
     process.stderr.write(`[routecert] nothing to record. Routes of ${driver.cli}: ${driver.routes.join(', ')}. Scenarios: ${fullPlan.map((p) => p.slug).join(', ') || '(no plan yet)'}.\n`);
     return 2;
@@ -59,24 +88,42 @@ export async function recordCommand(opts: RecordCommandOptions): Promise<number>
   let faults = 0;
   let mismatches = 0;
   let done = 0;
-  await runBounded(tasks, availableParallelism(), (t) => executePlannedProbe(cli, driver, t.route, t.planned, schema, opts.probeTimeout), async (executed) => {
+  const seen: { id: string; conforms: boolean; drift: string[]; broken: boolean }[] = [];
+  const recordedVersions = new Set<string>();
+  await runBounded(tasks, availableParallelism(), (t) => executePlannedProbe(cli, driver, t.route, t.planned, schema, opts.probeTimeout, opts.live === true), async (executed) => {
     done += 1;
     const label = `[${done}/${tasks.length}] ${executed.route} ${executed.planned.slug}`;
+    const id = `${executed.route} ${executed.planned.slug}`;
     if (executed.fault) {
       faults += 1;
+      seen.push({ id, conforms: false, drift: [], broken: true });
       process.stdout.write(`${pc.magenta('FAULT')} ${label}: ${executed.fault}\n`);
       return;
     }
-    const c = caseFromProbe(cli, executed);
+    // Drift against the case recorded before (read before it is overwritten): information, never a failure.
+    const drift = await probeDrift(outDir, { route: executed.route, slug: opts.live ? `live-${executed.planned.slug}` : executed.planned.slug, version: cli.version, attempts: executed.attempts });
+    if (drift.recordedVersion !== null) recordedVersions.add(drift.recordedVersion);
+    let c = caseFromProbe(cli, executed);
+    if (opts.live) {
+      const got = judgeCase(c, contract, decoderFor(c.route)).verdict;
+      const origin = 'origin' in got && typeof got.origin === 'string' ? { origin: got.origin } : {};
+      c = caseFromProbe(cli, executed, new Date(), { endpoint: liveSetup(driver).endpoint, expect: { verdict: got.verdict, ...origin } as CaseFile['expect'] });
+    }
     const verdict = judgeCase(c, contract, decoderFor(c.route)).verdict;
     const mismatch = compareVerdict(c.expect, verdict);
     if (mismatch.length > 0) mismatches += 1;
-    const outcome = await writeCaseFile(recordedCasePath(outDir, c.route, executed.planned.slug), c, opts.force ?? false);
+    seen.push({ id, conforms: mismatch.length === 0 && !drift.broken, drift: drift.drift, broken: drift.broken });
+    const outcome = await writeCaseFile(recordedCasePath(outDir, c.route, opts.live ? `live-${executed.planned.slug}` : executed.planned.slug), c, opts.force ?? false);
     const where = 'written' in outcome ? `wrote ${path.relative(process.cwd(), outcome.written)}` : pc.yellow(`exists, not overwritten (use --force): ${path.relative(process.cwd(), outcome.refused)}`);
     const judged = mismatch.length === 0 ? pc.green(verdict.verdict) : pc.red(`${verdict.verdict} (${mismatch.join('; ')})`);
     const extra = executed.unexpected.length ? pc.red(` unexpected requests: ${executed.unexpected.join(', ')}`) : '';
     process.stdout.write(`${label}: ${judged}; ${where}${extra}\n`);
+    for (const d of drift.drift) process.stdout.write(pc.yellow(`        ${d}\n`));
+    if (drift.broken) process.stdout.write(pc.magenta(`        broken: the probe crashed or was refused at startup (not drift)\n`));
   });
+  if ([...recordedVersions].some((v) => v !== cli.version)) {
+    process.stdout.write(`${driver.cli} ${cli.version ?? '?'} against ${path.relative(process.cwd(), outDir) || outDir} (recorded ${[...recordedVersions].sort().join(', ')}): ${versionResult(seen)}\n`);
+  }
   if (faults > 0) return 3;
   if (mismatches > 0) process.stdout.write(pc.red(`${mismatches} recorded case(s) did not reach the verdict the plan expects (see above); exit 1\n`));
   return mismatches > 0 ? 1 : 0;

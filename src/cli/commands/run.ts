@@ -9,6 +9,7 @@ import { projectPath } from '#src/paths.ts';
 import { probeCaseId, probeLiveSource } from '#src/harness/probeSource.ts';
 import { contractSubjects, startupProbeSource } from '#src/harness/startupProbes.ts';
 import { certifyLiveSource, certifyCaseId } from '#src/harness/certify/liveSource.ts';
+import { parseBinOptions } from '#src/probe/discover.ts';
 import { referenceWorkerConfig } from '#src/harness/certify/reference.ts';
 import { CHECKS } from '#src/harness/certify/checks.ts';
 import { CertifyConfigError } from '#src/harness/certify/config.ts';
@@ -55,6 +56,8 @@ export interface RunCommandOptions {
   shard?: Shard;
   /** `--no-progress` sets false. */
   progress?: boolean;
+  /** `--bin <cli>=<path>` values: probe these binaries instead of the pinned ones. */
+  bin?: string[];
 }
 
 /** A run folder name: UTC time, sortable, e.g. `20261130-041500`. */
@@ -99,7 +102,9 @@ async function run(opts: RunCommandOptions, commandLine: string): Promise<number
   await checkCasesFolder(casesDir, opts.cases ?? shownPath(casesDir));
   if (opts.maxCaseMb !== undefined && !(opts.maxCaseMb > 0)) throw new UsageError('--max-case-mb takes a size in MiB greater than 0, e.g. --max-case-mb 512');
   let decoders: RouteDecoder[] | undefined;
+  let bins: Record<string, string>;
   try {
+    bins = parseBinOptions(opts.bin);
     decoders = opts.generic?.length ? withDecoders(opts.generic.map(genericDecoderFromOption)) : undefined;
   } catch (error) {
     throw new UsageError((error as Error).message);
@@ -142,7 +147,7 @@ async function run(opts: RunCommandOptions, commandLine: string): Promise<number
       startupProbeSource({ timeoutMs: opts.probeTimeout, production, failListed: true, replay: `npx routecert probe --startup --config ${shownPath(project.file)}` }),
     );
   } else if (opts.probes) {
-    live.push(probeLiveSource({ timeoutMs: opts.probeTimeout }), startupProbeSource({ timeoutMs: opts.probeTimeout }));
+    live.push(probeLiveSource({ timeoutMs: opts.probeTimeout, bins, casesDir }), startupProbeSource({ timeoutMs: opts.probeTimeout }));
   }
   // The worker: the config's, or the reference worker certified in-process with fake CLIs replaying the corpus (route `certify:<route>`).
   if (certifying) live.push(certifyLiveSource(certifyConfig, { parallelRoutes: true, concurrency: 8 }));

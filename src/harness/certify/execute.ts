@@ -7,7 +7,9 @@
  * The worker leads its own process group (spawned detached). At the run's outer deadline that
  * group is killed and the run says so. After the worker ends, the processes the fake CLIs recorded
  * (and the worker's group) get a short grace to disappear; whatever is still running is reported,
- * then killed, so a run never leaves a process behind.
+ * then killed, so a run never leaves a process behind. Every process of the run carries a per-run
+ * environment mark (src/process/reap.ts), so one that left the worker's process group or session
+ * (`setsid`, a double fork) is reported and reaped too.
  */
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
@@ -18,6 +20,7 @@ import { installShims } from '#src/harness/shim/install.ts';
 import { DEFAULT_TOOLS } from '#src/harness/shim/tools.ts';
 import { readShimRecords, type ShimAttempt, type ShimCallRecord, type ShimRecord } from '#src/harness/shim/plan.ts';
 import { artifactAdapter, fillTemplate, type InProcessInvocation, type LoadedConfig, type WorkerAdapter } from './config.ts';
+import { findMarked, newRunMark, reap, trackRun } from '#src/process/reap.ts';
 import { groupMembers, isAlive, killGroup, killTracked, waitGone, waitGroupsGone } from './processes.ts';
 import type { CertifyRoute } from './routes.ts';
 
@@ -178,6 +181,11 @@ export async function executeRun(input: RunInput, ctx: RunContext): Promise<RunO
     ...(adapter.windowEnv.idleWindowS ? { [adapter.windowEnv.idleWindowS]: String(input.windows.idleWindowS) } : {}),
   };
   const cwd = path.resolve(configDir, adapter.cwd ?? '.');
+  // Every process of the run carries the mark, even one that left the worker's process group or
+  // session (setsid, double fork), so it can be found and reaped (src/process/reap.ts).
+  const mark = newRunMark();
+  Object.assign(env, mark.env);
+  const untrack = trackRun({ mark: mark.id });
 
   const started = performance.now();
   const ran = adapter.run
@@ -196,6 +204,9 @@ export async function executeRun(input: RunInput, ctx: RunContext): Promise<RunO
   if (pid !== undefined && (await waitGroupsGone([pid], leftovers.length > 0 ? 0 : SETTLE_MS)).length > 0) {
     leftovers.push({ pid, what: `a process of the worker's own process group ${pid}` });
   }
+  const known = new Set([...leftovers.map((l) => l.pid), ...(pid !== undefined ? groupMembers(pid) : [])]);
+  const strays = await waitGone(findMarked(mark.id).filter((p) => !known.has(p)).map((p) => ({ pid: p })), SETTLE_MS);
+  for (const { pid: p } of strays) leftovers.push({ pid: p, what: `a process started during the run that left the worker's process group (pid ${p})` });
   // Clean up: nothing outlives the run, whatever the worker did. A group is killed only while a
   // process known to be ours is in it (so a recycled id is never hit).
   if (pid !== undefined && groupMembers(pid).length > 0) killGroup(pid);
@@ -204,6 +215,8 @@ export async function executeRun(input: RunInput, ctx: RunContext): Promise<RunO
     if (r.pgid !== null) killGroup(r.pgid);
     killTracked(r);
   }
+  await reap({ ...(pid !== undefined ? { pgid: pid } : {}), mark: mark.id, termGraceMs: 0 });
+  untrack();
 
   const artifact: RunObservation['artifact'] = { path: artifactPath, exists: false, text: null, value: undefined, parseError: null };
   try {

@@ -10,21 +10,12 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { Milliseconds } from '#src/envelope/types.ts';
+import { groupRunning, procStat } from '#src/process/reap.ts';
 
 /** A process as a fake CLI recorded it. `startTicks`: start time in clock ticks since boot (Linux), or `null`. */
 export interface TrackedProcess {
   pid: number;
   startTicks?: number | null;
-}
-
-function procStat(pid: number): { state: string; pgid: number; startTicks: number } | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { state: rest[0] ?? '', pgid: Number(rest[2]), startTicks: Number(rest[19]) };
-  } catch {
-    return null;
-  }
 }
 
 const hasProc = (() => {
@@ -60,6 +51,8 @@ export function isAlive(p: TrackedProcess): boolean {
 
 /** The members of process group `pgid` that are running (zombies excluded), by pid. */
 export function groupMembers(pgid: number): number[] {
+  // /proc is read directly on Linux: one `ps` per poll and group is slow on a loaded machine.
+  if (hasProc) return groupRunning(pgid);
   let out: string;
   try {
     out = execFileSync('ps', ['-eo', 'pid=,pgid=,stat='], { encoding: 'utf8', timeout: 5000 });

@@ -90,9 +90,16 @@ export function apiErrorProbe(
 /** The words of the `stall` probe of a CLI whose provider streams. */
 export const STALL_STREAM_DESCRIPTION = 'the provider never finishes the stream; the probe kills the process group at its deadline';
 
-/** The `stall` probe: a timeout at `timeoutMs`, the probe's own deadline. */
+/**
+ * How long a `stall` probe waits once the CLI reached the stalled stream (ms): the evidence (the
+ * deadline fires, the group is reaped, `timedOut`) is the same after 2 s as after 30 s, and the
+ * CLI's start-up time no longer counts (issue 12 part 5).
+ */
+export const STALL_AFTER_REQUEST_MS = 2_000;
+
+/** The `stall` probe: a timeout {@link STALL_AFTER_REQUEST_MS} after the stalled request, at most `timeoutMs` after spawn. */
 export function stallProbe(schema: SchemaVariant, timeoutMs: number, description: string = STALL_STREAM_DESCRIPTION): PlannedProbe {
-  return { slug: 'stall', description, scenarios: ['stall'], schema, timeoutMs, tags: ['timeout'], expect: () => ({ verdict: 'timeout' }) };
+  return { slug: 'stall', description, scenarios: ['stall'], schema, timeoutMs, deadlineAfterRequestMs: STALL_AFTER_REQUEST_MS, tags: ['timeout'], expect: () => ({ verdict: 'timeout' }) };
 }
 
 /** The `startup-meta` probe of a CLI with a schema flag whose validator (Ajv strict) refuses a root `_meta`. */

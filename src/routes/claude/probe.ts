@@ -7,6 +7,8 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { anthropicHandlers } from '#src/mock/anthropic.ts';
+import type { SideRequest } from '#src/mock/server.ts';
+import type { VersionTable } from '#src/probe/driver.ts';
 import type { ProbeHooks } from '#src/routes/define.ts';
 
 /** The Claude Code routes, in the order reports list them. */
@@ -174,6 +176,29 @@ export function claudeRejectionLine(stderr: string): string | null {
 }
 
 /**
+ * Side requests Claude Code makes besides `POST /v1/messages`, answered as api.anthropic.com does.
+ * Claude Code 2.1.250 fires a preconnect `HEAD <ANTHROPIC_BASE_URL>/api/hello` at start-up (errors
+ * ignored, 10 s timeout) and its preflight / privacy checks `GET /api/hello`, which must be
+ * status 200 (`n.status!==200` fails the preflight): read from the 2.1.250 binary and the mock's
+ * request log of a 2.1.250 probe. 2.1.332 makes neither.
+ */
+export const CLAUDE_SIDE_REQUESTS: readonly SideRequest[] = [
+  { method: 'HEAD', path: '/api/hello', status: 200, source: 'Claude Code 2.1.250 preconnect (HEAD, result ignored)' },
+  { method: 'GET', path: '/api/hello', status: 200, source: 'Claude Code 2.1.250 preflight (expects status 200)' },
+];
+
+/**
+ * Supported Claude Code versions. Every flag routecert sends (see {@link claudeArgv}) is in
+ * `claude --help` of 2.1.250 and 2.1.332 (`--max-turns` is accepted by both but hidden from the
+ * help), so no flag differs inside the range.
+ */
+export const CLAUDE_VERSIONS: VersionTable = {
+  min: '2.1.250',
+  source: 'probed green by `npm run probes:matrix` (2.1.250, 2.1.292, 2.1.332), 2026-12-01',
+  flags: [],
+};
+
+/**
  * The Claude Code probe hooks (route.ts adds the facts and builds the driver): Anthropic Messages mock (SSE), `ANTHROPIC_BASE_URL`, prompt on
  * stdin, schema as one `--json-schema` token, config dir `<home>/.claude`.
  */
@@ -195,4 +220,12 @@ export const claudeProbe: ProbeHooks = {
     };
   },
   rejectionLine: claudeRejectionLine,
+  sideRequests: CLAUDE_SIDE_REQUESTS,
+  versions: CLAUDE_VERSIONS,
+  live: {
+    credential: { from: ['ANTHROPIC_API_KEY'], as: 'ANTHROPIC_API_KEY' },
+    endpoint: { env: 'ANTHROPIC_BASE_URL', default: 'https://api.anthropic.com' },
+    model: 'claude-haiku-4-5',
+    source: 'Claude Code reads ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL (`claude --help`, docs); Haiku is the cheapest model it offers',
+  },
 };

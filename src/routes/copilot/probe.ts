@@ -8,6 +8,8 @@
  * text in the `assistant.message` event.
  */
 import { openaiChatHandlers } from '#src/mock/openaiChat.ts';
+import type { VersionTable } from '#src/probe/driver.ts';
+import { flagsFor } from '#src/probe/versions.ts';
 import type { ProbeHooks } from '#src/routes/define.ts';
 import { promptWithSchema } from '#src/probe/schemaPrompt.ts';
 
@@ -21,11 +23,23 @@ export const COPILOT_PINNED_MODEL = 'routecert-mock-1';
 export const COPILOT_TEST_API_KEY = 'sk-routecert-test-0000';
 
 /**
- * The argv: `--output-format json --no-auto-update --disable-client-telemetry`. The prompt is on
- * stdin (Copilot CLI 1.0.102 runs a piped stdin prompt non-interactively, like `-p`); no
+ * The argv every supported version takes: `--output-format json --no-auto-update`, then the
+ * version's flags from {@link COPILOT_VERSIONS} (1.0.102: `--disable-client-telemetry`). The prompt
+ * is on stdin (Copilot CLI 1.0.102 runs a piped stdin prompt non-interactively, like `-p`); no
  * `--allow-all-tools`: the mock never asks for a tool, and nothing should be pre-approved.
  */
-export const COPILOT_ARGV: readonly string[] = ['--output-format', 'json', '--no-auto-update', '--disable-client-telemetry'];
+export const COPILOT_ARGV: readonly string[] = ['--output-format', 'json', '--no-auto-update'];
+
+/**
+ * Supported Copilot CLI versions and the flags that differ. `--disable-client-telemetry` is absent
+ * from `copilot --help` of 1.0.81 and 1.0.92 (they exit 1 on it: every probe crashed, issue 12) and
+ * present in 1.0.102; there is no release between 1.0.92 and 1.0.102 on npm.
+ */
+export const COPILOT_VERSIONS: VersionTable = {
+  min: '1.0.81',
+  source: 'probed green by `npm run probes:matrix` (1.0.81, 1.0.86, 1.0.102), 2026-12-01',
+  flags: [{ argv: ['--disable-client-telemetry'], since: '1.0.102', source: '`copilot --help` of 1.0.81, 1.0.92 (absent) and 1.0.102 (present)' }],
+};
 
 /**
  * The whole environment of a hermetic Copilot CLI run (nothing inherited): PATH, HOME, TMPDIR, LANG,
@@ -60,7 +74,7 @@ export const copilotProbe: ProbeHooks = {
   handlers: (scenario, payloads) => openaiChatHandlers({ scenario, payloads, retryAfterMs: 1 }),
   async prepare(input) {
     if (input.route !== 'copilot/json') throw new Error(`[routecert] copilot has no route ${input.route}; routes: ${COPILOT_ROUTES.join(', ')}`);
-    const argv = [...COPILOT_ARGV];
+    const argv = [...COPILOT_ARGV, ...flagsFor(COPILOT_VERSIONS, input.version)];
     return {
       argv,
       display: argv,
@@ -69,4 +83,12 @@ export const copilotProbe: ProbeHooks = {
     };
   },
   rejectionLine: () => null,
+  versions: COPILOT_VERSIONS,
+  live: {
+    // BYOK against OpenAI's Chat Completions: no GitHub account involved.
+    credential: { from: ['COPILOT_PROVIDER_API_KEY', 'OPENAI_API_KEY'], as: 'COPILOT_PROVIDER_API_KEY' },
+    endpoint: { env: 'ROUTECERT_LIVE_COPILOT_ORIGIN', default: 'https://api.openai.com' },
+    model: 'gpt-4.1-nano',
+    source: '`copilot help environment` (1.0.102): COPILOT_PROVIDER_BASE_URL, COPILOT_PROVIDER_API_KEY, COPILOT_MODEL; the driver appends /v1',
+  },
 };

@@ -1,0 +1,69 @@
+/**
+ * `routecert run` probes: a candidate binary (`bins`, as `--bin` gives) is what runs, and drift is
+ * measured against the corpus `--cases` names (`casesDir`), not the bundled one.
+ */
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Envelope } from '#src/envelope/types.ts';
+import { DEFAULT_PAYLOADS } from '#src/mock/scenarios.ts';
+import { claudeDriver } from '#src/routes/claude/route.ts';
+import { caseId } from '#src/record/caseId.ts';
+import type { CaseResult } from '#src/report/types.ts';
+import { probeLiveSource } from './probeSource.ts';
+
+const root = mkdtempSync(path.join(tmpdir(), 'routecert-probe-source-test-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const FINAL = DEFAULT_PAYLOADS.final;
+const RESULT = { type: 'result', subtype: 'success', is_error: false, result: JSON.stringify(FINAL), structured_output: FINAL, session_id: 'u', usage: {} };
+
+/** A stand-in `claude` 9.9.9 that prints a result line with one key more than the recorded one. */
+function standIn(): string {
+  const file = path.join(root, 'claude-9.9.9');
+  writeFileSync(file, `#!/bin/sh\nif [ "$1" = "--version" ]; then echo "9.9.9 (Claude Code)"; exit 0; fi\ncat >/dev/null\necho '${JSON.stringify({ ...RESULT, ttft_ms: 12 })}'\n`);
+  chmodSync(file, 0o755);
+  return file;
+}
+
+/** A corpus with the recorded claude-code/json final case, recorded by `version`, with `result` as its result line. */
+function corpus(name: string, version: string, result: object): string {
+  const dir = path.join(root, name);
+  const attempts: Envelope[] = [{ stdout: `${JSON.stringify(result)}\n`, stderr: '', exitCode: 0, elapsedMs: 10 }];
+  const expect_ = { verdict: 'accepted' as const };
+  mkdirSync(path.join(dir, 'claude-code', 'json'), { recursive: true });
+  writeFileSync(
+    path.join(dir, 'claude-code', 'json', 'final.json'),
+    JSON.stringify({ id: caseId({ attempts, contract: 'pov', expect: expect_ }), description: 'recorded', route: 'claude-code/json', cli: { name: 'claude', version }, provenance: { source: 'recorded', date: '2026-12-01' }, contract: 'pov', attempts, expect: expect_, tags: [] }),
+  );
+  return dir;
+}
+
+async function runOnce(casesDir: string): Promise<{ results: CaseResult[]; versions: unknown }> {
+  const source = probeLiveSource({ timeoutMs: 30_000, drivers: [claudeDriver], bins: { claude: standIn() }, casesDir });
+  const clis = await source.clis();
+  expect(clis[0]).toMatchObject({ name: 'claude', version: '9.9.9', installed: true });
+  const results: CaseResult[] = [];
+  await source.run(async (r) => void results.push(r), { ids: ['probe-claude-code-json-final'] });
+  return { results, versions: source.sections?.().versions };
+}
+
+describe('probeLiveSource', () => {
+  it('probes the --bin candidate and compares with the corpus --cases names', async () => {
+    const x = corpus('x', '2.1.332', RESULT);
+    const { results, versions } = await runOnce(x);
+    expect(results).toHaveLength(1);
+    expect(results[0]!.problems).toEqual([]);
+    expect(results[0]!.outcome).toBe('pass');
+    expect(results[0]!.drift).toEqual(['drift claude-code/json final: (document) paths added [/ttft_ms: number], removed [] (recorded 2.1.332, probed 9.9.9)']);
+    expect(versions).toEqual([{ cli: 'claude', version: '9.9.9', corpus: path.relative(process.cwd(), x), recorded: ['2.1.332'], result: 'drifted (still conforms)', probes: 1, driftLines: 1 }]);
+  }, 60_000);
+
+  it('another corpus, recorded with the same shape, gives no drift: the result is `same`', async () => {
+    const y = corpus('y', '2.1.300', { ...RESULT, ttft_ms: 99 });
+    const { results, versions } = await runOnce(y);
+    expect(results[0]!.drift).toBeUndefined();
+    expect(versions).toMatchObject([{ recorded: ['2.1.300'], result: 'same' }]);
+  }, 60_000);
+});

@@ -1,0 +1,135 @@
+/**
+ * Run one child under supervision: its own process group, a per-run mark in its environment, a
+ * hard deadline, and {@link reap} of everything it started, both at the deadline and after it exits.
+ *
+ * Exit is not a hang: a CLI that prints its envelope and exits while a child of its own (an MCP
+ * server, a tool process) still holds stdout open is judged on what it printed. When the child
+ * exits, whatever it left running is reaped (the holders of the pipe die, so everything already
+ * written is still read to the end); routecert stops waiting for the pipes at most
+ * {@link PIPE_CLOSE_GRACE_MS} later.
+ */
+import { spawn } from 'node:child_process';
+import type { Milliseconds } from '#src/envelope/types.ts';
+import { DEFAULT_TERM_GRACE_MS, newRunMark, reap, trackRun, type ReapReport } from './reap.ts';
+
+/** How long to wait for stdout/stderr to close once the child exited and its leftovers were reaped (ms). */
+export const PIPE_CLOSE_GRACE_MS: Milliseconds = 1000;
+
+/**
+ * Options of {@link supervise}.
+ * - `argv`: executable and arguments;
+ * - `env`: the WHOLE environment (nothing inherited); the run mark is added;
+ * - `cwd`; `stdin`: written then closed (`undefined`: the null device);
+ * - `timeoutMs`: hard deadline from spawn; then the run is reaped and `timedOut` is set;
+ * - `termGraceMs`: SIGTERM-to-SIGKILL grace of each reap; @default {@link DEFAULT_TERM_GRACE_MS}.
+ */
+export interface SuperviseOptions {
+  argv: readonly string[];
+  env: Record<string, string>;
+  cwd: string;
+  stdin?: string;
+  timeoutMs: Milliseconds;
+  termGraceMs?: Milliseconds;
+  /** Aborting it ends the run as the deadline does (reaped, `timedOut`), e.g. a deadline counted from an event. */
+  signal?: AbortSignal;
+}
+
+/**
+ * What a supervised run left.
+ * - `stdout`, `stderr`: UTF-8 text (all of it, read to EOF or until {@link PIPE_CLOSE_GRACE_MS} after exit);
+ * - `exitCode`, `signal`: of the child itself (`null` when it was signalled / exited);
+ * - `timedOut`: the deadline passed before the child exited;
+ * - `pid`: the child's pid = its process group; `null` when it never started;
+ * - `elapsedMs`: spawn to exit (not including reaping);
+ * - `leftovers`: pids of processes of the run still running after the child exited (before reaping:
+ *   descendants that outlived the CLI), and `reaped`: what the reaps did;
+ * - `spawnError`: why it could not start (ENOENT, EACCES), else absent.
+ */
+export interface SupervisedResult {
+  stdout: string;
+  stderr: string;
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  pid: number | null;
+  elapsedMs: Milliseconds;
+  reaped: ReapReport;
+  spawnError?: string;
+}
+
+/**
+ * Spawn `argv[0]` detached with a run mark, wait for it (deadline `timeoutMs`), reap everything it
+ * started, and return what it printed. Never throws; a child that cannot start gives `spawnError`.
+ *
+ * @example
+ * const r = await supervise({ argv: ['claude', '-p'], env, cwd, stdin: 'hi', timeoutMs: 30_000 });
+ * r.reaped.survivors // => [] (nothing of the run is running any more)
+ */
+export async function supervise(options: SuperviseOptions): Promise<SupervisedResult> {
+  const mark = newRunMark();
+  const termGraceMs = options.termGraceMs ?? DEFAULT_TERM_GRACE_MS;
+  const started = performance.now();
+  const stdout: Buffer[] = [];
+  const stderr: Buffer[] = [];
+  const merged: ReapReport = { terminated: [], killed: [], survivors: [] };
+  const addReport = (r: ReapReport): void => {
+    merged.terminated.push(...r.terminated);
+    merged.killed.push(...r.killed);
+    merged.survivors = r.survivors;
+  };
+  let spawnError: string | undefined;
+  let timedOut = false;
+  const child = spawn(options.argv[0]!, options.argv.slice(1), {
+    cwd: options.cwd,
+    env: { ...options.env, ...mark.env },
+    detached: true,
+    stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+  });
+  const pid = child.pid ?? null;
+  const untrack = trackRun({ ...(pid !== null ? { pgid: pid } : {}), mark: mark.id });
+  child.stdout?.on('data', (d: Buffer) => stdout.push(d));
+  child.stderr?.on('data', (d: Buffer) => stderr.push(d));
+  if (options.stdin !== undefined && child.stdin) {
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(options.stdin);
+  }
+  const closed = new Promise<void>((resolve) => child.on('close', () => resolve()));
+  let deadlineReap: Promise<void> | undefined;
+  const expire = (): void => {
+    if (timedOut) return;
+    timedOut = true;
+    deadlineReap = reap({ ...(pid !== null ? { pgid: pid } : {}), mark: mark.id, termGraceMs }).then(addReport);
+  };
+  const timer = setTimeout(expire, options.timeoutMs);
+  options.signal?.addEventListener('abort', expire, { once: true });
+  const exit = await new Promise<{ code: number | null; signal: string | null }>((resolve) => {
+    child.on('error', (error) => {
+      spawnError = error.message;
+      resolve({ code: null, signal: null });
+    });
+    child.on('exit', (code, signal) => resolve({ code, signal }));
+  });
+  const elapsedMs = Math.round(performance.now() - started);
+  clearTimeout(timer);
+  options.signal?.removeEventListener('abort', expire);
+  await deadlineReap;
+  // Whatever the child left running goes now; the pipes then reach EOF with nothing lost.
+  addReport(await reap({ ...(pid !== null ? { pgid: pid } : {}), mark: mark.id, termGraceMs }));
+  let graceTimer: NodeJS.Timeout | undefined;
+  await Promise.race([closed, new Promise<void>((r) => (graceTimer = setTimeout(r, PIPE_CLOSE_GRACE_MS)))]);
+  clearTimeout(graceTimer);
+  child.stdout?.destroy();
+  child.stderr?.destroy();
+  untrack();
+  return {
+    stdout: Buffer.concat(stdout).toString('utf8'),
+    stderr: Buffer.concat(stderr).toString('utf8'),
+    exitCode: exit.code,
+    signal: exit.signal,
+    timedOut,
+    pid,
+    elapsedMs,
+    reaped: merged,
+    ...(spawnError !== undefined ? { spawnError } : {}),
+  };
+}
