@@ -12,9 +12,8 @@ export default tseslint.config(
     rules: {
       // `a.push(...b)` passes every element as an argument: past ~100k elements it throws
       // RangeError (call stack), so an unbounded input crashes it (issue 15).
-      // A warning until the scan helper's issue 15 has removed them all; then 'error'.
       'no-restricted-syntax': [
-        'warn',
+        'error',
         { selector: "CallExpression[callee.property.name=/^(push|unshift)$/] > SpreadElement", message: 'No `push(...x)` / `unshift(...x)`: an unbounded array overflows the call stack. Use a loop, `concat`, or `for (const v of x) a.push(v)`.' },
       ],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', caughtErrors: 'none' }],

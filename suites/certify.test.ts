@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { certify, type CertifyOutcome, type CertifyProgress } from '#src/harness/certify/certify.ts';
+import { certify, type CertifyOutcome } from '#src/harness/certify/certify.ts';
 import { certificateMarkdown, certificateProblems, type RouteCertificate } from '#src/harness/certify/certificate.ts';
 import { CHECKS } from '#src/harness/certify/checks.ts';
 import { loadConfig } from '#src/harness/certify/config.ts';

@@ -57,7 +57,6 @@ async function writeCase(name: string, route: string): Promise<void> {
 
 /** The printed text without ANSI colours (picocolors colours output when CI is set). */
 function plain(chunks: string[]): string {
-  // eslint-disable-next-line no-control-regex
   return stripVTControlCharacters(chunks.join(''));
 }
 

@@ -174,7 +174,7 @@ export async function initProject(options: InitOptions = {}): Promise<InitResult
       try {
         schema = JSON.parse(await readFile(path.join(folder, f), 'utf8'));
       } catch (error) {
-        throw new Error(`[routecert] init: ${path.join(options.schemas, f)} is not JSON: ${(error as Error).message}`);
+        throw new Error(`[routecert] init: ${path.join(options.schemas, f)} is not JSON: ${(error as Error).message}`, { cause: error });
       }
       if (!isPlainObject(schema)) throw new Error(`[routecert] init: ${path.join(options.schemas, f)} is not a JSON Schema object`);
       schemas.push({ rel: path.relative(dir, path.join(folder, f)).split(path.sep).join('/'), schema });

@@ -1,11 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { presetContract } from '#src/contract/presets.ts';
 import { decoderFor } from '#src/envelope/registry.ts';
 import type { Envelope } from '#src/envelope/types.ts';
-import { projectPath } from '#src/paths.ts';
 
-const schema = JSON.parse(readFileSync(projectPath('schemas/contracts/code-review-findings.schema.json'), 'utf8')) as Record<string, unknown>;
 const contract = presetContract('findings-code');
 
 const FINDING = {

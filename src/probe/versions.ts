@@ -3,6 +3,7 @@
  * driver's supported range. The facts (ranges, flag tables) live in each CLI's driver file
  * ({@link VersionTable}); this module only reads them.
  */
+import { pushAll } from '#src/arrays.ts';
 import type { ProbeDriver, VersionTable } from './driver.ts';
 
 /**
@@ -37,12 +38,12 @@ export function flagsFor(table: VersionTable | undefined, version: string | null
   const out: string[] = [];
   for (const f of table?.flags ?? []) {
     if (version === null || version === undefined) {
-      if (f.until === undefined) out.push(...f.argv);
+      if (f.until === undefined) pushAll(out, f.argv);
       continue;
     }
     if (f.since !== undefined && compareVersions(version, f.since) < 0) continue;
     if (f.until !== undefined && compareVersions(version, f.until) >= 0) continue;
-    out.push(...f.argv);
+    pushAll(out, f.argv);
   }
   return out;
 }

@@ -8,6 +8,7 @@
  * written is still read to the end); routecert stops waiting for the pipes at most
  * {@link PIPE_CLOSE_GRACE_MS} later.
  */
+import { pushAll } from '#src/arrays.ts';
 import { spawn } from 'node:child_process';
 import type { Milliseconds } from '#src/envelope/types.ts';
 import { DEFAULT_TERM_GRACE_MS, newRunMark, reap, trackRun, type ReapReport } from './reap.ts';
@@ -73,8 +74,8 @@ export async function supervise(options: SuperviseOptions): Promise<SupervisedRe
   const stderr: Buffer[] = [];
   const merged: ReapReport = { terminated: [], killed: [], survivors: [] };
   const addReport = (r: ReapReport): void => {
-    merged.terminated.push(...r.terminated);
-    merged.killed.push(...r.killed);
+    pushAll(merged.terminated, r.terminated);
+    pushAll(merged.killed, r.killed);
     merged.survivors = r.survivors;
   };
   let spawnError: string | undefined;

@@ -7,7 +7,8 @@ export { consoleReporter, dotReporter, caseLine, formatUsage, summaryText } from
 export { htmlReporter, htmlReport } from './html.ts';
 export { githubReporter, githubAnnotations, workflowCommand } from './github.ts';
 export { progressReporter, formatElapsed } from './progress.ts';
-export { createReporter, createReporters, defaultReporterNames, REPORTER_NAMES, BUILTIN_REPORTERS, isBuiltinReporter } from './registry.ts';
+export { createReporter, createReporters, defaultReporterNames } from './registry.ts';
+export { REPORTER_NAMES, BUILTIN_REPORTERS, isBuiltinReporter } from './names.ts';
 export { diffReports, diffText } from './diff.ts';
 export { columnTitle, startupSummaryLine, startupTableMarkdown, startupTableText } from './startupTable.ts';
 

@@ -51,6 +51,7 @@ describe('junit.xml', { timeout: 120_000 }, () => {
     const c = report.cases.find((x) => x.outcome === 'fail')!;
     const hostile: RunReport = { ...report, cases: [{ ...c, problems: ['escape \u001b[31m red, NUL \u0000, lone \ud800 surrogate'] }] };
     const xml = junitXml(hostile);
+    // eslint-disable-next-line no-control-regex
     expect(xml).not.toMatch(/[\u0000\u001b]/);
     expect(await validate(xml)).toEqual({ valid: true, errors: [] });
   });

@@ -11,9 +11,9 @@ import { junitReporter } from './junit.ts';
 import { markdownReporter } from './markdown.ts';
 import type { Reporter } from './reporter.ts';
 
-import { isBuiltinReporter, REPORTER_NAMES, BUILTIN_REPORTERS, FILE_REPORTERS, type BuiltinReporterName } from './names.ts';
+import { REPORTER_NAMES, FILE_REPORTERS, type BuiltinReporterName } from './names.ts';
 
-export { isBuiltinReporter, REPORTER_NAMES, BUILTIN_REPORTERS, FILE_REPORTERS, type BuiltinReporterName };
+export { FILE_REPORTERS, type BuiltinReporterName };
 
 /** The reporters a plain `routecert run` uses: the console, report.json, junit.xml, summary.md, report.html, and `github` on GitHub Actions. */
 export function defaultReporterNames(env: NodeJS.ProcessEnv = process.env): BuiltinReporterName[] {

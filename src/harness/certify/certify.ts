@@ -13,7 +13,6 @@ import { createRequire } from 'node:module';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { povContract } from '#src/contract/pov.ts';
 import { loadContract } from '#src/contract/registry.ts';
 import type { Contract } from '#src/contract/types.ts';
 import { decoderFor } from '#src/envelope/registry.ts';

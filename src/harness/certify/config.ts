@@ -23,7 +23,7 @@ import { isPlainObject } from '#src/envelope/keys.ts';
 import type { ContractDefinition } from '#src/contract/define.ts';
 import type { Contract } from '#src/contract/types.ts';
 import { isContractDefinition } from './rules.ts';
-import { isConsumerContract, type ConsumerContract } from './consumer.ts';
+import type { ConsumerContract } from './consumer.ts';
 import { importConfigFile } from './configFile.ts';
 import { isBuiltinReporter, REPORTER_NAMES, type BuiltinReporterName } from '#src/report/names.ts';
 import type { Reporter } from '#src/report/reporter.ts';

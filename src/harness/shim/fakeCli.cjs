@@ -137,7 +137,7 @@ function readStreamJsonTurn() {
         buffer = buffer.slice(i + 1);
         if (line.trim() === '') continue;
         lines.push(line);
-        let message = null;
+        let message;
         try {
           message = JSON.parse(line);
         } catch {

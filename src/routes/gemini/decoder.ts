@@ -173,9 +173,7 @@ function decodeStream(route: string, envelope: Envelope, options: DecodeOptions 
   }
   for (const segment of assistantSegments(docs.documents)) {
     if (segment.text.trim() !== '') human.push(segment.text);
-    candidates.push(
-      ...candidatesFromText(segment.text, { origin: 'assistant-text', pointer: '/content', event: segment.line, offset: segment.offset }, options.anchor),
-    );
+    pushAll(candidates, candidatesFromText(segment.text, { origin: 'assistant-text', pointer: '/content', event: segment.line, offset: segment.offset }, options.anchor));
   }
   let status: EnvelopeStatus = { kind: 'ok' };
   if (terminal && !docs.truncated) {
