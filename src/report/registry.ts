@@ -11,7 +11,7 @@ import { junitReporter } from './junit.ts';
 import { markdownReporter } from './markdown.ts';
 import type { Reporter } from './reporter.ts';
 
-import { REPORTER_NAMES, FILE_REPORTERS, type BuiltinReporterName } from './names.ts';
+import { FILE_REPORTERS, type BuiltinReporterName } from './names.ts';
 
 export { FILE_REPORTERS, type BuiltinReporterName };
 
