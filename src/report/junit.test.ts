@@ -1,5 +1,5 @@
 /**
- * junit.xml against the Jenkins JUnit XSD (schemas/junit-10.xsd, from the Jenkins xUnit plugin),
+ * junit.xml against the Jenkins JUnit XSD (schemas/junit.xsd: routecert's own XSD of what the Jenkins JUnit and xUnit plugins accept),
  * validated by libxml2 (xmllint-wasm): a run with a failure, an error, a skip and a run fault.
  */
 import { readFile } from 'node:fs/promises';
@@ -13,8 +13,8 @@ import { junitXml } from './junit.ts';
 import type { RunReport } from './types.ts';
 
 async function validate(xml: string): Promise<{ valid: boolean; errors: string[] }> {
-  const xsd = await readFile(projectPath('schemas/junit-10.xsd'), 'utf8');
-  const result = await validateXML({ xml: [{ fileName: 'junit.xml', contents: xml }], schema: [{ fileName: 'junit-10.xsd', contents: xsd }] });
+  const xsd = await readFile(projectPath('schemas/junit.xsd'), 'utf8');
+  const result = await validateXML({ xml: [{ fileName: 'junit.xml', contents: xml }], schema: [{ fileName: 'junit.xsd', contents: xsd }] });
   return { valid: result.valid, errors: result.errors.map((e) => e.rawMessage) };
 }
 

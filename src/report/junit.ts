@@ -48,7 +48,7 @@ export function junitXml(report: RunReport): string {
       '@_tests': report.summary.total + report.faults.length,
       '@_failures': report.summary.fail,
       '@_errors': report.summary.error + report.faults.length,
-      // No `skipped` here: the Jenkins JUnit XSD (schemas/junit-10.xsd) allows it on <testsuite> only.
+      // No `skipped` here: the Jenkins JUnit XSD (schemas/junit.xsd) allows it on <testsuite> only.
       '@_time': seconds(report.footer.durationMs),
       testsuite: suites,
     },
