@@ -5,8 +5,11 @@
 // `npm run consumers:certify [-- <dir>...]`: certifies each installed consumer, writes
 // examples/consumers/certificates/<dir>.{json,md} and the matrix (examples/consumers/MATRIX.md,
 // and the README between its consumer-matrix markers).
+import { register as registerHooks } from 'node:module';
 import { register } from 'tsx/esm/api';
 
+// The checkout's sources (`#src/*.ts` resolve to src/, not dist/: bin/source-conditions.js).
+registerHooks('./source-conditions.js', import.meta.url);
 register();
 const { consumersMain } = await import('../examples/consumers/_kit/consumers.ts');
 process.exitCode = await consumersMain(process.argv.slice(2));
