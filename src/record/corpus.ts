@@ -90,7 +90,7 @@ export async function loadCaseFile(file: string, displayName = file, options: Lo
   const c = value as CaseFile;
   const warnings: string[] = [];
   const expectedId = caseId(c);
-  if (c.id !== expectedId) warnings.push(`id ${c.id} does not match its content (expected ${expectedId}); re-save the case with \`routecert record --fix-ids\``);
+  if (c.id !== expectedId) warnings.push(`id ${c.id} does not match its content (expected ${expectedId}); re-save it with \`routecert record --fix-ids --out <its cases folder>\``);
   return { loaded: { file: displayName, case: c, warnings }, errors: [] };
 }
 

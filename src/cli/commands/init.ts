@@ -3,7 +3,7 @@
  */
 import { initProject } from '#src/config/init.ts';
 
-/** Write the starter; returns the exit code (0 written, 1 nothing written because every file exists, 2 bad input). */
+/** Write the starter; returns the exit code (0 written, or nothing to write because every file exists; 2 bad input). */
 export async function initCommand(opts: { schemas?: string; force?: boolean; json?: boolean }): Promise<number> {
   let result;
   try {
@@ -14,7 +14,11 @@ export async function initCommand(opts: { schemas?: string; force?: boolean; jso
   }
   for (const f of result.written) process.stdout.write(`wrote ${f}\n`);
   for (const f of result.skipped) process.stdout.write(`kept  ${f} (exists; --force overwrites)\n`);
+  if (result.written.length === 0) {
+    process.stdout.write('nothing written: every starter file exists (--force overwrites them)\n');
+    return 0;
+  }
   process.stdout.write(`${result.contracts.length} contract(s): ${result.contracts.map((c) => `${c.name} (anchor ${c.anchor}, finality ${c.finality === 'none' ? 'none' : c.finality.key})`).join(', ')}\n\n`);
   process.stdout.write(`${result.next.join('\n')}\n`);
-  return result.written.length === 0 ? 1 : 0;
+  return 0;
 }

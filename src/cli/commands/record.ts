@@ -3,6 +3,7 @@
  * `--fix-ids` recomputes the content-hash ids of existing cases instead.
  */
 import { readFile, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import pc from 'picocolors';
 import { loadContract } from '#src/contract/registry.ts';
@@ -130,6 +131,10 @@ export async function recordCommand(opts: RecordCommandOptions): Promise<number>
 }
 
 async function fixIds(outDir: string): Promise<number> {
+  if (!existsSync(outDir)) {
+    process.stderr.write(`[routecert] record --fix-ids: no folder ${path.relative(process.cwd(), outDir) || outDir} (name your cases folder with --out <dir>)\n`);
+    return 2;
+  }
   let changed = 0;
   for (const file of await listCaseFiles(outDir)) {
     let c: CaseFile;

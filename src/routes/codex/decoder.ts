@@ -99,8 +99,9 @@ interface AgentMessage {
  * origin `last-message`. `structured` is the candidate of Codex's answer channel: the `-o` file when
  * it holds one JSON object, else the last `agent_message` when its whole text is one JSON object.
  *
- * Status: `turn.failed` (else a trailing `error` event without `turn.completed` on a non-zero exit)
- * is a `provider-error` with the status {@link readCodexFailure} finds; one whose body carries
+ * Status: a `turn.failed` of a limit Codex enforces itself (a rollout token budget,
+ * openai/codex#37676) is a `cli-error`; any other `turn.failed` (else a trailing `error` event without
+ * `turn.completed` on a non-zero exit) is a `provider-error` with the status {@link readCodexFailure} finds; one whose body carries
  * `code: "invalid_json_schema"` is a `startup-rejected`: the provider refused the schema before
  * the model said anything (DESIGN "startup-rejected"), with the provider's message. No JSONL and a
  * Codex startup line on stderr is `startup-rejected`; no JSONL and a non-zero exit or a signal is
@@ -252,6 +253,9 @@ function wholeObject(text: string): Record<string, unknown> | undefined {
   }
 }
 
+/** `turn.failed` messages of limits Codex enforces locally (a token budget of the rollout). */
+const LOCAL_LIMIT = /\b(?:rollout )?(?:token )?budget (?:is )?exhausted\b|\bRolloutBudgetExceeded\b/i;
+
 function readStatus(
   envelope: Envelope,
   documentCount: number,
@@ -268,6 +272,10 @@ function readStatus(
   }
   if (failureText !== undefined) {
     const f = readCodexFailure(failureText);
+    // A limit Codex itself enforces (no HTTP status, nothing the provider said) is the CLI's own
+    // failure, not the provider's: retrying the route hits the same limit (openai/codex#37676, the
+    // `RolloutBudgetExceeded` error of openai/codex#29715), as Claude's `error_max_turns` is.
+    if (f.status === null && f.code === null && LOCAL_LIMIT.test(f.message)) return { status: { kind: 'cli-error', message: f.message, isError: true }, code: null };
     const status: EnvelopeStatus = {
       kind: f.code === 'invalid_json_schema' ? 'startup-rejected' : 'provider-error',
       message: f.message,
