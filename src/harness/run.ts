@@ -8,8 +8,8 @@
  * carried out (a probe could not start, a mock failed). The highest applicable code wins.
  */
 import { performance } from 'node:perf_hooks';
-import { createRequire } from 'node:module';
 import type { Contract } from '#src/contract/types.ts';
+import { PACKAGE_VERSION } from '#src/paths.ts';
 import { loadCorpus } from '#src/record/corpus.ts';
 import type { RouteDecoder } from '#src/envelope/types.ts';
 import type { Reporter } from '#src/report/reporter.ts';
@@ -17,8 +17,6 @@ import { REPORT_VERSION, type CaseResult, type CliStatus, type RunFault, type Ru
 import { matchesFilter, runCase, type CaseFilter } from './runCorpus.ts';
 import { pushAll } from '#src/arrays.ts';
 
-const require = createRequire(import.meta.url);
-const TOOL_VERSION = (require('../../package.json') as { version: string }).version;
 
 /**
  * A source of extra results produced while the run goes on, e.g. hermetic probes of installed CLIs.
@@ -67,7 +65,7 @@ export async function runConformance(options: RunOptions): Promise<{ report: Run
   for (const live of options.live ?? []) pushAll(clis, (await live.clis()));
   const header: RunReport['header'] = {
     tool: 'routecert',
-    toolVersion: TOOL_VERSION,
+    toolVersion: PACKAGE_VERSION,
     startedAt,
     node: process.version,
     platform: `${process.platform}-${process.arch}`,

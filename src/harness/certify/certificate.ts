@@ -10,7 +10,7 @@ import path from 'node:path';
 import { compileValidator } from '#src/contract/validator.ts';
 import type { VerdictName } from '#src/contract/types.ts';
 import type { Milliseconds } from '#src/envelope/types.ts';
-import { projectPath } from '#src/paths.ts';
+import { PACKAGE_VERSION, projectPath } from '#src/paths.ts';
 
 /** The version of certificate.json's shape. */
 export const CERTIFICATE_VERSION = 1;
@@ -71,6 +71,31 @@ export interface Certificate {
   };
   routes: RouteCertificate[];
   footer: { finishedAt: string; durationMs: Milliseconds; exitCode: 0 | 1 | 3 };
+}
+
+/**
+ * The header of a certificate: routecert's version, the Node and platform it ran on, the worker
+ * (`worker.command`, or `<in-process>`), the config file (relative to the working folder), the
+ * contract's name and where the replayed envelopes came from.
+ */
+export function certificateHeader(options: {
+  startedAt: string;
+  worker: { name: string; command?: readonly string[] | undefined };
+  configFile: string | null | undefined;
+  contract: string;
+  corpus: string;
+}): Certificate['header'] {
+  return {
+    tool: 'routecert',
+    toolVersion: PACKAGE_VERSION,
+    startedAt: options.startedAt,
+    node: process.version,
+    platform: `${process.platform}-${process.arch}`,
+    worker: { name: options.worker.name, command: options.worker.command ? [...options.worker.command] : ['<in-process>'] },
+    config: options.configFile ? path.relative(process.cwd(), options.configFile) || options.configFile : null,
+    contract: options.contract,
+    corpus: options.corpus,
+  };
 }
 
 let validate: ((value: unknown) => string[]) | undefined;

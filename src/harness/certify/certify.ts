@@ -9,7 +9,6 @@
  */
 import pLimit from 'p-limit';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -20,7 +19,7 @@ import { isPlainObject } from '#src/envelope/keys.ts';
 import { projectPath } from '#src/paths.ts';
 import { loadCorpus, type LoadedCase } from '#src/record/corpus.ts';
 import { caseLabel } from './cases.ts';
-import type { Certificate, CheckResult, RouteCertificate } from './certificate.ts';
+import { certificateHeader, type Certificate, type CheckResult, type RouteCertificate } from './certificate.ts';
 import { DEFAULT_RUN_WINDOWS, OUTER_GRACE_MS, smokeCases, type CheckDefinition, type CheckEnv, type JudgedRun, type PlannedRun } from './checks.ts';
 import { artifactAdapter, CertifyConfigError, configProblems, type CertifyConfig, type LoadedConfig } from './config.ts';
 import { definitionFrom, POV_DEFINITION, rulesOf, type ContractDefinition } from './rules.ts';
@@ -31,8 +30,6 @@ import { certifyRoute, UnknownCertifyRouteError, type CertifyRoute } from './rou
 import { pushAll } from '#src/arrays.ts';
 import { checksForContract, consumerSmokeCases, isConsumerContract } from './consumer.ts';
 
-const require = createRequire(import.meta.url);
-const TOOL_VERSION = (require('../../../package.json') as { version: string }).version;
 
 /** The prompt handed to the worker unless the config sets one. */
 export const DEFAULT_CERTIFY_PROMPT = 'Give your point of view on the question: should we choose option A or option B? Return ONE JSON object that matches the schema.';
@@ -314,17 +311,7 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
       : 0;
   const certificate: Certificate = {
     certificateVersion: 1,
-    header: {
-      tool: 'routecert',
-      toolVersion: TOOL_VERSION,
-      startedAt,
-      node: process.version,
-      platform: `${process.platform}-${process.arch}`,
-      worker: { name: cfg.worker.name, command: cfg.worker.command ? [...cfg.worker.command] : ['<in-process>'] },
-      config: loaded.file ? path.relative(process.cwd(), loaded.file) || loaded.file : null,
-      contract: definition.name,
-      corpus: path.relative(process.cwd(), casesDir) || casesDir,
-    },
+    header: certificateHeader({ startedAt, worker: cfg.worker, configFile: loaded.file, contract: definition.name, corpus: path.relative(process.cwd(), casesDir) || casesDir }),
     routes: routeCertificates,
     footer: { finishedAt: new Date().toISOString(), durationMs: Math.round(performance.now() - started), exitCode },
   };

@@ -20,7 +20,7 @@ describe('consumer contract', () => {
   it('is accepted by the config check; another object is refused with a sentence naming finality', () => {
     const config = { worker: { name: 'w', command: ['node', 'a.mjs'], prompt: 'stdin', windowEnv: { hardWindowS: 'H', retryMinS: 'R' } }, routes: ['codex/jsonl'] };
     expect(configProblems({ ...config, contract: CONSUMER_CONTRACT })).toEqual([]);
-    expect(configProblems({ ...config, contract: { name: 'x' } }).join(' ')).toContain("finality: 'none'");
+    expect(configProblems({ ...config, contract: { name: 'x' } }).join(' ')).toContain('contract definition (defineContract({ name, schema, anchor, finality, selection');
   });
 });
 

@@ -16,7 +16,7 @@ import { performance } from 'node:perf_hooks';
 import { geminiHandlers } from '#src/mock/gemini.ts';
 import { startLoopbackServer } from '#src/mock/server.ts';
 import { DEFAULT_FINAL_PAYLOAD, type ScenarioName } from '#src/mock/scenarios.ts';
-import type { Certificate, CheckResult, RouteCertificate } from './certificate.ts';
+import { certificateHeader, type Certificate, type CheckResult, type RouteCertificate } from './certificate.ts';
 import type { CertifyOutcome } from './certify.ts';
 import { CONSUMER_CHECKS, describeOutcome, expectError, judgeFinal, judgeProse, judgeProviderError, outcomeOf, runProblems, verdict, type ConsumerOutcome } from './consumer.ts';
 import type { CheckJudgement } from './checks.ts';
@@ -25,10 +25,8 @@ import { executeRun, type RunObservation } from './execute.ts';
 import type { LoadedConfig } from './config.ts';
 import { certifyRoute } from './routes.ts';
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { projectPath } from '#src/paths.ts';
 
-const TOOL_VERSION = (createRequire(import.meta.url)('../../../package.json') as { version: string }).version;
 
 /** The fake Gemini API key the adapter gets (never a real one). */
 export const GEMINI_MOCK_KEY = 'AIzaRoutecertFakeKey000000000000000000';
@@ -117,17 +115,7 @@ export async function certifyAgainstGeminiMock(loaded: LoadedConfig, cli: { name
   const exitCode: 0 | 1 | 3 = status === 'adapter-broken' ? 3 : status === 'not-certified' ? 1 : 0;
   const certificate: Certificate = {
     certificateVersion: 1,
-    header: {
-      tool: 'routecert',
-      toolVersion: TOOL_VERSION,
-      startedAt,
-      node: process.version,
-      platform: `${process.platform}-${process.arch}`,
-      worker: { name: loaded.config.worker.name, command: [...(loaded.config.worker.command ?? ['<in-process>'])] },
-      config: loaded.file ? path.relative(process.cwd(), loaded.file) : null,
-      contract,
-      corpus: 'src/mock/gemini.ts scenarios (Gemini API mock on 127.0.0.1)',
-    },
+    header: certificateHeader({ startedAt, worker: loaded.config.worker, configFile: loaded.file, contract, corpus: 'src/mock/gemini.ts scenarios (Gemini API mock on 127.0.0.1)' }),
     routes: [
       {
         route: 'gemini-api/in-process',

@@ -32,7 +32,7 @@
  * - a schema file Codex cannot read or parse stops it before any event: stderr
  *   `Failed to read output schema file X: ...` / `Output schema file X is not valid JSON: ...`, exit 1.
  */
-import { framingOf, readJsonDocuments } from '#src/envelope/jsonl.ts';
+import { framingOf, jsonEvents, readJsonDocuments } from '#src/envelope/jsonl.ts';
 import { candidatesFromText, commentaryMark, dedupeCandidates } from '#src/envelope/candidates.ts';
 import { envelopeFacts } from '#src/envelope/decodeParts.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
@@ -132,9 +132,10 @@ function decodeCodex(envelope: Envelope, options: DecodeOptions = {}): Decoded {
   let failed: Record<string, unknown> | undefined;
   let terminal: Record<string, unknown> | undefined;
 
-  for (const doc of docs.documents) {
+  // JSONL as Codex prints it; a whole-document array of the same events (a capture tool's, or a
+  // future framing) is read event by event too, so a framing change is drift, not a lost answer.
+  for (const doc of jsonEvents(docs)) {
     const v = doc.value;
-    if (!isPlainObject(v)) continue;
     switch (v.type) {
       case 'item.completed': {
         const item = v.item;
