@@ -16,6 +16,7 @@
  */
 import { canonicalJson } from '#src/envelope/candidates.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
+import { projectPath } from '#src/paths.ts';
 import { decoderFor } from '#src/envelope/registry.ts';
 import type { LoadedCase } from '#src/record/corpus.ts';
 import type { ShimAttempt } from '#src/harness/shim/plan.ts';
@@ -43,7 +44,7 @@ export interface ConsumerContract {
 export const CONSUMER_CONTRACT: ConsumerContract = {
   consumer: true,
   name: 'consumer-answer',
-  schema: 'schemas/contracts/pov.schema.json',
+  schema: projectPath('schemas/contracts/pov.schema.json'),
   anchor: 'position',
   finality: 'none',
   selection: 'last-shaped',
