@@ -114,10 +114,11 @@ export function expectKilledAtDeadline(r: ProbeResult, { exitCode = true }: { ex
   expect(r.fault).toBeUndefined();
   expect(r.envelope.timedOut).toBe(true);
   // Reaped with SIGTERM, then SIGKILL after a grace (src/process/reap.ts). A CLI that handles
-  // SIGTERM exits with a code of its own instead (Claude Code 2.1.332: 143), never 0.
+  // SIGTERM exits with a code of its own instead: Claude Code 2.1.332 143, Gemini CLI 0.61.0 and
+  // grok-cli 0.0.34 exit 0 (measured in CI). `timedOut` is what makes the verdict `timeout`.
   if (exitCode) {
     if (r.envelope.exitCode === null) expect(['SIGTERM', 'SIGKILL']).toContain(r.envelope.signal);
-    else expect(r.envelope.exitCode).not.toBe(0);
+    else expect(Number.isInteger(r.envelope.exitCode)).toBe(true);
   }
 }
 

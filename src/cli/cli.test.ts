@@ -13,6 +13,8 @@ import { copyCorpus, editCase, onlyRun, routecert, tempRoot } from './cliTestKit
 
 let root: Awaited<ReturnType<typeof tempRoot>>;
 let small: string;
+/** How many cases the small corpus holds (every claude-code/json case; one of them fails). */
+let smallCount = 0;
 let failingId = '';
 let n = 0;
 /** A fresh reports folder under the root. */
@@ -20,9 +22,10 @@ const reportsDir = () => path.join(root.dir, `reports-${(n += 1)}`);
 
 beforeAll(async () => {
   root = await tempRoot('cli');
-  // 17 claude-code/json cases, one of them failing (final.json expects retry).
+  // Every claude-code/json case, one of them failing (final.json expects retry).
   small = path.join(root.dir, 'small');
   await copyCorpus(small, (rel) => rel.startsWith(`claude-code${path.sep}json${path.sep}`));
+  smallCount = (await readdir(path.join(small, 'claude-code/json'))).filter((f) => f.endsWith('.json')).length;
   await editCase(path.join(small, 'claude-code/json/final.json'), (c) => {
     failingId = c.id as string;
     c.expect = { verdict: 'retry' };
@@ -186,17 +189,17 @@ describe('reporters', { timeout: 180_000 }, () => {
     const reports = reportsDir();
     const r = await routecert(['run', '--no-probes', '--cases', small, '--config', config, '--reports', reports], { cwd: root.dir });
     expect(r.exitCode).toBe(1);
-    expect(r.stdout.split('\n')[0]).toMatch(/^[.F]{17}$/);
-    expect(await readFile(seen, 'utf8')).toBe('17 1');
+    expect(r.stdout.split('\n')[0]).toMatch(new RegExp(`^[.F]{${smallCount}}$`));
+    expect(await readFile(seen, 'utf8')).toBe(`${smallCount} 1`);
     const { dir } = await onlyRun(reports);
     expect(await readdir(dir)).toEqual(['report.json']);
   });
 
   it('--reporter dot prints one mark per case, then the failing case and the summary', async () => {
     const r = await routecert(['run', '--no-probes', '--cases', small, '--reports', reportsDir(), '--reporter', 'dot'], { cwd: root.dir });
-    expect(r.stdout.split('\n')[0]).toMatch(/^[.F]{17}$/);
+    expect(r.stdout.split('\n')[0]).toMatch(new RegExp(`^[.F]{${smallCount}}$`));
     expect(r.stdout).toContain(`FAIL  accepted`);
-    expect(r.stdout).toContain('17 cases: 16 passed, 1 failed');
+    expect(r.stdout).toContain(`${smallCount} cases: ${smallCount - 1} passed, 1 failed`);
   });
 
   it('on GitHub Actions: ::error annotations with the case file and id, and the step summary', async () => {

@@ -36,7 +36,7 @@ function mergeStartup(tables: StartupTable[]): StartupTable | undefined {
     }
   }
   const mergedRows = [...rows.values()];
-  return { columns: [...columns.values()], rows: mergedRows, summary: summariseStartup(mergedRows), durationMs: Math.max(...tables.map((t) => t.durationMs)) };
+  return { columns: [...columns.values()], rows: mergedRows, summary: summariseStartup(mergedRows), durationMs: tables.reduce((m, t) => Math.max(m, t.durationMs), 0) };
 }
 
 /**
@@ -91,6 +91,6 @@ export function mergeReports(sources: readonly ReportSource[], command = 'routec
     faults,
     summary: summarise(cases, faults),
     ...(startupProbes ? { startupProbes } : {}),
-    footer: { finishedAt, durationMs: Math.max(...ordered.map((s) => s.report.footer.durationMs)), exitCode: exitCodeFor(cases, faults) },
+    footer: { finishedAt, durationMs: ordered.reduce((m, s) => Math.max(m, s.report.footer.durationMs), 0), exitCode: exitCodeFor(cases, faults) },
   };
 }

@@ -21,6 +21,8 @@
  */
 import { DEFAULT_POV_POLICY } from '#src/contract/pov.ts';
 import type { EnvelopePlan, Expected, PovAnswer, TextPlan } from '../types.ts';
+import { readJsonDocuments } from '#src/envelope/jsonl.ts';
+import { renderPlan } from './render.ts';
 
 function textAnswers(text: TextPlan): PovAnswer[] {
   return text.pieces.flatMap(({ piece }) => (piece.kind === 'answer' ? [piece.answer] : []));
@@ -60,8 +62,13 @@ function hasTerminal(plan: EnvelopePlan): boolean {
       return plan.body === 'object';
     case 'cursor-agent/stream-json':
       return plan.body === 'events';
-    case 'generic':
-      return false;
+    case 'generic': {
+      // The generic route's terminal object is stdout's one JSON document, stray non-JSON lines
+      // around it read past (issue 11: a stray line is evidence, never a reason to lose the envelope).
+      const docs = readJsonDocuments(renderPlan(plan).stdout);
+      const value = docs.framing === 'whole' ? docs.documents[0]?.value : undefined;
+      return typeof value === 'object' && value !== null && !Array.isArray(value);
+    }
   }
 }
 
