@@ -65,7 +65,7 @@ export class BinOptionError extends Error {
  *
  * @throws {BinOptionError} for a value without `=`, an empty name or path, or a CLI named twice.
  * @example
- * parseBinOptions(['claude=/tmp/p/node_modules/.bin/claude']) // => { claude: '/tmp/p/node_modules/.bin/claude' }
+ * parseBinOptions(['claude=<tmp>/p/node_modules/.bin/claude']) // => { claude: '<tmp>/p/node_modules/.bin/claude' }
  */
 export function parseBinOptions(values: readonly string[] | undefined): Record<CliName, string> {
   const out: Record<CliName, string> = {};
