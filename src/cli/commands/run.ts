@@ -92,10 +92,12 @@ export async function runCommand(opts: RunCommandOptions, commandLine: string): 
 
 async function run(opts: RunCommandOptions, commandLine: string): Promise<number> {
   const project = await configFor(opts.config);
+  // A config with contracts judges its own cases (its `cases`, else `cases/` beside it); one with
+  // only a worker to certify judges the bundled corpus, as a run without a config does.
   const casesDir =
     opts.cases !== undefined
       ? path.resolve(opts.cases)
-      : project
+      : project && (project.casesDir !== null || project.contracts.length > 0)
         ? (project.casesDir ?? path.join(project.dir, 'cases'))
         : projectPath('fixtures/cases');
   const bundled = casesDir === projectPath('fixtures/cases');
