@@ -30,7 +30,7 @@ expected=$(node -p "require('routecert/package.json').version")
 [ "$version" = "$expected" ] || { echo "routecert --version printed '$version', expected $expected" >&2; exit 1; }
 echo "== routecert --version: $version"
 
-npx routecert run --reports "$root/reports" --quiet
+npx routecert run --no-certify --reports "$root/reports" --quiet
 
 npx tsc -p tsconfig.json
 node out/library.mjs
