@@ -7,6 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openAiResponsesHandlers } from '#src/mock/openaiResponses.ts';
 import type { ProbeHooks } from '#src/routes/define.ts';
+import type { VersionTable } from '#src/probe/driver.ts';
 
 /** The Codex routes, in the order reports list them. */
 export const CODEX_ROUTES = ['codex/jsonl'] as const;
@@ -214,6 +215,18 @@ export function codexRejectionLine(stderr: string): string | null {
 }
 
 /**
+ * Supported Codex versions. Every flag of {@link codexArgv} is in `codex exec --help` of 0.153.0
+ * (`--json`, `--output-schema`, `-o/--output-last-message`, `--skip-git-repo-check`, `--ephemeral`,
+ * `-s`, `--color`, `-m`) and of 0.171.0, so no flag differs inside the range. 0.153.0 (2026-09-03)
+ * is about three months before the pinned 0.171.0; older releases were not tried.
+ */
+export const CODEX_VERSIONS: VersionTable = {
+  min: '0.153.0',
+  source: 'probed green by `npm run probes:matrix` (0.153.0; then the oldest/middle/newest run), 2026-12-01',
+  flags: [],
+};
+
+/**
  * The Codex probe hooks (route.ts adds the facts and builds the driver): OpenAI Responses mock (SSE, strict `text.format` enforced), a custom
  * model provider in a throwaway `CODEX_HOME`, the schema written to `<root>/output-schema.json`, the
  * `-o` file `<root>/last-message.txt` read back as side file `last-message`, prompt on stdin.
@@ -242,4 +255,5 @@ export const codexProbe: ProbeHooks = {
     };
   },
   rejectionLine: codexRejectionLine,
+  versions: CODEX_VERSIONS,
 };

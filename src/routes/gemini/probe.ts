@@ -20,6 +20,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { geminiHandlers } from '#src/mock/gemini.ts';
 import type { ProbeHooks } from '#src/routes/define.ts';
+import type { VersionTable } from '#src/probe/driver.ts';
 import { promptWithSchema } from '#src/probe/schemaPrompt.ts';
 
 /** The Gemini CLI routes, in the order reports list them. */
@@ -81,6 +82,18 @@ export function geminiEnv(options: { baseUrl: string; home: string; tmpDir: stri
 }
 
 /**
+ * Supported Gemini CLI versions. `-m` and `-o json|stream-json` are in `gemini --help` of 0.55.1
+ * and 0.61.0, and 0.55.1 passes the whole plan with {@link GEMINI_HERMETIC_SETTINGS} and no request
+ * the mock did not expect, so nothing differs inside the range. 0.55.1 (2026-08-15) is about three
+ * and a half months back; older releases were not tried.
+ */
+export const GEMINI_VERSIONS: VersionTable = {
+  min: '0.55.1',
+  source: 'probed green by `npm run probes:matrix` (0.55.1; then the oldest/middle/newest run), 2026-12-01',
+  flags: [],
+};
+
+/**
  * The Gemini CLI probe hooks (route.ts adds the facts and builds the driver): Gemini API mock (SSE), settings file in the throwaway HOME, prompt
  * (schema appended) on stdin, model pinned with `-m`.
  */
@@ -101,4 +114,5 @@ export const geminiProbe: ProbeHooks = {
   },
   // No schema flag, so nothing to reject at startup.
   rejectionLine: () => null,
+  versions: GEMINI_VERSIONS,
 };

@@ -16,6 +16,7 @@
  */
 import { openaiChatJsonHandlers } from '#src/mock/openaiChatJson.ts';
 import type { ProbeHooks } from '#src/routes/define.ts';
+import type { VersionTable } from '#src/probe/driver.ts';
 import { promptWithSchema } from '#src/probe/schemaPrompt.ts';
 
 /** The grok-cli routes. */
@@ -52,6 +53,17 @@ export function grokCliEnv(options: { baseUrl: string; home: string; tmpDir: str
 }
 
 /**
+ * Supported grok-cli versions: 0.0.34 is the only release of `@vibe-kit/grok-cli` on the registry
+ * (`npm view @vibe-kit/grok-cli versions`, 2026-12-01), so the range cannot reach further back. Its
+ * `grok --version` prints 1.0.1, which is inside the range too.
+ */
+export const GROK_CLI_VERSIONS: VersionTable = {
+  min: '0.0.34',
+  source: 'probed green by `npm run probes:matrix` (0.0.34, the only release on npm), 2026-12-01',
+  flags: [],
+};
+
+/**
  * The grok-cli probe hooks (route.ts adds the facts and builds the driver): non-streaming Chat Completions mock, `GROK_BASE_URL`, prompt (schema
  * appended) as the `-p` argument.
  */
@@ -68,4 +80,5 @@ export const grokCliProbe: ProbeHooks = {
   },
   // No schema flag, so nothing to reject at startup.
   rejectionLine: () => null,
+  versions: GROK_CLI_VERSIONS,
 };
