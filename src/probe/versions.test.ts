@@ -6,7 +6,12 @@ import { DEFAULT_PAYLOADS } from '#src/mock/scenarios.ts';
 import { startLoopbackServer } from '#src/mock/server.ts';
 import { CLAUDE_SIDE_REQUESTS } from '#src/routes/claude/probe.ts';
 import { claudeDriver } from '#src/routes/claude/route.ts';
+import { codexDriver } from '#src/routes/codex/route.ts';
 import { copilotDriver } from '#src/routes/copilot/route.ts';
+import { geminiDriver } from '#src/routes/gemini/route.ts';
+import { grokCliDriver } from '#src/routes/grok-cli/route.ts';
+import { opencodeDriver } from '#src/routes/opencode/route.ts';
+import { qwenDriver } from '#src/routes/qwen/route.ts';
 import { binEnvVar, BinOptionError, candidateFor, discoverCli, parseBinOptions } from './discover.ts';
 import { compareVersions, flagsFor, supportOf } from './versions.ts';
 
@@ -55,6 +60,19 @@ describe('version tables', () => {
     expect(below.message).toMatch(/claude 2\.1\.100 is outside the supported range 2\.1\.250 to newest/);
     expect(supportOf(claudeDriver, '2.1.332')).toEqual({ supported: true, message: null });
     expect(supportOf(copilotDriver, '1.0.81').supported).toBe(true);
+  });
+
+  it('the oldest releases probes:matrix ran green are inside their ranges; the failing ones below are refused with the reason', () => {
+    for (const [driver, version] of [[codexDriver, '0.153.0'], [geminiDriver, '0.55.1'], [qwenDriver, '0.23.4'], [opencodeDriver, '1.18.17'], [grokCliDriver, '1.0.1']] as const) {
+      expect(supportOf(driver, version), `${driver.cli} ${version}`).toEqual({ supported: true, message: null });
+    }
+    const opencode = supportOf(opencodeDriver, '1.18.16');
+    expect(opencode.supported).toBe(false);
+    expect(opencode.message).toMatch(/opencode 1\.18\.16 is outside the supported range 1\.18\.17 to newest \(.*retry an overload forever\)/);
+    const qwen = supportOf(qwenDriver, '0.23.0');
+    expect(qwen.supported).toBe(false);
+    expect(qwen.message).toMatch(/qwen 0\.23\.0 is outside the supported range 0\.23\.4 to newest \(.*misreport provider errors/);
+    expect(supportOf(codexDriver, '0.152.0').supported).toBe(false);
   });
 });
 

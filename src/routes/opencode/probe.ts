@@ -10,6 +10,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openaiChatHandlers } from '#src/mock/openaiChat.ts';
 import type { ProbeHooks } from '#src/routes/define.ts';
+import type { VersionTable } from '#src/probe/driver.ts';
 import { promptWithSchema } from '#src/probe/schemaPrompt.ts';
 
 /** The opencode routes. */
@@ -82,6 +83,21 @@ export async function prepareOpencodeConfigDir(home: string): Promise<string> {
 }
 
 /**
+ * Supported opencode versions: from 1.18.17, the first release whose session retry policy stops
+ * after `RETRY_MAX_RETRIES` (5) attempts. 1.18.3, 1.18.14, 1.18.15 and 1.18.16 retry a retryable
+ * error forever (the policy has no attempt cap; anomalyco/opencode issues #21960, #25733): on the
+ * `api-529` scenario they never exit, and the probe ends at its deadline as a timeout where the
+ * plan expects a provider error (`npm run probes:matrix`, 1.18.3 and 1.18.14: 10/11). The cap was
+ * located in the binaries' bundled `SessionRetry` module (absent in 1.18.14-1.18.16, present in
+ * 1.18.17, 1.18.18, 1.18.22 and 1.18.33). No flag differs inside the range (`run --format json`).
+ */
+export const OPENCODE_VERSIONS: VersionTable = {
+  min: '1.18.17',
+  source: 'probed green by `npm run probes:matrix` (1.18.17; then the oldest/middle/newest run), 2026-12-01; 1.18.16 and older retry an overload forever',
+  flags: [],
+};
+
+/**
  * The opencode probe hooks (route.ts adds the facts and builds the driver): Chat Completions mock (SSE; the title-generation request is answered
  * by content, not counted as a turn), overloads with `retry-after-ms: 1` (opencode retries a 5xx 5
  * times, 2-30 s apart without the header); argv `run --format json`; the prompt, with the schema
@@ -102,4 +118,5 @@ export const opencodeProbe: ProbeHooks = {
   },
   // No schema flag, so nothing to reject at startup.
   rejectionLine: () => null,
+  versions: OPENCODE_VERSIONS,
 };

@@ -10,6 +10,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openaiChatHandlers } from '#src/mock/openaiChat.ts';
 import type { ProbeHooks } from '#src/routes/define.ts';
+import type { VersionTable } from '#src/probe/driver.ts';
 import { qwenRejectionLine } from '#src/routes/qwen/decoder.ts';
 
 /** The Qwen Code routes, in the order reports list them. */
@@ -92,6 +93,25 @@ export function qwenEnv(options: { baseUrl: string; home: string; tmpDir: string
 }
 
 /**
+ * Supported Qwen Code versions: from 0.23.4. Older releases fail the plan (`npm run probes:matrix`):
+ * - 0.15.6 has no `--json-schema` (absent from `qwen --help`; no `structured_output` tool in its
+ *   bundle; the flag came with QwenLM/qwen-code PR #3598): every probe is rejected at startup;
+ * - 0.15.10, 0.21.2, 0.21.10 and 0.23.0 misreport a provider error (`api-400`, `api-529`: 20/24):
+ *   a stream error event ends the run only in `--output-format text`; in json and stream-json the
+ *   `[API Error: 400 ...]` text is passed on as an assistant message and the run ends
+ *   `error_during_execution` with "Model produced plain text instead of calling the
+ *   structured_output tool as required by --json-schema", which routecert reads as an unusable
+ *   answer, not a provider error. 0.23.4 ends the run on the error in every output format with the
+ *   API error as the result's `error.message` (its bundled non-interactive runner; 0.23.1 and 0.23.3
+ *   still have the text-only check). No flag differs inside the range.
+ */
+export const QWEN_VERSIONS: VersionTable = {
+  min: '0.23.4',
+  source: 'probed green by `npm run probes:matrix` (0.23.4; then the oldest/middle/newest run), 2026-12-01; 0.23.0 and older misreport provider errors, 0.15.6 has no --json-schema',
+  flags: [],
+};
+
+/**
  * The Qwen Code probe hooks (route.ts adds the facts and builds the driver): Chat Completions mock (SSE) offering the answer through the
  * `structured_output` tool; overloads answered 503 with `retry-after-ms: 1` (Qwen Code 0.24.4 honours
  * the header only on 429/503: a 529 is retried 7 times with 1.5-30 s backoff, about 75 s);
@@ -115,4 +135,5 @@ export const qwenProbe: ProbeHooks = {
     };
   },
   rejectionLine: qwenRejectionLine,
+  versions: QWEN_VERSIONS,
 };
