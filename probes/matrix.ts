@@ -11,7 +11,7 @@
  * default: the whole plan), `--versions=claude:2.1.250+2.1.290,copilot:1.0.81` (instead of
  * oldest/middle/newest), `--no-readme`.
  *
- * "Oldest supported" is the driver's `versions.min` (src/probe/<cli>.ts); a driver without a table
+ * "Oldest supported" is the driver's `versions.min` (src/routes/<cli>/probe.ts); a driver without a table
  * starts at its pinned version. The supported range is a fact of the driver file, set by a person
  * from this table: the matrix is evidence, not the rule.
  */
