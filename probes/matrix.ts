@@ -69,8 +69,11 @@ async function probeVersion(driver: ProbeDriver, version: string, plans: string[
     const passed = results.filter((r) => r.outcome === 'pass').length;
     const failing = results.filter((r) => r.outcome !== 'pass');
     const result = versions[0]?.result ?? (failing.length === 0 ? 'same' : `breaks: ${failing.map((r) => r.id).join(', ')}`);
-    const note = [...faults.map((f) => f.message), ...failing.slice(0, 2).map((r) => `${r.id}: ${r.problems[0] ?? r.outcome}`)].join('; ').slice(0, 300);
-    return { cli: driver.cli, version: status.version ?? version, passed, probes: results.length, result, inRange: supportOf(driver, status.version).supported, note, probed };
+    // The row names the release installed; a CLI whose `--version` says otherwise (grok-cli 0.0.34
+    // prints 1.0.1) gets that in the note, since the range check reads what the CLI reports.
+    const reports = status.version !== null && status.version !== version ? [`\`${driver.bin} --version\` says ${status.version}`] : [];
+    const note = [...reports, ...faults.map((f) => f.message), ...failing.slice(0, 2).map((r) => `${r.id}: ${r.problems[0] ?? r.outcome}`)].join('; ').slice(0, 300);
+    return { cli: driver.cli, version, passed, probes: results.length, result, inRange: supportOf(driver, status.version).supported, note, probed };
   } catch (error) {
     return { cli: driver.cli, version, passed: 0, probes: 0, result: 'broken', inRange: false, note: `install or probe failed: ${(error as Error).message.split('\n')[0]}`, probed };
   } finally {
