@@ -222,7 +222,7 @@ export function codexRejectionLine(stderr: string): string | null {
  */
 export const CODEX_VERSIONS: VersionTable = {
   min: '0.153.0',
-  source: 'probed green by `npm run probes:matrix` (0.153.0; then the oldest/middle/newest run), 2026-12-01',
+  source: 'probed green by `npm run probes:matrix` (0.153.0, 0.159.1, 0.171.0), 2026-12-01',
   flags: [],
 };
 

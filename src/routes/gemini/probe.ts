@@ -89,7 +89,7 @@ export function geminiEnv(options: { baseUrl: string; home: string; tmpDir: stri
  */
 export const GEMINI_VERSIONS: VersionTable = {
   min: '0.55.1',
-  source: 'probed green by `npm run probes:matrix` (0.55.1; then the oldest/middle/newest run), 2026-12-01',
+  source: 'probed green by `npm run probes:matrix` (0.55.1, 0.58.0, 0.61.0), 2026-12-01',
   flags: [],
 };
 

@@ -93,7 +93,7 @@ export async function prepareOpencodeConfigDir(home: string): Promise<string> {
  */
 export const OPENCODE_VERSIONS: VersionTable = {
   min: '1.18.17',
-  source: 'probed green by `npm run probes:matrix` (1.18.17; then the oldest/middle/newest run), 2026-12-01; 1.18.16 and older retry an overload forever',
+  source: 'probed green by `npm run probes:matrix` (1.18.17, 1.18.25, 1.18.33), 2026-12-01; 1.18.16 and older retry an overload forever',
   flags: [],
 };
 

@@ -107,7 +107,7 @@ export function qwenEnv(options: { baseUrl: string; home: string; tmpDir: string
  */
 export const QWEN_VERSIONS: VersionTable = {
   min: '0.23.4',
-  source: 'probed green by `npm run probes:matrix` (0.23.4; then the oldest/middle/newest run), 2026-12-01; 0.23.0 and older misreport provider errors, 0.15.6 has no --json-schema',
+  source: 'probed green by `npm run probes:matrix` (0.23.4, 0.24.2, 0.24.4), 2026-12-01; 0.23.0 and older misreport provider errors, 0.15.6 has no --json-schema',
   flags: [],
 };
 
