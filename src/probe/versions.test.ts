@@ -11,6 +11,7 @@ import { copilotDriver } from '#src/routes/copilot/route.ts';
 import { geminiDriver } from '#src/routes/gemini/route.ts';
 import { grokCliDriver } from '#src/routes/grok-cli/route.ts';
 import { opencodeDriver } from '#src/routes/opencode/route.ts';
+import { piDriver } from '#src/routes/pi/route.ts';
 import { qwenDriver } from '#src/routes/qwen/route.ts';
 import { binEnvVar, BinOptionError, candidateFor, discoverCli, parseBinOptions } from './discover.ts';
 import { compareVersions, flagsFor, supportOf } from './versions.ts';
@@ -63,7 +64,7 @@ describe('version tables', () => {
   });
 
   it('the oldest releases probes:matrix ran green are inside their ranges; the failing ones below are refused with the reason', () => {
-    for (const [driver, version] of [[codexDriver, '0.153.0'], [geminiDriver, '0.55.1'], [qwenDriver, '0.23.4'], [opencodeDriver, '1.18.17'], [grokCliDriver, '1.0.1']] as const) {
+    for (const [driver, version] of [[codexDriver, '0.153.0'], [geminiDriver, '0.55.1'], [qwenDriver, '0.23.4'], [opencodeDriver, '1.18.17'], [grokCliDriver, '1.0.1'], [piDriver, '0.70.5']] as const) {
       expect(supportOf(driver, version), `${driver.cli} ${version}`).toEqual({ supported: true, message: null });
     }
     const opencode = supportOf(opencodeDriver, '1.18.16');

@@ -10,6 +10,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openaiChatHandlers } from '#src/mock/openaiChat.ts';
 import type { ProbeHooks } from '#src/routes/define.ts';
+import type { VersionTable } from '#src/probe/driver.ts';
 import { promptWithSchema } from '#src/probe/schemaPrompt.ts';
 
 /** The pi routes. */
@@ -71,6 +72,17 @@ export function piEnv(options: { home: string; tmpDir: string; path?: string }):
 }
 
 /**
+ * Supported pi versions. `-p`, `--mode json`, `--provider`, `--model` and `--offline` are in
+ * `pi --help` of 0.70.5 and 0.73.1, and 0.70.5 and 0.72.1 pass the whole plan with
+ * {@link PI_HERMETIC_SETTINGS}, so nothing differs inside the range; older releases were not tried.
+ */
+export const PI_VERSIONS: VersionTable = {
+  min: '0.70.5',
+  source: 'probed green by `npm run probes:matrix` (0.70.5, 0.71.1, 0.72.1, 0.73.1), 2026-12-01',
+  flags: [],
+};
+
+/**
  * The pi probe hooks (route.ts adds the facts and builds the driver): Chat Completions mock (SSE), overloads with `retry-after-ms: 1` (honoured by
  * the OpenAI SDK's own 2 retries under pi's); `~/.pi/agent/models.json` ({@link piModelsJson}) and
  * `settings.json` ({@link PI_HERMETIC_SETTINGS}); the prompt, with the schema appended, on stdin.
@@ -93,4 +105,5 @@ export const piProbe: ProbeHooks = {
     };
   },
   rejectionLine: () => null,
+  versions: PI_VERSIONS,
 };
