@@ -29,17 +29,17 @@ import { discoverProbeCli, readContractSchema } from './_helpers.ts';
 const STRICT_SCHEMA = fileURLToPath(new URL('../schemas/contracts/pov.openai-strict.schema.json', import.meta.url));
 
 /**
- * The CLIs under test, each with the label its install hint uses, the shape of a key it would get,
- * and the schema its `final` probe sends (@default the production pov schema).
+ * The CLIs under test, each with the label its install hint uses and the schema its `final` probe
+ * sends (@default the production pov schema).
  */
-const CLIS: readonly { name: CliName; pinned: string; keyPrefix: string; bin?: string; schema?: string }[] = [
-  { name: 'codex', pinned: 'Codex', keyPrefix: 'sk-proj-', schema: STRICT_SCHEMA },
-  { name: 'gemini', pinned: 'Gemini CLI', keyPrefix: 'AIza' },
-  { name: 'qwen', pinned: 'Qwen Code', keyPrefix: 'sk-proj-' },
-  { name: 'opencode', pinned: 'opencode', keyPrefix: 'sk-proj-' },
-  { name: 'copilot', pinned: 'Copilot CLI', keyPrefix: 'sk-proj-' },
-  { name: 'pi', pinned: 'pi', keyPrefix: 'sk-proj-' },
-  { name: 'grok-cli', pinned: 'grok-cli', keyPrefix: 'xai-', bin: 'grok' },
+const CLIS: readonly { name: CliName; pinned: string; bin?: string; schema?: string }[] = [
+  { name: 'codex', pinned: 'Codex', schema: STRICT_SCHEMA },
+  { name: 'gemini', pinned: 'Gemini CLI' },
+  { name: 'qwen', pinned: 'Qwen Code' },
+  { name: 'opencode', pinned: 'opencode' },
+  { name: 'copilot', pinned: 'Copilot CLI' },
+  { name: 'pi', pinned: 'pi' },
+  { name: 'grok-cli', pinned: 'grok-cli', bin: 'grok' },
 ];
 
 const root = mkdtempSync(path.join(tmpdir(), 'routecert-live-clis-'));
@@ -101,9 +101,17 @@ function modelOf(r: { path: string; body: unknown }): string | undefined {
   return /\/models\/([^/:]+):/.exec(r.path)?.[1];
 }
 
-for (const { name, pinned, keyPrefix, bin, schema } of CLIS) {
+/**
+ * A canary credential of no known key shape (no `sk-`, `AIza`, `xai-`): only the exact-value
+ * redaction of the live credentials (liveSecrets) can hide it, so these tests fail without it.
+ */
+function canaryKey(name: string): string {
+  return `LiveCanary${name.replace(/-/g, '')}Key0123456789abcdef`;
+}
+
+for (const { name, pinned, bin, schema } of CLIS) {
   const { cli, skipReason } = await discoverProbeCli(name, { file: 'live-clis.test.ts', pinned, ...(bin ? { bin } : {}) });
-  const key = `${keyPrefix}canaryLIVE${name.replace(/-/g, '')}key0123456789abcdef`;
+  const key = canaryKey(name);
   const canaries = [key, 'org-Canary0rgId0123456789abc', 'canary.person@example.com', '/home/canaryuser'];
 
   describe.skipIf(!cli.bin)(`${name} --live against its mock standing in for the provider${cli.bin ? '' : ` (${skipReason})`}`, () => {
@@ -153,7 +161,7 @@ const STARTUP: readonly { name: CliName; pinned: string; schema?: string }[] = [
 
 for (const { name, pinned, schema } of STARTUP) {
   const { cli, skipReason } = await discoverProbeCli(name, { file: 'live-clis.test.ts', pinned });
-  const key = `sk-ant-api03-canaryLIVEstartup${name}0123456789`;
+  const key = canaryKey(`startup${name}`);
   const canaries = [key, 'org-Canary0rgId0123456789abc', 'canary.person@example.com', '/home/canaryuser'];
 
   describe.skipIf(!cli.bin)(`${name} probe --live --startup through the tap${cli.bin ? '' : ` (${skipReason})`}`, () => {

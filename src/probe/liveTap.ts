@@ -78,6 +78,9 @@ export async function startLiveTap(upstream: string, options: { onFirstResponse?
     requests.push({ method, path: req.url ?? '/', headers: recorded, body: parsed(body.toString('utf8')), atMs: Date.now() - startedAt });
     const abort = new AbortController();
     aborts.add(abort);
+    // The CLI gone (reaped at the first response): stop reading the provider's answer.
+    res.on('close', () => abort.abort());
+    res.on('error', () => abort.abort());
     try {
       const answer = await fetch(`${upstream}${req.url ?? '/'}`, {
         method,
