@@ -4,7 +4,7 @@
  * environment goes to the CLI (and is redacted from what it printed), the endpoint override and the
  * cheapest model are used, and no mock is started.
  */
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -13,7 +13,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { claudeDriver } from '#src/routes/claude/route.ts';
 import { codexDriver } from '#src/routes/codex/route.ts';
 import { qwenDriver } from '#src/routes/qwen/route.ts';
-import { PROBE_DRIVERS } from './drivers.ts';
+import type { ProbeDriver } from './driver.ts';
+import { PROBE_DRIVERS, driverFor } from './drivers.ts';
 import { LiveProbeError, liveSecrets, liveSetup } from './live.ts';
 import { runProbe, runStartupProbe } from './run.ts';
 import { classifyStartup } from './startup.ts';
@@ -192,4 +193,42 @@ describe('runProbe --live with stopAtFirstResponse (the --live --startup path)',
     expect(r.schemaAccepted).toBe(false);
     expect(classifyStartup(r, claudeDriver).outcome).toBe('fault');
   }, 120_000);
+});
+
+describe('prepare() of a --live run', () => {
+  /** Prepare `driver`'s first route live against `origin`; the files it wrote and its env, as one text. */
+  async function prepared(driver: ProbeDriver, origin: string): Promise<{ text: string; files: string; env: Record<string, string> }> {
+    const ws = mkdtempSync(path.join(root, 'ws-'));
+    const workspace = { root: ws, home: path.join(ws, 'home'), cwd: path.join(ws, 'work'), tmpDir: path.join(ws, 'tmp') };
+    for (const dir of [workspace.home, workspace.cwd, workspace.tmpDir]) mkdirSync(dir, { recursive: true });
+    const spec = driver.live!;
+    const run = await driver.prepare({ route: driver.routes[0]!, schema: {}, prompt: 'p', mockUrl: origin, workspace, model: spec.model, live: { credentialVar: spec.credential.as, host: new URL(origin).hostname } });
+    const files = readdirSync(ws, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => readFileSync(path.join(e.parentPath, e.name), 'utf8'));
+    return { text: [...files, JSON.stringify(run.env), run.argv.join(' ')].join('\n'), files: [...files, run.env.OPENCODE_CONFIG_CONTENT ?? ''].join('\n'), env: run.env };
+  }
+
+  it('a driver that writes the endpoint into a config file writes the real origin there and refers to the credential variable', async () => {
+    const codex = await prepared(codexDriver, 'https://api.openai.com');
+    expect(codex.text).toContain('base_url = "https://api.openai.com/v1"');
+    expect(codex.text).toContain('env_key = "CODEX_API_KEY"');
+    expect(codex.text).toContain('model_reasoning_effort = "low"');
+    // Only the provider's host gets past the dead proxy.
+    expect(codex.env.HTTPS_PROXY).toBe('http://127.0.0.1:9');
+    expect(codex.env.NO_PROXY).toBe('127.0.0.1,localhost,api.openai.com');
+    const opencode = await prepared(driverFor('opencode')!, 'https://api.openai.com');
+    expect(JSON.parse(opencode.env.OPENCODE_CONFIG_CONTENT!)).toMatchObject({ model: 'routecert/gpt-4.1-nano', provider: { routecert: { options: { baseURL: 'https://api.openai.com/v1', apiKey: '{env:OPENAI_API_KEY}' } } } });
+    const pi = await prepared(driverFor('pi')!, 'https://api.openai.com');
+    expect(pi.text).toContain('"baseUrl": "https://api.openai.com/v1"');
+    expect(pi.text).toContain('"apiKey": "OPENAI_API_KEY"');
+  });
+
+  it('no driver points a live run at loopback or leaves a mock key in a file the CLI reads', async () => {
+    for (const driver of PROBE_DRIVERS) {
+      const { text, files } = await prepared(driver, 'https://provider.example');
+      expect(text, driver.cli).not.toMatch(/127\.0\.0\.1:(?!9\b)/);
+      expect(text, driver.cli).toContain('https://provider.example');
+      // The credential variable itself is set by the runner after prepare (whatever prepare put there is overwritten).
+      expect(files, driver.cli).not.toMatch(/sk-routecert-[a-z-]*test-0000|RoutecertTest/);
+    }
+  });
 });
