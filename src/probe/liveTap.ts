@@ -14,11 +14,11 @@ import type { AddressInfo } from 'node:net';
 import { REDACTED, REDACTED_HEADERS, type RecordedRequest } from '#src/mock/server.ts';
 
 /**
- * Request headers not forwarded: hop-by-hop ones, `host` (the upstream's own), `content-length`
- * (recomputed), and `accept-encoding` (the tap's fetch negotiates and decodes itself, so the CLI
- * gets plain bytes).
+ * Request headers not forwarded: hop-by-hop ones (and `expect`, which fetch refuses), `host` (the
+ * upstream's own), `content-length` (recomputed), and `accept-encoding` (the tap's fetch negotiates
+ * and decodes itself, so the CLI gets plain bytes).
  */
-const DROPPED_REQUEST_HEADERS = new Set(['host', 'connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'content-length', 'accept-encoding', 'te', 'trailer']);
+const DROPPED_REQUEST_HEADERS = new Set(['host', 'connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'content-length', 'accept-encoding', 'te', 'trailer', 'expect', 'http2-settings']);
 
 /** Response headers not passed back: hop-by-hop ones, and the encoding and length of a body fetch already decoded. */
 const DROPPED_RESPONSE_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-encoding', 'content-length', 'trailer', 'upgrade']);

@@ -80,7 +80,8 @@ export interface ProbeOptions {
  * - `cli`: the CLI's name and version (from discovery; `null` when unknown).
  * - `argv`: the arguments after the executable, with the schema token shown as `<schema>`.
  * - `envelope`: stdout, stderr, exit code, signal, `timedOut`, `elapsedMs` (spawn to exit, ms).
- * - `requests`: every request the mock received, in order (x-api-key redacted).
+ * - `requests`: every request the mock received, in order (x-api-key redacted); for a live run
+ *   through the tap (`stopAtFirstResponse`), every request it forwarded; for any other live run, none.
  * - `unexpected`: the requests no handler answered (each got a 501); empty in a healthy run.
  * - `pid`: the CLI's process id, which is also its process group id (spawned detached); `null`
  *   when it never started. Every process of the run (its group, and every process carrying the
