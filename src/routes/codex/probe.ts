@@ -23,10 +23,10 @@ export type CodexRoute = (typeof CODEX_ROUTES)[number];
 export const CODEX_PINNED_MODEL = 'gpt-5.5';
 
 /** The model of a `--live` Codex run: the cheapest in Codex 0.171.0's built-in catalog (see the driver's `live.source`). */
-export const CODEX_LIVE_MODEL = 'gpt-6-luna';
+const CODEX_LIVE_MODEL = 'gpt-6-luna';
 
 /** `model_reasoning_effort` of a `--live` run: the lowest level gpt-6-luna supports in Codex 0.171.0's catalog. */
-export const CODEX_LIVE_REASONING_EFFORT = 'low';
+const CODEX_LIVE_REASONING_EFFORT = 'low';
 
 /** The id of the custom model provider written into the throwaway `config.toml`. */
 export const CODEX_MOCK_PROVIDER = 'routecert_mock';
