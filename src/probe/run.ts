@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Envelope, Milliseconds } from '#src/envelope/types.ts';
 import { readFile } from 'node:fs/promises';
+import { performance } from 'node:perf_hooks';
 import { DEFAULT_PAYLOADS, type ScenarioName, type ScenarioPayloads } from '#src/mock/scenarios.ts';
 import { startLoopbackServer, type LoopbackServer, type RecordedRequest } from '#src/mock/server.ts';
 import type { DiscoveredCli } from '#src/probe/discover.ts';
@@ -93,6 +94,12 @@ export interface ProbeResult {
   fault?: string;
   /** Set for a `--live` run: the provider origin it reached (no credential). */
   live?: { endpoint: string; model: string };
+  /**
+   * The CLI's start-up in this run: ms from spawn to the first request the mock received (the
+   * CLI loaded, read its config and called the model); `null` when no request arrived (a refusal
+   * at start-up, a live run, a run that could not start).
+   */
+  firstRequestMs: number | null;
 }
 
 /**
@@ -147,6 +154,7 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
     scenario: options.scenario,
     cli: { name: options.cli.name, version: options.cli.version },
     argv: [],
+    firstRequestMs: null,
   };
   if (!driver) {
     return { ...base, envelope: emptyEnvelope(), requests: [], unexpected: [], pid: null, fault: `[routecert] no probe driver for ${options.cli.name}` };
@@ -175,7 +183,9 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
   }
   const afterRequest = new AbortController();
   let afterRequestTimer: NodeJS.Timeout | undefined;
+  let spawnedAt: number | undefined;
   const onRequest = (): void => {
+    if (spawnedAt !== undefined && base.firstRequestMs === null) base.firstRequestMs = Math.round(performance.now() - spawnedAt);
     if (options.deadlineAfterRequestMs === undefined || afterRequestTimer !== undefined) return;
     afterRequestTimer = setTimeout(() => afterRequest.abort(), options.deadlineAfterRequestMs);
   };
@@ -200,6 +210,7 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
     }
     base.argv = prepared.display;
 
+    spawnedAt = performance.now();
     const ran = await supervise({
       argv: [bin, ...prepared.argv],
       env: prepared.env,
