@@ -56,7 +56,7 @@ export const probesBench: Benchmark = {
     const installed: { driver: ProbeDriver; cli: DiscoveredCli }[] = [];
     for (const driver of PROBE_DRIVERS) {
       if (only && !only.includes(driver.cli)) continue;
-      const cli = await discoverCli(driver.cli, { bin: driver.bin });
+      const cli = await discoverCli(driver.cli, { bin: driver.bin, npmPackage: driver.npmPackage });
       if (cli.bin === null) console.log(`${driver.cli}: not installed (npm run probes:install), left out`);
       else if (planFor(driver.cli).length === 0) console.log(`${driver.cli}: no probe plan, left out`);
       else installed.push({ driver, cli });

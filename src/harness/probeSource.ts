@@ -182,7 +182,7 @@ export function probeLiveSource(options: { timeoutMs: number; concurrency?: numb
   const casesDir = options.casesDir ?? projectPath('fixtures/cases');
   let found: Promise<{ driver: ProbeDriver; cli: DiscoveredCli }[]> | undefined;
   let versions: VersionStatus[] = [];
-  const discover = () => (found ??= Promise.all(drivers.map(async (driver) => ({ driver, cli: await discoverCli(driver.cli, { bin: driver.bin, candidate: candidateFor(driver.cli, options.bins ?? {}) }) }))));
+  const discover = () => (found ??= Promise.all(drivers.map(async (driver) => ({ driver, cli: await discoverCli(driver.cli, { bin: driver.bin, npmPackage: driver.npmPackage, candidate: candidateFor(driver.cli, options.bins ?? {}) }) }))));
   return {
     async clis(): Promise<CliStatus[]> {
       return (await discover()).map(({ driver, cli }) => ({
@@ -192,7 +192,7 @@ export function probeLiveSource(options: { timeoutMs: number; concurrency?: numb
         bin: cli.bin,
         note:
           cli.bin === null
-            ? cli.problem ?? `hermetic probes skipped. Install with: ${cli.installHint}`
+            ? cli.problem ?? `hermetic probes skipped. To install: ${cli.installHint}`
             : planFor(driver.cli).length === 0
               ? 'installed; no probe plan yet'
               : `hermetic probes run against a loopback mock (${cli.source ?? '?'})${supportOf(driver, cli.version).supported ? '' : `; outside the supported range ${rangeText(driver.versions)}, so its results are not evidence`}`,

@@ -157,7 +157,7 @@ export async function startupTargets(drivers: readonly ProbeDriver[] = PROBE_DRI
   return Promise.all(
     schemaFlagDrivers(drivers).map(async (driver) => ({
       driver,
-      cli: await discoverCli(driver.cli, { bin: driver.bin, candidate: candidateFor(driver.cli, bins) }),
+      cli: await discoverCli(driver.cli, { bin: driver.bin, npmPackage: driver.npmPackage, candidate: candidateFor(driver.cli, bins) }),
       profile: LINT_PROFILE_BY_CLI[driver.cli] ?? null,
     })),
   );

@@ -166,7 +166,7 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
       requests: [],
       unexpected: [],
       pid: null,
-      fault: `[routecert] ${options.cli.name} is not installed; run \`${options.cli.installHint}\` from the project root.`,
+      fault: `[routecert] ${options.cli.name} is not installed: ${options.cli.installHint}.`,
     };
   }
   const bin = options.cli.bin;

@@ -57,7 +57,7 @@ export async function recordCommand(opts: RecordCommandOptions): Promise<number>
     process.stderr.write(`${(error as Error).message}\n`);
     return 2;
   }
-  const cli = await discoverCli(driver.cli, { bin: driver.bin, candidate: candidateFor(driver.cli, bins) });
+  const cli = await discoverCli(driver.cli, { bin: driver.bin, npmPackage: driver.npmPackage, candidate: candidateFor(driver.cli, bins) });
   if (cli.bin === null) {
     process.stderr.write(`${notFoundMessage(cli)}\n`);
     return cli.problem ? 2 : 3;
