@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Envelope, Milliseconds } from '#src/envelope/types.ts';
 import { readFile } from 'node:fs/promises';
+import { performance } from 'node:perf_hooks';
 import { DEFAULT_PAYLOADS, type ScenarioName, type ScenarioPayloads } from '#src/mock/scenarios.ts';
 import { startLoopbackServer, type LoopbackServer, type RecordedRequest } from '#src/mock/server.ts';
 import type { DiscoveredCli } from '#src/probe/discover.ts';
@@ -105,6 +106,12 @@ export interface ProbeResult {
    * started, at which point the run was reaped.
    */
   live?: { endpoint: string; model: string; firstResponse?: boolean };
+  /**
+   * The CLI's start-up in this run: ms from spawn to the first request the mock received (the
+   * CLI loaded, read its config and called the model); `null` when no request arrived (a refusal
+   * at start-up, a live run, a run that could not start).
+   */
+  firstRequestMs: number | null;
 }
 
 /**
@@ -159,6 +166,7 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
     scenario: options.scenario,
     cli: { name: options.cli.name, version: options.cli.version },
     argv: [],
+    firstRequestMs: null,
   };
   if (!driver) {
     return { ...base, envelope: emptyEnvelope(), requests: [], unexpected: [], pid: null, fault: `[routecert] no probe driver for ${options.cli.name}` };
@@ -170,7 +178,7 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
       requests: [],
       unexpected: [],
       pid: null,
-      fault: `[routecert] ${options.cli.name} is not installed; run \`${options.cli.installHint}\` from the project root.`,
+      fault: `[routecert] ${options.cli.name} is not installed: ${options.cli.installHint}.`,
     };
   }
   const bin = options.cli.bin;
@@ -188,7 +196,9 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
   }
   const afterRequest = new AbortController();
   let afterRequestTimer: NodeJS.Timeout | undefined;
+  let spawnedAt: number | undefined;
   const onRequest = (): void => {
+    if (spawnedAt !== undefined && base.firstRequestMs === null) base.firstRequestMs = Math.round(performance.now() - spawnedAt);
     if (options.deadlineAfterRequestMs === undefined || afterRequestTimer !== undefined) return;
     afterRequestTimer = setTimeout(() => afterRequest.abort(), options.deadlineAfterRequestMs);
   };
@@ -217,6 +227,7 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
     }
     base.argv = prepared.display;
 
+    spawnedAt = performance.now();
     const ran = await supervise({
       argv: [bin, ...prepared.argv],
       env: prepared.env,

@@ -421,7 +421,7 @@ export async function runStartupTable(options: StartupTableOptions): Promise<Sta
     installed: t.cli.bin !== null,
     profile: t.profile,
     routes: startupRoutes(t.driver),
-    note: t.cli.bin === null ? `not installed; its startup probes are skipped. Install with: ${t.cli.installHint}` : `probed through ${t.cli.source ?? '?'} install`,
+    note: t.cli.bin === null ? `not installed; its startup probes are skipped. To install: ${t.cli.installHint}` : `probed through ${t.cli.source ?? '?'} install`,
   }));
   return { columns, rows, summary: summariseStartup(rows), durationMs: Math.round(performance.now() - started) };
 }

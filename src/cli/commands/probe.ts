@@ -84,7 +84,7 @@ export async function probeCommand(opts: ProbeCommandOptions): Promise<number> {
     process.stderr.write(`${(error as Error).message}\n`);
     return 2;
   }
-  const cli = await discoverCli(driver.cli, { bin: driver.bin, candidate: candidateFor(driver.cli, bins) });
+  const cli = await discoverCli(driver.cli, { bin: driver.bin, npmPackage: driver.npmPackage, candidate: candidateFor(driver.cli, bins) });
   if (cli.bin === null) {
     process.stderr.write(`${notFoundMessage(cli)}\n`);
     return cli.problem ? 2 : 3;
@@ -214,7 +214,7 @@ async function listClis(json: boolean): Promise<number> {
     let where: string | null = null;
     const driver = PROBE_DRIVERS.find((d) => d.cli === known.name);
     if (driver) {
-      const d = await discoverCli(driver.cli, { bin: driver.bin });
+      const d = await discoverCli(driver.cli, { bin: driver.bin, npmPackage: driver.npmPackage });
       installed = d.bin !== null;
       version = d.version;
       where = d.source;
