@@ -81,6 +81,27 @@ describe('filters and folders that select nothing exit 2 and name what exists', 
   });
 });
 
+describe('a route only the startup probes cover', { timeout: 180_000 }, () => {
+  it('--route claude-code/text builds that startup column with the --bin candidate and is not "nothing was judged"', async () => {
+    // A stand-in Claude Code that refuses every schema at start-up, as 2.1.332 refuses a `_meta` root.
+    const bin = path.join(root.dir, 'claude-refuses');
+    const fs = await import('node:fs/promises');
+    await fs.writeFile(bin, '#!/bin/sh\nif [ "$1" = "--version" ]; then echo "2.1.332 (Claude Code)"; exit 0; fi\necho "Error: --json-schema is not a valid JSON Schema: stand-in" >&2\nexit 1\n');
+    await fs.chmod(bin, 0o755);
+    const empty = path.join(root.dir, 'no-cases');
+    await fs.mkdir(empty, { recursive: true });
+    const reports = reportsDir();
+    const r = await routecert(['run', '--route', 'claude-code/text', '--bin', `claude=${bin}`, '--no-certify', '--cases', empty, '--reports', reports], { cwd: root.dir });
+    expect(r.stderr).not.toContain('nothing was judged');
+    expect(r.exitCode).toBe(0);
+    const report = JSON.parse(await readFile(path.join(reports, (await readdir(reports))[0]!, 'report.json'), 'utf8')) as { startupProbes?: { rows: { cells: { cli: string; version: string; outcome: string }[] }[] } };
+    const cells = report.startupProbes?.rows.flatMap((row) => row.cells) ?? [];
+    expect(cells.length).toBeGreaterThan(0);
+    // Every cell is the candidate's (the stand-in refuses all), none the installed CLI's.
+    expect(new Set(cells.map((c) => `${c.cli} ${c.outcome}`))).toEqual(new Set(['claude rejected']));
+  });
+});
+
 describe('numbers and names are validated', { timeout: 180_000 }, () => {
   it.each([
     [['run', '--no-probes', '--probe-timeout', 'abc'], /option '--probe-timeout <ms>' argument 'abc' is invalid\. Expected an integer >= 1 \(ms\)/],

@@ -124,7 +124,7 @@ export async function main(argv: string[]): Promise<number> {
     .option('--startup-table', 'probe every installed schema-flag CLI with the production schemas, keyword canaries and each output format; print the table')
     .option('--bin <cli=path>', 'run this binary (or npm prefix folder) of <cli> instead of the pinned one; repeatable; also ROUTECERT_BIN_<CLI>', collect)
     .option('--allow-unsupported', 'probe a CLI version outside the supported range (see probe --list) anyway')
-    .option('--live', 'run against the REAL provider with the credentials in the environment, cheapest model, throwaway HOME and cwd (costs money; output redacted)')
+    .option('--live', 'run against the REAL provider with the credentials in the environment, cheapest model, throwaway HOME and cwd (costs money; output redacted); with --startup, the run stops at the provider\'s first answer')
     .option('--probe-timeout <ms>', 'deadline of one probe run in ms', integerOption(1, 'ms'), 60_000)
     .option('--json', 'print the probe result as JSON')
     .action(async (opts) => {

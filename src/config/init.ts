@@ -138,7 +138,7 @@ function configText(defs: ContractDefinition[], format: 'ts' | 'json'): string {
 /** The schema-flag CLIs found installed (routecert names), in driver order. */
 export async function installedSchemaClis(): Promise<string[]> {
   const drivers = PROBE_DRIVERS.filter((d) => SCHEMA_FLAG_CLIS.includes(d.cli));
-  const found = await Promise.all(drivers.map(async (d) => ((await discoverCli(d.cli, { bin: d.bin })).bin !== null ? d.cli : null)));
+  const found = await Promise.all(drivers.map(async (d) => ((await discoverCli(d.cli, { bin: d.bin, npmPackage: d.npmPackage })).bin !== null ? d.cli : null)));
   return found.filter((c): c is string => c !== null);
 }
 

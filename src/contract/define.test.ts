@@ -32,7 +32,7 @@ describe('defineContract: definitions', () => {
 
   it('a missing schema file and a schema that does not compile are named', () => {
     expect(() => defineContract({ ...base, schema: 'nope.schema.json' }, '/tmp')).toThrow(/schema file nope.schema.json not found/);
-    expect(() => defineContract({ ...base, schema: { type: 'object', properties: { a: { type: 'strng' } } } })).toThrow(/does not compile/);
+    expect(() => defineContract({ ...base, schema: { type: 'object', properties: { answer: { type: 'strng' } } } })).toThrow(/does not compile/);
   });
 
   it('keeps the normalized definition, defaults filled', () => {
@@ -112,5 +112,28 @@ describe('the bundled presets', () => {
       expect(validate(file), name).toEqual([]);
       expect(definitionProblems(file), name).toEqual([]);
     }
+  });
+});
+
+describe('defineContract: the anchor and the finality key must be members the schema declares', () => {
+  it('a typo in the anchor is named with the properties the schema lists', () => {
+    expect(() => defineContract({ ...base, anchor: 'answr' })).toThrow(/`anchor` "answr" names no property of its inline schema: the schema at \/properties lists "answer", "done", "items"/);
+  });
+
+  it('a JSON Pointer anchor is followed through nested properties', () => {
+    const nested = { type: 'object', properties: { result: { type: 'object', properties: { findings: { type: 'array' } } } } };
+    expect(() => defineContract({ ...base, schema: nested, anchor: '/result/findings' })).not.toThrow();
+    expect(() => defineContract({ ...base, schema: nested, anchor: '/result/finding' })).toThrow(/the schema at \/properties\/result\/properties lists "findings"/);
+  });
+
+  it('the finality key must be a boolean property', () => {
+    expect(() => defineContract({ ...base, finality: { key: 'done' } })).not.toThrow();
+    expect(() => defineContract({ ...base, finality: { key: 'finished' } })).toThrow(/`finality.key` "finished" must be a boolean property/);
+    expect(() => defineContract({ ...base, finality: { key: 'answer' } })).toThrow(/\/properties\/answer has type "string"/);
+  });
+
+  it('a schema that can add members some other way ($ref, allOf, patternProperties) or lists none is not second-guessed', () => {
+    expect(() => defineContract({ ...base, schema: { type: 'object', properties: { a: {} }, allOf: [{ properties: { answer: {} } }] } })).not.toThrow();
+    expect(() => defineContract({ ...base, schema: { type: 'object' } })).not.toThrow();
   });
 });

@@ -206,6 +206,41 @@ export function definitionProblems(value: unknown): string[] {
   return p;
 }
 
+/**
+ * Why `tokens` (a JSON Pointer's reference tokens) can name no member of an instance of `schema`,
+ * or `null` when it can or when the schema does not say: a level whose schema lists `properties`
+ * without the token, and has no `patternProperties`, `$ref`, `allOf`, `anyOf`, `oneOf`, `if` or
+ * `dependentSchemas` that could add it, is a typo (`positon` for `position`). An array level
+ * (`items`) is crossed by any token. With `type`, the last member's declared `type` must include it.
+ */
+function undeclared(schema: unknown, tokens: readonly string[], type?: string): string | null {
+  let node: unknown = schema;
+  let at = '';
+  for (const token of tokens) {
+    if (!isPlainObject(node)) return null;
+    if (isPlainObject(node.items) && !isPlainObject(node.properties)) {
+      node = node.items;
+      at += '/items';
+      continue;
+    }
+    const props = node.properties;
+    if (!isPlainObject(props)) return null;
+    if (!(token in props)) {
+      const open = ['patternProperties', '$ref', '$dynamicRef', 'allOf', 'anyOf', 'oneOf', 'if', 'dependentSchemas'].some((k) => node !== null && typeof node === 'object' && k in node);
+      if (open) return null;
+      const names = Object.keys(props);
+      return `the schema at ${at}/properties lists ${names.length ? names.map((n) => `"${n}"`).join(', ') : 'no property'}`;
+    }
+    node = props[token];
+    at += `/properties/${token.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+  }
+  if (type !== undefined && isPlainObject(node) && node.type !== undefined) {
+    const types = Array.isArray(node.type) ? node.type : [node.type];
+    if (!types.includes(type)) return `${at} has type ${JSON.stringify(node.type)}`;
+  }
+  return null;
+}
+
 function nonNegative(v: unknown): boolean {
   return typeof v === 'number' && Number.isFinite(v) && v >= 0;
 }
@@ -239,6 +274,13 @@ export function normalizeDefinition(def: ContractDefinition, baseDir: string = p
     if (!isPlainObject(schema)) throw new ContractDefinitionError(`${label}: schema file ${schemaFile} must hold a JSON object`);
   } else schema = def.schema as Record<string, unknown>;
   const anchorPointer = def.anchor.startsWith('/') ? def.anchor : `/${def.anchor.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+  const against = schemaFile ?? 'its inline schema';
+  const anchorProblem = undeclared(schema, parsePointer(anchorPointer));
+  if (anchorProblem) throw new ContractDefinitionError(`${label}: \`anchor\` "${def.anchor}" names no property of ${against}: ${anchorProblem}`);
+  if (def.finality !== 'none') {
+    const finalProblem = undeclared(schema, [def.finality.key], 'boolean');
+    if (finalProblem) throw new ContractDefinitionError(`${label}: \`finality.key\` "${def.finality.key}" must be a boolean property of ${against}: ${finalProblem}`);
+  }
   return {
     name: def.name,
     schema,

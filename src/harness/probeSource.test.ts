@@ -11,7 +11,8 @@ import { DEFAULT_PAYLOADS } from '#src/mock/scenarios.ts';
 import { claudeDriver } from '#src/routes/claude/route.ts';
 import { caseId } from '#src/record/caseId.ts';
 import type { CaseResult } from '#src/report/types.ts';
-import { probeLiveSource } from './probeSource.ts';
+import type { ProbeResult } from '#src/probe/run.ts';
+import { probeLiveSource, ProbeRunPool } from './probeSource.ts';
 
 const root = mkdtempSync(path.join(tmpdir(), 'routecert-probe-source-test-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -66,4 +67,70 @@ describe('probeLiveSource', () => {
     expect(results[0]!.drift).toBeUndefined();
     expect(versions).toMatchObject([{ recorded: ['2.1.300'], result: 'same' }]);
   }, 60_000);
+});
+
+/** A stand-in `claude` that appends one line per run (the prompt's length) to `log` and prints the final result. */
+function countingStandIn(log: string): string {
+  const file = path.join(root, 'claude-counting');
+  writeFileSync(file, `#!/bin/sh\nif [ "$1" = "--version" ]; then echo "2.1.332 (Claude Code)"; exit 0; fi\nwc -c >> '${log}'\necho '${JSON.stringify(RESULT)}'\n`);
+  chmodSync(file, 0o755);
+  return file;
+}
+
+describe('duplicate start-ups are skipped (issue 12)', () => {
+  it('the first attempt of nonfinal-then-final and nonfinal-twice is the nonfinal-only run: 3 CLI runs for 5 attempts', async () => {
+    const log = path.join(root, 'runs.log');
+    writeFileSync(log, '');
+    const source = probeLiveSource({ timeoutMs: 30_000, drivers: [claudeDriver], bins: { claude: countingStandIn(log) }, casesDir: path.join(root, 'none') });
+    const results: CaseResult[] = [];
+    await source.run(async (r) => void results.push(r), { ids: ['probe-claude-code-json-nonfinal'] });
+    expect(results.map((r) => r.id).sort()).toEqual(['probe-claude-code-json-nonfinal-only', 'probe-claude-code-json-nonfinal-then-final', 'probe-claude-code-json-nonfinal-twice']);
+    const runs = (await import('node:fs')).readFileSync(log, 'utf8').trim().split('\n');
+    // One run with the base prompt (shared by three cases), two with the retry prompt (one per retry scenario).
+    expect(runs).toHaveLength(3);
+    expect(new Set(runs).size).toBe(2);
+  }, 90_000);
+});
+
+describe('ProbeRunPool', () => {
+  const result = (route: string): ProbeResult => ({ route, scenario: 'final', cli: { name: 'x', version: null }, argv: [], envelope: { stdout: '', stderr: '', exitCode: 0, elapsedMs: 1 }, requests: [], unexpected: [], pid: 1, firstRequestMs: null });
+
+  it('starts a keyed run once and gives every asker its result; a null key always runs', async () => {
+    const pool = new ProbeRunPool(2);
+    let calls = 0;
+    const work = async (): Promise<ProbeResult> => {
+      calls += 1;
+      return result(`r${calls}`);
+    };
+    const [a, b, c, d] = await Promise.all([pool.run('k', 'x', work), pool.run('k', 'x', work), pool.run(null, 'x', work), pool.run(null, 'x', work)]);
+    expect(calls).toBe(3);
+    expect(a!.route).toBe(b!.route);
+    expect(new Set([a!.route, c!.route, d!.route]).size).toBe(3);
+    expect(pool.reused).toBe(1);
+    expect(pool.byCli.get('x')?.runs).toBe(3);
+  });
+
+  it('never has more than `limit` runs going at once', async () => {
+    const pool = new ProbeRunPool(2);
+    let running = 0;
+    let most = 0;
+    const releases: (() => void)[] = [];
+    const work = (): Promise<ProbeResult> =>
+      new Promise((resolve) => {
+        running += 1;
+        most = Math.max(most, running);
+        releases.push(() => {
+          running -= 1;
+          resolve(result('r'));
+        });
+      });
+    const all = Promise.all(Array.from({ length: 5 }, () => pool.run(null, 'x', work)));
+    // Release the runs one at a time, as they start; the pool starts the next when a slot frees.
+    for (let released = 0; released < 5; released += 1) {
+      while (releases.length === 0) await new Promise((r) => setImmediate(r));
+      releases.shift()!();
+    }
+    await all;
+    expect(most).toBe(2);
+  });
 });

@@ -16,7 +16,7 @@ import { candidateFor, discoverCli, type DiscoveredCli } from '#src/probe/discov
 import type { ProbeDriver } from '#src/probe/driver.ts';
 import { PROBE_DRIVERS } from '#src/probe/drivers.ts';
 import { rangeText, supportOf } from '#src/probe/versions.ts';
-import { DEFAULT_PROBE_PROMPT, runProbe } from '#src/probe/run.ts';
+import { DEFAULT_PROBE_PROMPT, runProbe, type ProbeResult } from '#src/probe/run.ts';
 import type { CaseAttempt } from '#src/record/caseTypes.ts';
 import type { CaseResult, CliStatus, RunFault, VersionStatus } from '#src/report/types.ts';
 import { compareVerdict } from './compare.ts';
@@ -51,7 +51,58 @@ export function attemptPrompt(index: number, base = DEFAULT_PROBE_PROMPT): strin
 }
 
 /**
- * Run every attempt of `planned` on `route` against a fresh provider mock per attempt. Never throws.
+ * The CLI runs of one batch of probes (`routecert run`, `record`, `npm run bench`): at most `limit`
+ * runs at once, and each distinct run started once. Planned probes whose attempt is the same run
+ * (same binary, route, scenario, schema variant, prompt and deadlines) share it: the first attempt
+ * of `nonfinal-then-final` and of `nonfinal-twice` is the `nonfinal-only` run. The mock plays a
+ * scenario the same way every time, so a second start-up of the CLI would only repeat it (issue 12,
+ * "skip duplicate start-ups"). Live runs are never shared: the real provider is not deterministic.
+ *
+ * A planned probe waits for its attempts without holding a slot, so a slot is only ever held by a
+ * running CLI; runs start in the order they were asked for (ask longest first: {@link longestFirst}).
+ */
+export class ProbeRunPool {
+  readonly #slot: ReturnType<typeof pLimit>;
+  readonly #runs = new Map<string, Promise<ProbeResult & { runMs: number }>>();
+  /** Attempts answered by a run another planned probe had already asked for. */
+  reused = 0;
+  /** By CLI name: the runs started and their summed wall time (ms). */
+  readonly byCli = new Map<string, { runs: number; ms: number }>();
+
+  /** @param limit most CLI runs at once; @default the number of cores. */
+  constructor(limit: number = availableParallelism()) {
+    this.#slot = pLimit(Math.max(1, limit));
+  }
+
+  /**
+   * The result of the run `key` names, starting `work` (under the limit) unless a run of that key
+   * was already asked for; `key: null` always starts a run of its own. Never rejects when `work`
+   * does not ({@link runProbe} never throws). `runMs`: the run's wall time, slot wait excluded.
+   */
+  run(key: string | null, cli: string, work: () => Promise<ProbeResult>): Promise<ProbeResult & { runMs: number }> {
+    const known = key === null ? undefined : this.#runs.get(key);
+    if (known) {
+      this.reused += 1;
+      return known;
+    }
+    const started = this.#slot(async () => {
+      const at = performance.now();
+      const result = await work();
+      const runMs = performance.now() - at;
+      const seen = this.byCli.get(cli) ?? { runs: 0, ms: 0 };
+      this.byCli.set(cli, { runs: seen.runs + 1, ms: seen.ms + runMs });
+      return { ...result, runMs };
+    });
+    if (key !== null) this.#runs.set(key, started);
+    return started;
+  }
+}
+
+/**
+ * Run every attempt of `planned` on `route`, each against a fresh provider mock of its own, through
+ * `pool` (shared with the other planned probes of the batch: attempts that are the same run are run
+ * once; @default a pool of one, so the attempts run one after another). Never throws.
+ * `durationMs`: the summed wall time of the attempts' runs.
  *
  * @param timeoutMs deadline of one attempt (ms), unless the plan sets its own.
  * @param live `true` only from `--live`: the real provider, no mock (src/probe/live.ts).
@@ -64,19 +115,34 @@ export async function executePlannedProbe(
   productionSchema: Record<string, unknown>,
   timeoutMs: number,
   live = false,
+  pool: ProbeRunPool = new ProbeRunPool(1),
 ): Promise<ExecutedProbe> {
-  const started = performance.now();
+  const schema = schemaFor(planned.schema, productionSchema);
+  const deadline = planned.timeoutMs ?? timeoutMs;
+  const afterRequest = planned.deadlineAfterRequestMs !== undefined && !live ? planned.deadlineAfterRequestMs : undefined;
+  // Every attempt is asked for at once (the plan fixes each attempt's scenario and prompt): the
+  // pool starts them in this order, as slots free up.
+  const runs = planned.scenarios.map((scenario, i) => {
+    const prompt = attemptPrompt(i);
+    const key = live ? null : JSON.stringify([cli.bin, route, scenario, planned.schema, prompt, deadline, afterRequest ?? null]);
+    const run = pool.run(key, cli.name, () => runProbe({ cli, driver, route, scenario, schema, prompt, timeoutMs: deadline, ...(afterRequest !== undefined ? { deadlineAfterRequestMs: afterRequest } : {}), ...(live ? { live: true } : {}) }));
+    return { prompt, run };
+  });
   const attempts: CaseAttempt[] = [];
   const unexpected: string[] = [];
-  const schema = schemaFor(planned.schema, productionSchema);
-  for (let i = 0; i < planned.scenarios.length; i += 1) {
-    const prompt = attemptPrompt(i);
-    const result = await runProbe({ cli, driver, route, scenario: planned.scenarios[i]!, schema, prompt, timeoutMs: planned.timeoutMs ?? timeoutMs, ...(planned.deadlineAfterRequestMs !== undefined && !live ? { deadlineAfterRequestMs: planned.deadlineAfterRequestMs } : {}), ...(live ? { live: true } : {}) });
-    if (result.fault) return { route, planned, attempts, unexpected, fault: result.fault, durationMs: performance.now() - started };
+  let durationMs = 0;
+  for (const { prompt, run } of runs) {
+    const result = await run;
+    durationMs += result.runMs;
+    if (result.fault) {
+      // The later attempts' runs were asked for already; let them finish before saying so.
+      await Promise.all(runs.map((r) => r.run));
+      return { route, planned, attempts, unexpected, fault: result.fault, durationMs };
+    }
     pushAll(unexpected, result.unexpected.map((r) => `${r.method} ${r.path}`));
     attempts.push({ ...result.envelope, argv: result.argv, prompt });
   }
-  return { route, planned, attempts, unexpected, durationMs: performance.now() - started };
+  return { route, planned, attempts, unexpected, durationMs };
 }
 
 /**
@@ -91,11 +157,17 @@ export function longestFirst<T extends { planned: PlannedProbe }>(tasks: readonl
 }
 
 /**
- * Run `tasks` with at most `limit` at once, calling `onResult` as each finishes (completion order).
+ * Start `work` for every task at once (each planned probe then waits for its runs in a
+ * {@link ProbeRunPool}, which bounds the CLIs running), calling `onResult` as each finishes
+ * (completion order; one `onResult` at a time, so a reporter never interleaves).
  */
-export async function runBounded<T, R>(tasks: T[], limit: number, work: (task: T) => Promise<R>, onResult: (r: R) => Promise<void>): Promise<void> {
-  const slot = pLimit(Math.max(1, limit));
-  await Promise.all(tasks.map((task) => slot(async () => onResult(await work(task)))));
+export async function runAll<T, R>(tasks: readonly T[], work: (task: T) => Promise<R>, onResult: (r: R) => Promise<void>): Promise<void> {
+  let reporting = Promise.resolve();
+  await Promise.all(tasks.map(async (task) => {
+    const r = await work(task);
+    reporting = reporting.then(() => onResult(r));
+    await reporting;
+  }));
 }
 
 /**
@@ -110,7 +182,7 @@ export function probeLiveSource(options: { timeoutMs: number; concurrency?: numb
   const casesDir = options.casesDir ?? projectPath('fixtures/cases');
   let found: Promise<{ driver: ProbeDriver; cli: DiscoveredCli }[]> | undefined;
   let versions: VersionStatus[] = [];
-  const discover = () => (found ??= Promise.all(drivers.map(async (driver) => ({ driver, cli: await discoverCli(driver.cli, { bin: driver.bin, candidate: candidateFor(driver.cli, options.bins ?? {}) }) }))));
+  const discover = () => (found ??= Promise.all(drivers.map(async (driver) => ({ driver, cli: await discoverCli(driver.cli, { bin: driver.bin, npmPackage: driver.npmPackage, candidate: candidateFor(driver.cli, options.bins ?? {}) }) }))));
   return {
     async clis(): Promise<CliStatus[]> {
       return (await discover()).map(({ driver, cli }) => ({
@@ -120,7 +192,7 @@ export function probeLiveSource(options: { timeoutMs: number; concurrency?: numb
         bin: cli.bin,
         note:
           cli.bin === null
-            ? cli.problem ?? `hermetic probes skipped. Install with: ${cli.installHint}`
+            ? cli.problem ?? `hermetic probes skipped. To install: ${cli.installHint}`
             : planFor(driver.cli).length === 0
               ? 'installed; no probe plan yet'
               : `hermetic probes run against a loopback mock (${cli.source ?? '?'})${supportOf(driver, cli.version).supported ? '' : `; outside the supported range ${rangeText(driver.versions)}, so its results are not evidence`}`,
@@ -147,10 +219,10 @@ export function probeLiveSource(options: { timeoutMs: number; concurrency?: numb
       planned?.(tasks.length);
       const faults: RunFault[] = [];
       const byCli = new Map<string, { cli: DiscoveredCli; recorded: Set<string>; probes: { id: string; conforms: boolean; drift: string[]; broken: boolean }[] }>();
-      await runBounded(
+      const pool = new ProbeRunPool(options.concurrency ?? availableParallelism());
+      await runAll(
         longestFirst(tasks),
-        options.concurrency ?? availableParallelism(),
-        async (t) => ({ cli: t.cli, executed: await executePlannedProbe(t.cli, t.driver, t.route, t.planned, schema, options.timeoutMs) }),
+        async (t) => ({ cli: t.cli, executed: await executePlannedProbe(t.cli, t.driver, t.route, t.planned, schema, options.timeoutMs, false, pool) }),
         async ({ cli, executed }) => {
           const result = liveResult(cli, executed, contract);
           if (executed.fault) faults.push({ kind: 'probe', message: `${result.id}: ${executed.fault}` });

@@ -21,7 +21,7 @@ import { compileValidator } from '#src/contract/validator.ts';
 import { DEFAULT_FINAL_PAYLOAD, type JsonObject } from '#src/mock/scenarios.ts';
 import { projectPath } from '#src/paths.ts';
 import { CANARY_PAYLOAD, canarySchemas } from '#src/probe/canaries.ts';
-import { discoverCli } from '#src/probe/discover.ts';
+import { candidateFor, discoverCli } from '#src/probe/discover.ts';
 import type { ProbeDriver } from '#src/probe/driver.ts';
 import { PROBE_DRIVERS } from '#src/probe/drivers.ts';
 import {
@@ -149,12 +149,15 @@ export function schemaFlagDrivers(drivers: readonly ProbeDriver[] = PROBE_DRIVER
   return drivers.filter((d) => d.schemaFlag);
 }
 
-/** Discover each schema-flag driver's CLI (installed or not) as a table column. */
-export async function startupTargets(drivers: readonly ProbeDriver[] = PROBE_DRIVERS): Promise<StartupTarget[]> {
+/**
+ * Discover each schema-flag driver's CLI (installed or not) as a table column; `bins`: candidate
+ * binaries by CLI name (`--bin`; `ROUTECERT_BIN_<CLI>` is read too), as the scenario probes use.
+ */
+export async function startupTargets(drivers: readonly ProbeDriver[] = PROBE_DRIVERS, bins: Readonly<Record<string, string>> = {}): Promise<StartupTarget[]> {
   return Promise.all(
     schemaFlagDrivers(drivers).map(async (driver) => ({
       driver,
-      cli: await discoverCli(driver.cli, { bin: driver.bin }),
+      cli: await discoverCli(driver.cli, { bin: driver.bin, npmPackage: driver.npmPackage, candidate: candidateFor(driver.cli, bins) }),
       profile: LINT_PROFILE_BY_CLI[driver.cli] ?? null,
     })),
   );
@@ -234,6 +237,8 @@ export function startupProbeSource(options: {
   failListed?: boolean;
   /** The replay command printed with such a failing case; @default `npx routecert probe --startup-table`. */
   replay?: string;
+  /** Candidate binaries by CLI name (`--bin`), as {@link startupTargets} takes them. */
+  bins?: Readonly<Record<string, string>>;
 }): LiveSource {
   let table: StartupTable | undefined;
   return {
@@ -249,7 +254,7 @@ export function startupProbeSource(options: {
       drivers = drivers.filter((d) => inShard(`startup:${d.cli}`, filter.shard));
       if (drivers.length === 0) return [];
       table = await buildStartupTable({
-        drivers,
+        targets: await startupTargets(drivers, options.bins ?? {}),
         timeoutMs: options.timeoutMs,
         ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
         ...(options.production === undefined ? {} : { production: options.production }),

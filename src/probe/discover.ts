@@ -4,7 +4,7 @@
  * project's pinned install (`probes/node_modules/.bin/`, from `npm run probes:install`) wins over
  * PATH, so a probe runs the version `probes/package.json` pins unless a candidate is named.
  */
-import { constants as fsConstants } from 'node:fs';
+import { existsSync, constants as fsConstants } from 'node:fs';
 import { access, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
@@ -14,8 +14,19 @@ import { execa } from 'execa';
 /** A CLI's routecert name (`claude`, `codex`, ...); see src/probe/drivers.ts. */
 export type CliName = string;
 
-/** How to install the pinned CLIs (from the project root). */
+/** How to install the pinned CLIs in routecert's own checkout (its probes/ folder). */
 export const INSTALL_HINT = 'npm run probes:install';
+
+/**
+ * What to do when `name` is not found. In routecert's checkout (`<root>/probes/package.json`
+ * exists): {@link INSTALL_HINT}, run from that root. Installed as a package in a team's project
+ * (probes/ is not shipped): install the CLI's npm package into the project, whose
+ * `node_modules/.bin` is on PATH under `npx` and npm scripts, or name a binary with `--bin`.
+ */
+export function installHintFor(name: CliName, root: string, npmPackage?: string, exe: string = name): string {
+  if (existsSync(join(root, 'probes', 'package.json'))) return `run \`${INSTALL_HINT}\` from routecert's checkout`;
+  return `${npmPackage ? `npm install --save-dev ${npmPackage}` : `install ${exe}`}, or put \`${exe}\` on PATH, or pass --bin ${name}=<path>`;
+}
 
 /** Deadline of the `--version` call, in ms. */
 export const VERSION_TIMEOUT_MS = 30_000;
@@ -29,14 +40,14 @@ export const VERSION_TIMEOUT_MS = 30_000;
  *   not found or when `--version` failed or printed no version.
  * - `source`: `probes` for `<project>/probes/node_modules/.bin/`, `PATH` for the first match on
  *   PATH, `null` when not found.
- * - `installHint`: the command that installs the pinned version.
+ * - `installHint`: what to do to install it ({@link installHintFor}).
  */
 export interface DiscoveredCli {
   name: CliName;
   bin: string | null;
   version: string | null;
   source: 'candidate' | 'probes' | 'PATH' | null;
-  installHint: typeof INSTALL_HINT;
+  installHint: string;
   /** Why a named candidate binary cannot be used (not found, not executable); absent otherwise. */
   problem?: string;
 }
@@ -93,7 +104,7 @@ export function candidateFor(cli: CliName, bins: Readonly<Record<CliName, string
 
 /** The line to print when `cli` cannot be run: the candidate's problem, or the install hint. */
 export function notFoundMessage(cli: DiscoveredCli): string {
-  return cli.problem ?? `[routecert] ${cli.name} is not installed; run \`${cli.installHint}\` from the project root.`;
+  return cli.problem ?? `[routecert] ${cli.name} is not installed: ${cli.installHint}.`;
 }
 
 /**
@@ -178,21 +189,22 @@ export async function readVersion(bin: string, timeoutMs: number = VERSION_TIMEO
  *
  * @example
  * const cli = await discoverCli('claude');
- * // { name: 'claude', bin: '<project>/probes/node_modules/.bin/claude', version: '2.1.332', source: 'probes', installHint: 'npm run probes:install' }
+ * // { name: 'claude', bin: '<project>/probes/node_modules/.bin/claude', version: '2.1.332', source: 'probes', installHint: 'run `npm run probes:install` from routecert\'s checkout' }
  */
-export async function discoverCli(name: CliName, options: DiscoverOptions & { bin?: string; candidate?: { path: string; from: string } | null } = {}): Promise<DiscoveredCli> {
+export async function discoverCli(name: CliName, options: DiscoverOptions & { bin?: string; npmPackage?: string; candidate?: { path: string; from: string } | null } = {}): Promise<DiscoveredCli> {
   const root = options.projectRoot ?? projectRoot();
   const exe = options.bin ?? name;
+  const installHint = installHintFor(name, root, options.npmPackage, exe);
   if (options.candidate) {
     // A prefix folder (`npm install --prefix <dir> <pkg>`) is accepted too: its node_modules/.bin/<exe>.
     const given = options.candidate.path;
     const inPrefix = join(given, 'node_modules', '.bin', exe);
     const file = (await isExecutable(inPrefix)) ? inPrefix : given;
     if (!(await isExecutable(file)) || !(await isFile(file))) {
-      return { name, bin: null, version: null, source: null, installHint: INSTALL_HINT, problem: `[routecert] the candidate binary of ${name} (${options.candidate.from}${given}) is not an executable file, nor a prefix folder with node_modules/.bin/${exe}.` };
+      return { name, bin: null, version: null, source: null, installHint, problem: `[routecert] the candidate binary of ${name} (${options.candidate.from}${given}) is not an executable file, nor a prefix folder with node_modules/.bin/${exe}.` };
     }
     const version = await readVersion(file, options.versionTimeoutMs ?? VERSION_TIMEOUT_MS);
-    return { name, bin: file, version, source: 'candidate', installHint: INSTALL_HINT };
+    return { name, bin: file, version, source: 'candidate', installHint };
   }
   const pinned = join(root, 'probes', 'node_modules', '.bin', exe);
   let bin: string | null = null;
@@ -212,5 +224,5 @@ export async function discoverCli(name: CliName, options: DiscoverOptions & { bi
     }
   }
   const version = bin === null ? null : await readVersion(bin, options.versionTimeoutMs ?? VERSION_TIMEOUT_MS);
-  return { name, bin, version, source, installHint: INSTALL_HINT };
+  return { name, bin, version, source, installHint };
 }

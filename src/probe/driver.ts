@@ -29,6 +29,14 @@ export interface PrepareInput {
   model?: string;
   /** The CLI's version as discovered (`null`: unknown; a driver then sends the newest version's flags). */
   version?: string | null;
+  /**
+   * Set for a `--live` run: `mockUrl` is then the real provider's origin (or routecert's loopback
+   * tap in front of it, `--live --startup`), and the credential is in the environment variable
+   * `live.credentialVar` ({@link LiveSpec}`.credential.as`, set by the runner after `prepare`). A
+   * driver that writes a config refers to that variable (an env-var reference the CLI resolves),
+   * never writes the credential itself, and lets `live.host` through whatever blocks other traffic.
+   */
+  live?: { credentialVar: string; host: string };
 }
 
 /**
@@ -82,12 +90,17 @@ export interface ProbeDriver {
  * - `credential.from`: environment variables that may hold the credential (the first set wins);
  *   `credential.as`: the variable the CLI reads it from;
  * - `endpoint.env`: the variable that overrides the provider's URL (also how a test points the
- *   live path at the mock); `endpoint.default`: the real provider's origin;
+ *   live path at the mock): the CLI's own variable where it has one, else a `ROUTECERT_LIVE_<CLI>_ORIGIN`
+ *   variable that routecert writes into the config file the CLI reads its endpoint from;
+ *   `endpoint.default`: the real provider's origin (what the driver gets as `mockUrl`);
+ *   `endpoint.path`: the path the CLI's variable carries after that origin and the driver appends
+ *   itself (`/v1` for `OPENAI_BASE_URL=https://api.openai.com/v1`): stripped from the variable's
+ *   value, and a value that does not end with it is refused;
  * - `model`: the cheapest model the CLI can use; `source`: where these facts come from.
  */
 export interface LiveSpec {
   credential: { from: readonly string[]; as: string };
-  endpoint: { env: string; default: string };
+  endpoint: { env: string; default: string; path?: string };
   model: string;
   source: string;
 }

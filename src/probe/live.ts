@@ -28,14 +28,25 @@ export interface LiveSetup {
 /**
  * Resolve a driver's live setup from `env`.
  *
- * @throws {LiveProbeError} when the driver has no live support, or no credential variable is set.
+ * `endpoint`: the provider origin the driver gets as `mockUrl`: the value of `live.endpoint.env`
+ * without its `endpoint.path` (`OPENAI_BASE_URL=https://gw.example/v1` -> `https://gw.example`),
+ * else `endpoint.default`; no trailing slash.
+ *
+ * @throws {LiveProbeError} when the driver has no live support, no credential variable is set, or
+ *   the endpoint variable does not end with the spec's `endpoint.path`.
  */
 export function liveSetup(driver: ProbeDriver, env: NodeJS.ProcessEnv = process.env): LiveSetup {
   const spec: LiveSpec | undefined = driver.live;
   if (!spec) throw new LiveProbeError(`--live is not supported for ${driver.cli} yet; live probes exist for: ${PROBE_DRIVERS.filter((d) => d.live).map((d) => d.cli).join(', ')}.`);
   const credentialVar = spec.credential.from.find((v) => (env[v] ?? '') !== '');
   if (credentialVar === undefined) throw new LiveProbeError(`--live runs ${driver.cli} against its real provider with your credentials: set ${spec.credential.from.join(' or ')} in the environment.`);
-  const endpoint = (env[spec.endpoint.env] ?? '') !== '' ? env[spec.endpoint.env]! : spec.endpoint.default;
+  let endpoint = spec.endpoint.default;
+  const given = (env[spec.endpoint.env] ?? '').replace(/\/+$/, '');
+  if (given !== '') {
+    const suffix = spec.endpoint.path ?? '';
+    if (!given.endsWith(suffix)) throw new LiveProbeError(`${spec.endpoint.env}=${given} does not end with ${suffix}: ${driver.cli} reads it as the provider's base URL including ${suffix} (e.g. ${spec.endpoint.default}${suffix}).`);
+    endpoint = given.slice(0, given.length - suffix.length);
+  }
   return { credentialVar, credential: env[credentialVar]!, as: spec.credential.as, endpoint: endpoint.replace(/\/+$/, ''), model: spec.model };
 }
 

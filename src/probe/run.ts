@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Envelope, Milliseconds } from '#src/envelope/types.ts';
 import { readFile } from 'node:fs/promises';
+import { performance } from 'node:perf_hooks';
 import { DEFAULT_PAYLOADS, type ScenarioName, type ScenarioPayloads } from '#src/mock/scenarios.ts';
 import { startLoopbackServer, type LoopbackServer, type RecordedRequest } from '#src/mock/server.ts';
 import type { DiscoveredCli } from '#src/probe/discover.ts';
@@ -19,6 +20,7 @@ import type { ProbeDriver } from '#src/probe/driver.ts';
 import { driverFor } from '#src/probe/drivers.ts';
 import { supervise } from '#src/process/supervise.ts';
 import { liveSetup, type LiveSetup } from '#src/probe/live.ts';
+import { startLiveTap, type LiveTap } from '#src/probe/liveTap.ts';
 
 /** Default hard deadline of one probe run, in ms. Runs against the mock take 1-2 s (Claude Code 2.1.332). */
 export const DEFAULT_PROBE_TIMEOUT_MS: Milliseconds = 30_000;
@@ -59,6 +61,12 @@ export interface ProbeOptions {
   /** Where a live run reads its credential and endpoint override; @default `process.env`. */
   env?: NodeJS.ProcessEnv;
   /**
+   * With `live: true` only (`--live --startup`): point the CLI at a loopback tap in front of the
+   * provider (src/probe/liveTap.ts) and reap the run at the first body bytes of the provider's 2xx
+   * answer to a model call, so a live startup probe costs the prompt and the first streamed token.
+   */
+  stopAtFirstResponse?: boolean;
+  /**
    * A second deadline counted from the first request to the mock (ms): a `stall` probe then ends
    * this long after the CLI reached the stalled stream, however long the CLI took to start
    * (`timeoutMs` stays the hard cap). Unset: only `timeoutMs`.
@@ -73,7 +81,8 @@ export interface ProbeOptions {
  * - `cli`: the CLI's name and version (from discovery; `null` when unknown).
  * - `argv`: the arguments after the executable, with the schema token shown as `<schema>`.
  * - `envelope`: stdout, stderr, exit code, signal, `timedOut`, `elapsedMs` (spawn to exit, ms).
- * - `requests`: every request the mock received, in order (x-api-key redacted).
+ * - `requests`: every request the mock received, in order (x-api-key redacted); for a live run
+ *   through the tap (`stopAtFirstResponse`), every request it forwarded; for any other live run, none.
  * - `unexpected`: the requests no handler answered (each got a 501); empty in a healthy run.
  * - `pid`: the CLI's process id, which is also its process group id (spawned detached); `null`
  *   when it never started. Every process of the run (its group, and every process carrying the
@@ -91,8 +100,18 @@ export interface ProbeResult {
   unexpected: RecordedRequest[];
   pid: number | null;
   fault?: string;
-  /** Set for a `--live` run: the provider origin it reached (no credential). */
-  live?: { endpoint: string; model: string };
+  /**
+   * Set for a `--live` run: the provider origin it reached and the model (no credential);
+   * `firstResponse` (with `stopAtFirstResponse` only): whether a 2xx answer to a model call
+   * started, at which point the run was reaped.
+   */
+  live?: { endpoint: string; model: string; firstResponse?: boolean };
+  /**
+   * The CLI's start-up in this run: ms from spawn to the first request the mock received (the
+   * CLI loaded, read its config and called the model); `null` when no request arrived (a refusal
+   * at start-up, a live run, a run that could not start).
+   */
+  firstRequestMs: number | null;
 }
 
 /**
@@ -147,6 +166,7 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
     scenario: options.scenario,
     cli: { name: options.cli.name, version: options.cli.version },
     argv: [],
+    firstRequestMs: null,
   };
   if (!driver) {
     return { ...base, envelope: emptyEnvelope(), requests: [], unexpected: [], pid: null, fault: `[routecert] no probe driver for ${options.cli.name}` };
@@ -158,12 +178,13 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
       requests: [],
       unexpected: [],
       pid: null,
-      fault: `[routecert] ${options.cli.name} is not installed; run \`${options.cli.installHint}\` from the project root.`,
+      fault: `[routecert] ${options.cli.name} is not installed: ${options.cli.installHint}.`,
     };
   }
   const bin = options.cli.bin;
   const timeoutMs = options.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
   let server: LoopbackServer | undefined;
+  let tap: LiveTap | undefined;
   let root: string | undefined;
   let live: LiveSetup | undefined;
   if (options.live === true) {
@@ -175,13 +196,18 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
   }
   const afterRequest = new AbortController();
   let afterRequestTimer: NodeJS.Timeout | undefined;
+  let spawnedAt: number | undefined;
   const onRequest = (): void => {
+    if (spawnedAt !== undefined && base.firstRequestMs === null) base.firstRequestMs = Math.round(performance.now() - spawnedAt);
     if (options.deadlineAfterRequestMs === undefined || afterRequestTimer !== undefined) return;
     afterRequestTimer = setTimeout(() => afterRequest.abort(), options.deadlineAfterRequestMs);
   };
   const hideSecret = (text: string): string => (live ? text.split(live.credential).join('<redacted:secret>') : text);
   try {
     if (!live) server = await startLoopbackServer(driver.handlers(options.scenario, options.payloads ?? DEFAULT_PAYLOADS), { ...(driver.sideRequests ? { side: driver.sideRequests } : {}), onRequest });
+    else if (options.stopAtFirstResponse === true) tap = await startLiveTap(live.endpoint, { onFirstResponse: () => afterRequest.abort() });
+    // What the CLI is pointed at: the mock, the tap in front of the provider, or the provider itself.
+    const target = server ? server.url.replace(/\/+$/, '') : tap ? tap.url : live!.endpoint;
     root = await mkdtemp(join(tmpdir(), 'routecert-probe-'));
     const workspace = { root, home: join(root, 'home'), cwd: join(root, 'work'), tmpDir: join(root, 'tmp') };
     await Promise.all([mkdir(workspace.home, { recursive: true }), mkdir(workspace.cwd), mkdir(workspace.tmpDir)]);
@@ -189,9 +215,10 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
       route: options.route,
       schema: options.schema,
       prompt: options.prompt ?? DEFAULT_PROBE_PROMPT,
-      mockUrl: live ? live.endpoint : server!.url.replace(/\/+$/, ''),
+      mockUrl: target,
       workspace,
       version: options.cli.version,
+      ...(live ? { live: { credentialVar: live.as, host: new URL(target).hostname } } : {}),
       ...(options.model !== undefined ? { model: options.model } : live ? { model: live.model } : {}),
     });
     if (live) {
@@ -200,6 +227,7 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
     }
     base.argv = prepared.display;
 
+    spawnedAt = performance.now();
     const ran = await supervise({
       argv: [bin, ...prepared.argv],
       env: prepared.env,
@@ -229,7 +257,8 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
     return {
       ...base,
       envelope,
-      requests: server ? [...server.requests] : [],
+      ...(tap && base.live ? { live: { ...base.live, firstResponse: tap.firstResponse } } : {}),
+      requests: server ? [...server.requests] : tap ? [...tap.requests] : [],
       unexpected: server ? [...server.unexpected] : [],
       pid: ran.pid,
       ...(fault !== undefined ? { fault } : {}),
@@ -246,6 +275,7 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
   } finally {
     clearTimeout(afterRequestTimer);
     await server?.close();
+    await tap?.close();
     if (root !== undefined) await rm(root, { recursive: true, force: true }).catch(() => undefined);
   }
 }
@@ -264,6 +294,10 @@ export function schemaRejectionLine(stderr: string, driver?: ProbeDriver): strin
  * (Claude Code 2.1.332 validates `--json-schema` with Ajv strict mode at startup: stderr
  * `Error: --json-schema is not a valid JSON Schema: strict mode: unknown keyword: "_meta"`, exit 1).
  *
+ * `options.live` (`--live --startup`): the same against the real provider with the credential in
+ * `options.env` (@default `process.env`), through the loopback tap, the run reaped at the first
+ * body bytes of the provider's 2xx answer to a model call ({@link ProbeOptions}`.stopAtFirstResponse`).
+ *
  * Never throws.
  *
  * @example
@@ -275,14 +309,24 @@ export async function runStartupProbe(
   cli: DiscoveredCli,
   route: string,
   schema: object,
-  options: { timeoutMs?: Milliseconds; driver?: ProbeDriver } = {},
+  options: { timeoutMs?: Milliseconds; driver?: ProbeDriver; live?: boolean; env?: NodeJS.ProcessEnv } = {},
 ): Promise<StartupProbeResult> {
   const driver = options.driver ?? driverFor(cli.name);
-  const result = await runProbe({ cli, route, scenario: 'final', schema, ...(driver ? { driver } : {}), ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) });
+  const result = await runProbe({
+    cli,
+    route,
+    scenario: 'final',
+    schema,
+    ...(driver ? { driver } : {}),
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...(options.live === true ? { live: true, stopAtFirstResponse: true, ...(options.env ? { env: options.env } : {}) } : {}),
+  });
   const rejection = schemaRejectionLine(result.envelope.stderr, driver);
+  // Live: accepted only once the provider's answer to a model call started (the tap saw it).
+  const answered = result.live === undefined || result.live.firstResponse === true;
   return {
     ...result,
-    schemaAccepted: result.fault === undefined && result.requests.length > 0 && rejection === null,
+    schemaAccepted: result.fault === undefined && result.requests.length > 0 && rejection === null && answered,
     rejection,
   };
 }

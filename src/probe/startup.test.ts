@@ -25,6 +25,7 @@ function result(partial: { stdout?: string; stderr?: string; exitCode?: number |
     requests: Array.from({ length: partial.requests ?? 0 }, () => ({ method: 'POST', path: '/v1/x', headers: {}, body: null, atMs: 0 })),
     unexpected: [],
     pid: 1,
+    firstRequestMs: (partial.requests ?? 0) > 0 ? 1 : null,
     ...(partial.fault === undefined ? {} : { fault: partial.fault }),
   };
 }

@@ -11,7 +11,8 @@
  *   exited before any request;
  * - `rejected` at stage `provider`: the schema reached the provider mock, which refused it with the
  *   provider's schema error (OpenAI strict: `invalid_json_schema`), and the CLI reported that;
- * - `accepted`: the CLI called the model and no schema refusal came back;
+ * - `accepted`: the CLI called the model and no schema refusal came back (live, `--live --startup`:
+ *   the provider's 2xx answer to a model call started; the run is reaped there);
  * - `fault`: the probe could not be carried out (CLI missing, spawn failure, mock failure, timeout
  *   before any request).
  */
@@ -172,6 +173,13 @@ export function classifyStartup(result: ProbeResult, driver?: ProbeDriver): Star
   }
   const refusal = providerRefusal(envelope.stdout, envelope.stderr);
   if (refusal !== null) return { ...base, outcome: 'rejected', stage: 'provider', message: refusal };
+  // A live startup probe (`--live --startup`) is reaped at the provider's first 2xx answer; a run
+  // that ended without one (a timeout, a 401, an error the refusal patterns do not know) says
+  // nothing about the schema.
+  if (result.live?.firstResponse === false) {
+    const first = `${envelope.stderr}\n${envelope.stdout}`.split(/\r?\n/).map((l) => stripVTControlCharacters(l).trim()).find((l) => l !== '');
+    return { ...base, outcome: 'fault', stage: null, message: clean(envelope.timedOut ? 'timed out before the provider answered a model call' : `the provider answered no model call with 2xx: ${first ?? `exit ${String(envelope.exitCode)}`}`) };
+  }
   return { ...base, outcome: 'accepted', stage: null, message: null };
 }
 
@@ -413,7 +421,7 @@ export async function runStartupTable(options: StartupTableOptions): Promise<Sta
     installed: t.cli.bin !== null,
     profile: t.profile,
     routes: startupRoutes(t.driver),
-    note: t.cli.bin === null ? `not installed; its startup probes are skipped. Install with: ${t.cli.installHint}` : `probed through ${t.cli.source ?? '?'} install`,
+    note: t.cli.bin === null ? `not installed; its startup probes are skipped. To install: ${t.cli.installHint}` : `probed through ${t.cli.source ?? '?'} install`,
   }));
   return { columns, rows, summary: summariseStartup(rows), durationMs: Math.round(performance.now() - started) };
 }

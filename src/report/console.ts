@@ -8,6 +8,7 @@ import pc from 'picocolors';
 import type { Reporter } from './reporter.ts';
 import { startupSummaryLine } from './startupTable.ts';
 import { behaviourMatrix, matrixText } from './matrix.ts';
+import { certificates } from './certificates.ts';
 import type { CaseResult, RunReport } from './types.ts';
 
 const MARK: Record<CaseResult['outcome'], string> = {
@@ -54,6 +55,14 @@ export function summaryText(report: RunReport): string {
   for (const f of report.faults) out.push(`${pc.magenta('FAULT')} ${f.kind}${f.file ? ` ${f.file}` : ''}${f.where ? ` (${f.where})` : ''}: ${f.message}\n`);
   const matrix = matrixText(behaviourMatrix(report.cases));
   if (matrix !== '') out.push(`\nroute x behaviour class (passed/cases):\n${matrix}\n`);
+  const certified = certificates(report.cases);
+  if (certified.length > 0) {
+    out.push('\nworker certificates (checks passed/checks):\n');
+    for (const c of certified) {
+      const status = c.status === 'certified' ? pc.green(c.status) : c.status === 'not certified' ? pc.red(c.status) : pc.yellow(c.status);
+      out.push(`  ${c.route}: ${status}, ${c.pass}/${c.checks.length}${c.failing.length ? `; not passed: ${c.failing.map((f) => f.id).join(', ')}` : ''}\n`);
+    }
+  }
   const s = report.summary;
   const verdicts = Object.entries(s.byVerdict).map(([v, n]) => `${v} ${n}`).join(', ');
   const shard = report.header.shard ? ` (shard ${report.header.shard.index}/${report.header.shard.count})` : '';

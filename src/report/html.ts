@@ -7,6 +7,7 @@
  * which cell's cases are shown. Readers only: every verdict was made before.
  */
 import type { Reporter } from './reporter.ts';
+import { certificates, isCertification } from './certificates.ts';
 import { behaviourMatrix, BEHAVIOUR_CLASSES } from './matrix.ts';
 import { writeOutput, type OutputOptions } from './output.ts';
 import { columnTitle, startupSummaryLine } from './startupTable.ts';
@@ -100,24 +101,19 @@ function startupSection(report: RunReport): string {
 }
 
 function certificateSection(report: RunReport): string {
-  const certified = report.cases.filter((c) => c.route.startsWith('certify:'));
+  const certified = certificates(report.cases);
   if (certified.length === 0) return '<p class="muted">No worker was certified in this run.</p>';
-  const routes = [...new Set(certified.map((c) => c.route))].sort();
-  return routes
-    .map((route) => {
-      const checks = certified.filter((c) => c.route === route);
-      const pass = checks.filter((c) => c.outcome === 'pass').length;
-      const bad = checks.some((c) => c.outcome === 'fail' || c.outcome === 'error');
-      const ran = checks.some((c) => c.outcome === 'pass' || c.outcome === 'fail');
-      const status = bad ? 'not certified' : ran ? 'certified' : 'nothing checked';
-      return `<details class="cert"><summary><span class="badge ${bad ? 'fail' : ran ? 'pass' : 'skip'}">${status}</span> <code>${esc(route.slice('certify:'.length))}</code>: ${pass}/${checks.length} checks passed</summary>${ordered(checks).map(caseBlock).join('')}</details>`;
+  return certified
+    .map(({ route, checks, pass, status }) => {
+      const badge = status === 'not certified' ? 'fail' : status === 'certified' ? 'pass' : 'skip';
+      return `<details class="cert"><summary><span class="badge ${badge}">${status}</span> <code>${esc(route)}</code>: ${pass}/${checks.length} checks passed</summary>${ordered(checks).map(caseBlock).join('')}</details>`;
     })
     .join('');
 }
 
 function unclassifiedSection(report: RunReport): string {
   const classTags = new Set(BEHAVIOUR_CLASSES.flatMap((b) => b.tags));
-  const other = report.cases.filter((c) => !c.route.startsWith('certify:') && !c.tags.some((t) => classTags.has(t)));
+  const other = report.cases.filter((c) => !isCertification(c) && !c.tags.some((t) => classTags.has(t)));
   if (other.length === 0) return '';
   const bad = other.filter((c) => c.outcome !== 'pass').length;
   return `<details class="other"${bad > 0 ? ' open' : ''}><summary>${other.length} cases in no behaviour class (${other.length - bad} passed)</summary>${ordered(other).map(caseBlock).join('')}</details>`;

@@ -6,6 +6,7 @@ import { VERDICTS } from '#src/contract/types.ts';
 import type { Reporter } from './reporter.ts';
 import { writeOutput, type OutputOptions } from './output.ts';
 import { behaviourMatrix } from './matrix.ts';
+import { certificates } from './certificates.ts';
 import { startupTableMarkdown } from './startupTable.ts';
 import type { RunReport } from './types.ts';
 import { pushAll } from '#src/arrays.ts';
@@ -42,6 +43,12 @@ export function markdownSummary(report: RunReport): string {
     // Each probed CLI version against the recorded corpus (src/harness/drift.ts versionResult).
     lines.push('## CLI versions against the corpus', '', '| CLI | version | recorded | result |', '| --- | --- | --- | --- |');
     for (const v of report.versions) lines.push(`| ${v.cli} | ${v.version ?? '?'} | ${v.recorded.join(', ') || 'none'} | ${cell(v.result)} |`);
+    lines.push('');
+  }
+  const certified = certificates(report.cases);
+  if (certified.length > 0) {
+    lines.push('## Worker certificates', '', '| worker route | status | checks passed | not passed |', '| --- | --- | --- | --- |');
+    for (const c of certified) lines.push(`| ${cell(c.route)} | ${c.status} | ${c.pass}/${c.checks.length} | ${cell(c.failing.map((f) => f.id).join(', '))} |`);
     lines.push('');
   }
   const matrix = behaviourMatrix(report.cases);

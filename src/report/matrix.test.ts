@@ -26,3 +26,24 @@ describe('behaviourMatrix', () => {
     ]);
   });
 });
+
+describe('certificates beside the matrix', () => {
+  it('certification results stay out of the behaviour matrix and get a status per worker route', async () => {
+    const { certificates } = await import('./certificates.ts');
+    const cases = [
+      result('claude-code/json', ['final'], 'pass'),
+      { ...result('certify:claude-code/json', ['certify', 'check', 'retry'], 'pass'), id: 'certify:claude-code/json:retry-paragraph' },
+      { ...result('certify:claude-code/json', ['certify', 'check', 'deadline'], 'fail'), id: 'certify:claude-code/json:process-group' },
+      { ...result('certify:codex/jsonl', ['certify', 'check'], 'pass'), id: 'certify:codex/jsonl:smoke' },
+      { ...result('certify:gemini-cli/json', ['certify', 'check'], 'skip'), id: 'certify:gemini-cli/json:smoke' },
+    ];
+    const m = behaviourMatrix(cases);
+    expect(m.routes).toEqual(['claude-code/json']);
+    expect(m.classes).toEqual(['final']);
+    expect(certificates(cases).map((c) => [c.route, c.status, `${c.pass}/${c.checks.length}`, c.failing.map((f) => f.id)])).toEqual([
+      ['claude-code/json', 'not certified', '1/2', ['certify:claude-code/json:process-group']],
+      ['codex/jsonl', 'certified', '1/1', []],
+      ['gemini-cli/json', 'nothing checked', '0/1', []],
+    ]);
+  });
+});

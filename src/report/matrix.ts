@@ -3,6 +3,7 @@
  * A behaviour class is one of the failure classes routecert exists for, read off a case's tags (a
  * case can be in several). Writers print it; they never judge.
  */
+import { isCertification } from './certificates.ts';
 import type { CaseResult } from './types.ts';
 
 /**
@@ -36,12 +37,17 @@ export interface BehaviourMatrix {
   cell(route: string, behaviour: string): MatrixCell;
 }
 
-/** Build the matrix of `cases`. Cases in no class are left out. */
+/**
+ * Build the matrix of `cases`. Cases in no class are left out, and so are certification results
+ * (`certify:<route>`): a certificate is read by its checks (src/report/certificates.ts), which pin
+ * a worker's behaviour, not an envelope's.
+ */
 export function behaviourMatrix(cases: readonly CaseResult[]): BehaviourMatrix {
   const cells = new Map<string, MatrixCell>();
   const routes = new Set<string>();
   const used = new Set<string>();
   for (const c of cases) {
+    if (isCertification(c)) continue;
     for (const b of BEHAVIOUR_CLASSES) {
       if (!b.tags.some((t) => c.tags.includes(t))) continue;
       routes.add(c.route);

@@ -45,6 +45,10 @@ export interface ProbeCommandOptions {
 /** Probe or list; returns the exit code. */
 export async function probeCommand(opts: ProbeCommandOptions): Promise<number> {
   if (opts.list) return listClis(opts.json ?? false);
+  if (opts.live && (opts.config !== undefined || opts.startupTable)) {
+    process.stderr.write('[routecert] --live probes one CLI: use --live --startup --cli <cli> [--schema <file>] (not with --config or --startup-table)\n');
+    return 2;
+  }
   if (opts.config !== undefined && (opts.startup || opts.startupTable)) return configStartupCommand(opts);
   if (opts.config !== undefined) {
     process.stderr.write('[routecert] probe --config probes the schemas of the config at startup: add --startup\n');
@@ -80,7 +84,7 @@ export async function probeCommand(opts: ProbeCommandOptions): Promise<number> {
     process.stderr.write(`${(error as Error).message}\n`);
     return 2;
   }
-  const cli = await discoverCli(driver.cli, { bin: driver.bin, candidate: candidateFor(driver.cli, bins) });
+  const cli = await discoverCli(driver.cli, { bin: driver.bin, npmPackage: driver.npmPackage, candidate: candidateFor(driver.cli, bins) });
   if (cli.bin === null) {
     process.stderr.write(`${notFoundMessage(cli)}\n`);
     return cli.problem ? 2 : 3;
@@ -97,16 +101,14 @@ export async function probeCommand(opts: ProbeCommandOptions): Promise<number> {
       return 2;
     }
   }
-  if (opts.startup && opts.live) {
-    process.stderr.write('[routecert] --live --startup is not supported yet: a live startup probe is judged by the mock\'s request log. Run --live without --startup.\n');
-    return 2;
-  }
   if (opts.startup) {
     // classifyStartup also reads a provider's refusal (Codex: the mock's `invalid_json_schema`), not only the CLI's stderr.
-    const r = await runStartupProbe(cli, route, schema, { timeoutMs: opts.probeTimeout, driver });
+    // Live: through the loopback tap, reaped at the provider's first answer; shown redacted.
+    const probed = await runStartupProbe(cli, route, schema, { timeoutMs: opts.probeTimeout, driver, ...(opts.live ? { live: true } : {}) });
+    const r = opts.live ? redactValue(probed, { secrets: liveSecrets() }) : probed;
     const seen = classifyStartup(r, driver);
     const accepted = seen.outcome === 'accepted';
-    if (opts.json) process.stdout.write(`${JSON.stringify({ accepted, stage: seen.stage, rejection: seen.outcome === 'rejected' ? seen.message : null, fault: r.fault ?? null, cli: r.cli, route }, null, 2)}\n`);
+    if (opts.json) process.stdout.write(`${JSON.stringify({ accepted, stage: seen.stage, rejection: seen.outcome === 'rejected' ? seen.message : null, fault: r.fault ?? (seen.outcome === 'fault' ? seen.message : null), cli: r.cli, route, ...(r.live ? { live: r.live } : {}) }, null, 2)}\n`);
     else process.stdout.write(seen.outcome === 'fault' ? `${pc.magenta('FAULT')} ${seen.message ?? ''}\n` : accepted ? `${pc.green('accepted')}: ${driver.cli} ${cli.version ?? '?'} takes the schema on ${route}\n` : `${pc.red('rejected')} (${seen.stage ?? '?'}): ${seen.message ?? ''}\n`);
     return seen.outcome === 'fault' ? 3 : accepted ? 0 : 1;
   }
@@ -212,7 +214,7 @@ async function listClis(json: boolean): Promise<number> {
     let where: string | null = null;
     const driver = PROBE_DRIVERS.find((d) => d.cli === known.name);
     if (driver) {
-      const d = await discoverCli(driver.cli, { bin: driver.bin });
+      const d = await discoverCli(driver.cli, { bin: driver.bin, npmPackage: driver.npmPackage });
       installed = d.bin !== null;
       version = d.version;
       where = d.source;

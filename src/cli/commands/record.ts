@@ -12,7 +12,7 @@ import { decoderFor } from '#src/envelope/registry.ts';
 import { compareVerdict } from '#src/harness/compare.ts';
 import { probeDrift, versionResult } from '#src/harness/drift.ts';
 import { planFor } from '#src/harness/probePlan.ts';
-import { executePlannedProbe, runBounded } from '#src/harness/probeSource.ts';
+import { executePlannedProbe, longestFirst, ProbeRunPool, runAll } from '#src/harness/probeSource.ts';
 import { projectPath } from '#src/paths.ts';
 import { candidateFor, discoverCli, notFoundMessage, parseBinOptions } from '#src/probe/discover.ts';
 import { PROBE_DRIVERS, driverFor } from '#src/probe/drivers.ts';
@@ -57,7 +57,7 @@ export async function recordCommand(opts: RecordCommandOptions): Promise<number>
     process.stderr.write(`${(error as Error).message}\n`);
     return 2;
   }
-  const cli = await discoverCli(driver.cli, { bin: driver.bin, candidate: candidateFor(driver.cli, bins) });
+  const cli = await discoverCli(driver.cli, { bin: driver.bin, npmPackage: driver.npmPackage, candidate: candidateFor(driver.cli, bins) });
   if (cli.bin === null) {
     process.stderr.write(`${notFoundMessage(cli)}\n`);
     return cli.problem ? 2 : 3;
@@ -91,7 +91,8 @@ export async function recordCommand(opts: RecordCommandOptions): Promise<number>
   let done = 0;
   const seen: { id: string; conforms: boolean; drift: string[]; broken: boolean }[] = [];
   const recordedVersions = new Set<string>();
-  await runBounded(tasks, availableParallelism(), (t) => executePlannedProbe(cli, driver, t.route, t.planned, schema, opts.probeTimeout, opts.live === true), async (executed) => {
+  const pool = new ProbeRunPool(availableParallelism());
+  await runAll(longestFirst(tasks), (t) => executePlannedProbe(cli, driver, t.route, t.planned, schema, opts.probeTimeout, opts.live === true, pool), async (executed) => {
     done += 1;
     const label = `[${done}/${tasks.length}] ${executed.route} ${executed.planned.slug}`;
     const id = `${executed.route} ${executed.planned.slug}`;

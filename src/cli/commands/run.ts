@@ -146,10 +146,10 @@ async function run(opts: RunCommandOptions, commandLine: string): Promise<number
   if (opts.probes && project) {
     const production = await contractSubjects(project.contracts, (c) => profilesOf(c as DefinedContract));
     live.push(
-      startupProbeSource({ timeoutMs: opts.probeTimeout, production, failListed: true, replay: `npx routecert probe --startup --config ${shownPath(project.file)}` }),
+      startupProbeSource({ timeoutMs: opts.probeTimeout, production, bins, failListed: true, replay: `npx routecert probe --startup --config ${shownPath(project.file)}` }),
     );
   } else if (opts.probes) {
-    live.push(probeLiveSource({ timeoutMs: opts.probeTimeout, bins, casesDir }), startupProbeSource({ timeoutMs: opts.probeTimeout }));
+    live.push(probeLiveSource({ timeoutMs: opts.probeTimeout, bins, casesDir }), startupProbeSource({ timeoutMs: opts.probeTimeout, bins }));
   }
   // The worker: the config's, or the reference worker certified in-process with fake CLIs replaying the corpus (route `certify:<route>`).
   if (certifying) live.push(certifyLiveSource(certifyConfig, { parallelRoutes: true, concurrency: 8 }));
@@ -166,7 +166,10 @@ async function run(opts: RunCommandOptions, commandLine: string): Promise<number
   });
   const written = [...new Set(reporters.map((r) => r.name))].filter((n) => (FILE_REPORTERS as readonly string[]).includes(n));
   process.stdout.write(`reports: ${shownPath(dir)}/ (${written.join(', ')})${Object.keys(files).length ? `; ${Object.entries(files).map(([k, v]) => `${k}: ${v}`).join(', ')}` : ''}\n`);
-  if (report.summary.total === 0 && report.faults.length === 0) {
+  // The startup table is a result of its own: a run that only built it (`--route claude-code/text`,
+  // a route only startup probes cover) judged something.
+  const startupCells = (report.startupProbes?.rows ?? []).reduce((n, row) => n + row.cells.length, 0);
+  if (report.summary.total === 0 && report.faults.length === 0 && startupCells === 0) {
     if (opts.shard) {
       process.stdout.write(`shard ${opts.shard.index}/${opts.shard.count} holds no case of this selection (more shards than cases?)\n`);
       return exitCode;

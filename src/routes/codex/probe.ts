@@ -23,6 +23,12 @@ export type CodexRoute = (typeof CODEX_ROUTES)[number];
  */
 export const CODEX_PINNED_MODEL = 'gpt-5.5';
 
+/** The model of a `--live` Codex run: the cheapest in Codex 0.171.0's built-in catalog (see the driver's `live.source`). */
+const CODEX_LIVE_MODEL = 'gpt-6-luna';
+
+/** `model_reasoning_effort` of a `--live` run: the lowest level gpt-6-luna supports in Codex 0.171.0's catalog. */
+const CODEX_LIVE_REASONING_EFFORT = 'low';
+
 /** The id of the custom model provider written into the throwaway `config.toml`. */
 export const CODEX_MOCK_PROVIDER = 'routecert_mock';
 
@@ -128,12 +134,17 @@ function tomlString(s: string): string {
  *   them on, Codex 0.171.0 runs `git ls-remote https://github.com/openai/plugins.git` and resolves
  *   `api.github.com` and `chatgpt.com` at startup (observed with strace); with them off the only
  *   connection is to the mock. {@link DEAD_PROXY} catches anything left.
+ *
+ * A `--live` run (`keyEnv` set) writes the same file with the real origin as `base_url`, `env_key`
+ * = `keyEnv` (the variable the runner puts the credential in; the file never holds it) and
+ * `model_reasoning_effort` = `reasoningEffort` ({@link CODEX_LIVE_REASONING_EFFORT}).
  */
-export function codexConfigToml(options: { mockUrl: string; model?: string }): string {
+export function codexConfigToml(options: { mockUrl: string; model?: string; keyEnv?: string; reasoningEffort?: string }): string {
   const model = options.model ?? CODEX_PINNED_MODEL;
   return [
-    '# routecert hermetic probe: every request goes to the loopback mock.',
+    options.keyEnv === undefined ? '# routecert hermetic probe: every request goes to the loopback mock.' : '# routecert --live probe: model requests go to the provider named below.',
     `model = ${tomlString(model)}`,
+    ...(options.reasoningEffort === undefined ? [] : [`model_reasoning_effort = ${tomlString(options.reasoningEffort)}`]),
     `model_provider = ${tomlString(CODEX_MOCK_PROVIDER)}`,
     'check_for_update_on_startup = false',
     '',
@@ -154,7 +165,7 @@ export function codexConfigToml(options: { mockUrl: string; model?: string }): s
     'name = "routecert mock"',
     `base_url = ${tomlString(`${options.mockUrl}/v1`)}`,
     'wire_api = "responses"',
-    `env_key = ${tomlString(CODEX_MOCK_KEY_ENV)}`,
+    `env_key = ${tomlString(options.keyEnv ?? CODEX_MOCK_KEY_ENV)}`,
     'request_max_retries = 0',
     'stream_max_retries = 0',
     '',
@@ -168,8 +179,11 @@ export function codexConfigToml(options: { mockUrl: string; model?: string }): s
  * (no tracing lines on stderr), and `HTTP(S)_PROXY` / `ALL_PROXY` = {@link DEAD_PROXY} with
  * `NO_PROXY=127.0.0.1,localhost` in both spellings (Codex's HTTP client and `git` honour them).
  * No `OPENAI_API_KEY` / `CODEX_API_KEY`: the custom provider's `env_key` is the only credential.
+ * `allowHost` (a `--live` run): the provider's host, added to `NO_PROXY`.
  */
-export function codexEnv(options: { home: string; codexHome: string; tmpDir: string; path?: string; lang?: string }): Record<string, string> {
+export function codexEnv(options: { home: string; codexHome: string; tmpDir: string; path?: string; lang?: string; allowHost?: string }): Record<string, string> {
+  // A live run lets the provider's host past the dead proxy; everything else still goes to it.
+  const noProxy = ['127.0.0.1', 'localhost', ...(options.allowHost !== undefined && !['127.0.0.1', 'localhost'].includes(options.allowHost) ? [options.allowHost] : [])].join(',');
   return {
     PATH: options.path ?? process.env.PATH ?? '/usr/bin:/bin',
     HOME: options.home,
@@ -185,8 +199,8 @@ export function codexEnv(options: { home: string; codexHome: string; tmpDir: str
     http_proxy: DEAD_PROXY,
     https_proxy: DEAD_PROXY,
     all_proxy: DEAD_PROXY,
-    NO_PROXY: '127.0.0.1,localhost',
-    no_proxy: '127.0.0.1,localhost',
+    NO_PROXY: noProxy,
+    no_proxy: noProxy,
   };
 }
 
@@ -238,7 +252,8 @@ export const codexProbe: ProbeHooks = {
     const codexHome = join(input.workspace.home, '.codex');
     await mkdir(codexHome, { recursive: true });
     const model = input.model ?? CODEX_PINNED_MODEL;
-    await writeFile(join(codexHome, 'config.toml'), codexConfigToml({ mockUrl: input.mockUrl, model }), 'utf8');
+    const live = input.live ? { keyEnv: input.live.credentialVar, reasoningEffort: CODEX_LIVE_REASONING_EFFORT } : {};
+    await writeFile(join(codexHome, 'config.toml'), codexConfigToml({ mockUrl: input.mockUrl, model, ...live }), 'utf8');
     let schemaFile: string | null = null;
     if (input.schema !== null) {
       schemaFile = join(input.workspace.root, 'output-schema.json');
@@ -249,11 +264,22 @@ export const codexProbe: ProbeHooks = {
     return {
       argv: built.argv,
       display: built.display,
-      env: codexEnv({ home: input.workspace.home, codexHome, tmpDir: input.workspace.tmpDir }),
+      env: codexEnv({ home: input.workspace.home, codexHome, tmpDir: input.workspace.tmpDir, ...(input.live ? { allowHost: input.live.host } : {}) }),
       stdin: input.prompt,
       files: { [LAST_MESSAGE_ROLE]: lastMessageFile },
     };
   },
   rejectionLine: codexRejectionLine,
   versions: CODEX_VERSIONS,
+  live: {
+    // The same custom provider as the mock's (config.toml), its base_url the real origin + /v1.
+    credential: { from: ['CODEX_API_KEY', 'OPENAI_API_KEY'], as: 'CODEX_API_KEY' },
+    endpoint: { env: 'ROUTECERT_LIVE_CODEX_ORIGIN', default: 'https://api.openai.com' },
+    model: CODEX_LIVE_MODEL,
+    source:
+      'Codex 0.171.0: CODEX_API_KEY is sent as Bearer by the built-in provider, OPENAI_API_KEY is the key it names (research/cli-envelopes.md §3, strings of the codex binary); ' +
+      'no endpoint variable (OPENAI_BASE_URL is ignored, §3): the endpoint is model_providers.<id>.base_url in the config.toml routecert writes, so ROUTECERT_LIVE_CODEX_ORIGIN; ' +
+      'gpt-6-luna is "Fast and affordable model for easier tasks." in the model catalog built into the 0.171.0 binary (supported_in_api, lowest reasoning level "low"; $0.10/$0.50 per Mtok in opencode 1.18.33\'s bundled models.dev snapshot)',
+  },
 };
+

@@ -87,8 +87,10 @@ export const copilotProbe: ProbeHooks = {
   live: {
     // BYOK against OpenAI's Chat Completions: no GitHub account involved.
     credential: { from: ['COPILOT_PROVIDER_API_KEY', 'OPENAI_API_KEY'], as: 'COPILOT_PROVIDER_API_KEY' },
-    endpoint: { env: 'ROUTECERT_LIVE_COPILOT_ORIGIN', default: 'https://api.openai.com' },
+    endpoint: { env: 'COPILOT_PROVIDER_BASE_URL', default: 'https://api.openai.com', path: '/v1' },
     model: 'gpt-4.1-nano',
-    source: '`copilot help environment` (1.0.102): COPILOT_PROVIDER_BASE_URL, COPILOT_PROVIDER_API_KEY, COPILOT_MODEL; the driver appends /v1',
+    source:
+      '`copilot help environment` (1.0.102): COPILOT_PROVIDER_BASE_URL ("API endpoint URL for a custom model provider (BYOK)"), COPILOT_PROVIDER_API_KEY, COPILOT_MODEL, wire API completions by default; ' +
+      'gpt-4.1-nano: no reasoning tokens, $0.10/$0.40 per Mtok (opencode 1.18.33 models.dev snapshot, pi 0.73.1 catalog)',
   },
 };

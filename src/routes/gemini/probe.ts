@@ -115,4 +115,14 @@ export const geminiProbe: ProbeHooks = {
   // No schema flag, so nothing to reject at startup.
   rejectionLine: () => null,
   versions: GEMINI_VERSIONS,
+  live: {
+    // The mock's own mechanism: GOOGLE_GEMINI_BASE_URL (the origin; the CLI appends /v1beta/models/...).
+    credential: { from: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'], as: 'GEMINI_API_KEY' },
+    endpoint: { env: 'GOOGLE_GEMINI_BASE_URL', default: 'https://generativelanguage.googleapis.com' },
+    model: 'gemini-2.5-flash-lite',
+    source:
+      'Gemini CLI 0.61.0 bundle: GEMINI_API_KEY / GOOGLE_API_KEY ("GEMINI_API_KEY are set. Using GOOGLE_API_KEY."), getBaseUrl(..., GOOGLE_GEMINI_BASE_URL), ' +
+      'the SDK default generativelanguage.googleapis.com; gemini-2.5-flash-lite is in its model configs and sent as is ($0.10/$0.40 per Mtok in opencode 1.18.33\'s models.dev snapshot), ' +
+      'whereas its default flash-lite gemini-3.1-flash-lite ($0.25/$1.50) is promoted to gemini-3.5-flash-lite ($0.30/$2.50) under API-key auth (resolveModel, hasLatestFlashLiteGAAccess; seen on the wire)',
+  },
 };

@@ -81,4 +81,13 @@ export const grokCliProbe: ProbeHooks = {
   // No schema flag, so nothing to reject at startup.
   rejectionLine: () => null,
   versions: GROK_CLI_VERSIONS,
+  live: {
+    // The mock's own mechanism: GROK_BASE_URL (<origin>/v1), GROK_API_KEY, GROK_MODEL.
+    credential: { from: ['GROK_API_KEY'], as: 'GROK_API_KEY' },
+    endpoint: { env: 'GROK_BASE_URL', default: 'https://api.x.ai', path: '/v1' },
+    model: 'grok-4-1-fast-non-reasoning',
+    source:
+      'grok-cli 0.0.34 (dist/grok/client.js, dist/utils/settings-manager.js, `grok --help`): GROK_API_KEY, GROK_BASE_URL (default https://api.x.ai/v1), GROK_MODEL; ' +
+      'grok-4-1-fast-non-reasoning is in its model list, no reasoning tokens, $0.20/$0.50 per Mtok, the lowest of that list in opencode 1.18.33\'s bundled models.dev snapshot',
+  },
 };

@@ -26,8 +26,10 @@ export const OPENCODE_TEST_API_KEY = 'sk-routecert-test-0000';
 /**
  * The `OPENCODE_CONFIG_CONTENT` of a hermetic run: one `@ai-sdk/openai-compatible` provider (bundled in
  * the binary, nothing downloaded) whose `baseURL` is the mock, and the model pinned to it.
+ * `keyEnv` (a `--live` run): the provider's `apiKey` is `{env:<keyEnv>}`, which opencode 1.18.33
+ * substitutes from the environment when it loads the config, so the config never holds the credential.
  */
-export function opencodeConfig(baseUrl: string, model: string = OPENCODE_PINNED_MODEL): Record<string, unknown> {
+export function opencodeConfig(baseUrl: string, model: string = OPENCODE_PINNED_MODEL, keyEnv?: string): Record<string, unknown> {
   return {
     $schema: 'https://opencode.ai/config.json',
     model: `${OPENCODE_PROVIDER_ID}/${model}`,
@@ -36,8 +38,8 @@ export function opencodeConfig(baseUrl: string, model: string = OPENCODE_PINNED_
     provider: {
       [OPENCODE_PROVIDER_ID]: {
         npm: '@ai-sdk/openai-compatible',
-        name: 'routecert mock',
-        options: { baseURL: `${baseUrl}/v1`, apiKey: OPENCODE_TEST_API_KEY },
+        name: keyEnv === undefined ? 'routecert mock' : 'routecert live',
+        options: { baseURL: `${baseUrl}/v1`, apiKey: keyEnv === undefined ? OPENCODE_TEST_API_KEY : `{env:${keyEnv}}` },
         models: { [model]: { name: model } },
       },
     },
@@ -51,14 +53,14 @@ export function opencodeConfig(baseUrl: string, model: string = OPENCODE_PINNED_
  * `OPENCODE_DISABLE_LSP_DOWNLOAD`, `OPENCODE_DISABLE_DEFAULT_PLUGINS`, `OPENCODE_DISABLE_SHARE`,
  * `OPENCODE_DISABLE_CLAUDE_CODE` (do not read `~/.claude`).
  */
-export function opencodeEnv(options: { baseUrl: string; home: string; tmpDir: string; model?: string; path?: string }): Record<string, string> {
+export function opencodeEnv(options: { baseUrl: string; home: string; tmpDir: string; model?: string; path?: string; keyEnv?: string }): Record<string, string> {
   return {
     PATH: options.path ?? process.env.PATH ?? '/usr/bin:/bin',
     HOME: options.home,
     TMPDIR: options.tmpDir,
     LANG: 'C.UTF-8',
     NO_COLOR: '1',
-    OPENCODE_CONFIG_CONTENT: JSON.stringify(opencodeConfig(options.baseUrl, options.model)),
+    OPENCODE_CONFIG_CONTENT: JSON.stringify(opencodeConfig(options.baseUrl, options.model, options.keyEnv)),
     OPENCODE_DISABLE_MODELS_FETCH: '1',
     OPENCODE_DISABLE_AUTOUPDATE: '1',
     OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
@@ -112,11 +114,26 @@ export const opencodeProbe: ProbeHooks = {
     return {
       argv,
       display: argv,
-      env: opencodeEnv({ baseUrl: input.mockUrl, home: input.workspace.home, tmpDir: input.workspace.tmpDir, ...(input.model === undefined ? {} : { model: input.model }) }),
+      env: opencodeEnv({
+        baseUrl: input.mockUrl,
+        home: input.workspace.home,
+        tmpDir: input.workspace.tmpDir,
+        ...(input.model === undefined ? {} : { model: input.model }),
+        ...(input.live ? { keyEnv: input.live.credentialVar } : {}),
+      }),
       stdin: promptWithSchema(input.prompt, input.schema),
     };
   },
   // No schema flag, so nothing to reject at startup.
   rejectionLine: () => null,
   versions: OPENCODE_VERSIONS,
+  live: {
+    // The mock's own mechanism: the openai-compatible provider of OPENCODE_CONFIG_CONTENT, baseURL <origin>/v1.
+    credential: { from: ['OPENAI_API_KEY'], as: 'OPENAI_API_KEY' },
+    endpoint: { env: 'ROUTECERT_LIVE_OPENCODE_ORIGIN', default: 'https://api.openai.com' },
+    model: 'gpt-4.1-nano',
+    source:
+      'opencode 1.18.33: no endpoint variable for a provider, its baseURL is in the config routecert passes as OPENCODE_CONFIG_CONTENT (so ROUTECERT_LIVE_OPENCODE_ORIGIN); ' +
+      '{env:VAR} substitution in config text (binary); OPENAI_API_KEY is the openai provider\'s key; gpt-4.1-nano: reasoning false, $0.10/$0.40 per Mtok in its bundled models.dev snapshot (gpt-5-nano is cheaper per token but reasons)',
+  },
 };

@@ -25,15 +25,17 @@ export const PI_TEST_API_KEY = 'sk-routecert-test-0000';
 
 /**
  * `~/.pi/agent/models.json`: one `openai-completions` provider at the mock, without the developer
- * role and reasoning effort (a plain OpenAI-compatible server).
+ * role and reasoning effort (a plain OpenAI-compatible server). `keyEnv` (a `--live` run): `apiKey`
+ * is that variable's NAME, which pi 0.73.1 resolves from the environment (docs/models.md "Value
+ * Resolution"), so the file never holds the credential.
  */
-export function piModelsJson(baseUrl: string, model: string = PI_PINNED_MODEL): Record<string, unknown> {
+export function piModelsJson(baseUrl: string, model: string = PI_PINNED_MODEL, keyEnv?: string): Record<string, unknown> {
   return {
     providers: {
       [PI_PROVIDER_ID]: {
         baseUrl: `${baseUrl}/v1`,
         api: 'openai-completions',
-        apiKey: PI_TEST_API_KEY,
+        apiKey: keyEnv ?? PI_TEST_API_KEY,
         compat: { supportsDeveloperRole: false, supportsReasoningEffort: false },
         models: [{ id: model }],
       },
@@ -94,7 +96,7 @@ export const piProbe: ProbeHooks = {
     const agentDir = join(input.workspace.home, '.pi', 'agent');
     await mkdir(agentDir, { recursive: true });
     const model = input.model ?? PI_PINNED_MODEL;
-    await writeFile(join(agentDir, 'models.json'), `${JSON.stringify(piModelsJson(input.mockUrl, model), null, 2)}\n`, 'utf8');
+    await writeFile(join(agentDir, 'models.json'), `${JSON.stringify(piModelsJson(input.mockUrl, model, input.live?.credentialVar), null, 2)}\n`, 'utf8');
     await writeFile(join(agentDir, 'settings.json'), `${JSON.stringify(PI_HERMETIC_SETTINGS, null, 2)}\n`, 'utf8');
     const argv = piArgv(model);
     return {
@@ -106,4 +108,13 @@ export const piProbe: ProbeHooks = {
   },
   rejectionLine: () => null,
   versions: PI_VERSIONS,
+  live: {
+    // The mock's own mechanism: the openai-completions provider of ~/.pi/agent/models.json, baseUrl <origin>/v1.
+    credential: { from: ['OPENAI_API_KEY'], as: 'OPENAI_API_KEY' },
+    endpoint: { env: 'ROUTECERT_LIVE_PI_ORIGIN', default: 'https://api.openai.com' },
+    model: 'gpt-4.1-nano',
+    source:
+      'pi 0.73.1 docs/providers.md (OpenAI: OPENAI_API_KEY), docs/models.md (a provider\'s baseUrl is set in models.json, apiKey may name an env var; no endpoint variable, so ROUTECERT_LIVE_PI_ORIGIN); ' +
+      'pi-ai models.generated.js: openai gpt-4.1-nano at https://api.openai.com/v1, reasoning false, $0.10/$0.40 per Mtok',
+  },
 };

@@ -136,4 +136,14 @@ export const qwenProbe: ProbeHooks = {
   },
   rejectionLine: qwenRejectionLine,
   versions: QWEN_VERSIONS,
+  live: {
+    // The mock's own mechanism: OPENAI_BASE_URL (<origin>/v1), OPENAI_API_KEY, OPENAI_MODEL.
+    credential: { from: ['OPENAI_API_KEY'], as: 'OPENAI_API_KEY' },
+    endpoint: { env: 'OPENAI_BASE_URL', default: 'https://api.openai.com', path: '/v1' },
+    model: 'gpt-4.1-nano',
+    source:
+      'Qwen Code 0.24.4 docs (bundled/qc-helper/docs/configuration/auth.md): auth type openai reads OPENAI_API_KEY, OPENAI_BASE_URL, OPENAI_MODEL; ' +
+      'the OpenAI SDK it bundles defaults to https://api.openai.com/v1; gpt-4.1-nano: no reasoning tokens (its reasoning table makes thinking mandatory for gpt-5-nano), ' +
+      '$0.10/$0.40 per Mtok (opencode 1.18.33 models.dev snapshot, pi 0.73.1 catalog)',
+  },
 };
