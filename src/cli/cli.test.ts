@@ -102,6 +102,20 @@ describe('a route only the startup probes cover', { timeout: 180_000 }, () => {
   });
 });
 
+describe('a reader that closes the pipe early (`| head -1`)', { timeout: 180_000 }, () => {
+  it('is no crash: no EPIPE stack, and the exit code is the run\'s', async () => {
+    const { spawn } = await import('node:child_process');
+    const child = spawn('node', [projectPath('bin/routecert.js'), 'run', '--no-probes', '--cases', small, '--reports', reportsDir()], { cwd: root.dir, env: { ...process.env, NO_COLOR: '1', CI: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    // Read the first chunk, then close our end, as `head -1` does.
+    child.stdout.once('data', () => child.stdout.destroy());
+    const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+    expect(stderr).not.toContain('EPIPE');
+    expect(code).toBe(1); // the small corpus holds one failing case
+  });
+});
+
 describe('numbers and names are validated', { timeout: 180_000 }, () => {
   it.each([
     [['run', '--no-probes', '--probe-timeout', 'abc'], /option '--probe-timeout <ms>' argument 'abc' is invalid\. Expected an integer >= 1 \(ms\)/],

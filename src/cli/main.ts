@@ -12,6 +12,19 @@ import { PACKAGE_VERSION } from '#src/paths.ts';
 import { applyColourEnv, integerOption, outputFileOption, reporterOption, shardOption } from './options.ts';
 import { REPORTER_NAMES } from '#src/report/names.ts';
 
+/**
+ * A reader that closes the pipe early (`routecert run | head -1`) is no failure of the run: the
+ * output it no longer wants is dropped (EPIPE on stdout or stderr), the run goes on, and its exit
+ * code stays the verdict's. Any other stream error is thrown as before.
+ */
+function ignoreClosedPipes(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error;
+    });
+  }
+}
+
 /** Collect a repeatable option into an array. */
 function collect(value: string, previous: string[] = []): string[] {
   return [...previous, ...value.split(',').map((v) => v.trim()).filter(Boolean)];
@@ -24,6 +37,7 @@ function collect(value: string, previous: string[] = []): string[] {
  */
 export async function main(argv: string[]): Promise<number> {
   applyColourEnv();
+  ignoreClosedPipes();
   let exitCode = 0;
   const program = new Command()
     .name('routecert')

@@ -17,7 +17,16 @@ describe('the install hint of a missing CLI', () => {
     const checkout = path.join(root, 'checkout');
     mkdirSync(path.join(checkout, 'probes'), { recursive: true });
     writeFileSync(path.join(checkout, 'probes', 'package.json'), '{}');
-    expect(installHintFor('claude', checkout, '@anthropic-ai/claude-code')).toContain('npm run probes:install');
+    expect(installHintFor('claude', checkout, '@anthropic-ai/claude-code', 'claude', path.join(checkout, 'probes'))).toContain('npm run probes:install');
+  });
+
+  it('a checkout linked into a team\'s project (npm install <checkout>) used from the team\'s folder: the team hint', () => {
+    const checkout = path.join(root, 'checkout');
+    const teamDir = path.join(root, 'team-linked');
+    mkdirSync(teamDir, { recursive: true });
+    const hint = installHintFor('claude', checkout, '@anthropic-ai/claude-code', 'claude', teamDir);
+    expect(hint).not.toContain('probes:install');
+    expect(hint).toContain('npm install --save-dev @anthropic-ai/claude-code');
   });
 
   it("in a team's project: the CLI's npm package, PATH or --bin, never a script the project lacks", async () => {

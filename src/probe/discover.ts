@@ -7,7 +7,7 @@
 import { existsSync, constants as fsConstants } from 'node:fs';
 import { access, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { delimiter, join, resolve } from 'node:path';
+import { delimiter, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 
@@ -18,13 +18,16 @@ export type CliName = string;
 export const INSTALL_HINT = 'npm run probes:install';
 
 /**
- * What to do when `name` is not found. In routecert's checkout (`<root>/probes/package.json`
- * exists): {@link INSTALL_HINT}, run from that root. Installed as a package in a team's project
- * (probes/ is not shipped): install the CLI's npm package into the project, whose
- * `node_modules/.bin` is on PATH under `npx` and npm scripts, or name a binary with `--bin`.
+ * What to do when `name` is not found. Working in routecert's checkout (`cwd` inside `root`, and
+ * `<root>/probes/package.json` exists): {@link INSTALL_HINT}. In a team's project (routecert
+ * installed as a package, from the registry, a tarball or a linked checkout): install the CLI's npm
+ * package into the project, whose `node_modules/.bin` is on PATH under `npx` and npm scripts, or
+ * put it on PATH, or name a binary with `--bin`.
  */
-export function installHintFor(name: CliName, root: string, npmPackage?: string, exe: string = name): string {
-  if (existsSync(join(root, 'probes', 'package.json'))) return `run \`${INSTALL_HINT}\` from routecert's checkout`;
+export function installHintFor(name: CliName, root: string, npmPackage?: string, exe: string = name, cwd: string = process.cwd()): string {
+  const inside = relative(resolve(root), resolve(cwd));
+  const inCheckout = !inside.startsWith('..') && !isAbsolute(inside);
+  if (inCheckout && existsSync(join(root, 'probes', 'package.json'))) return `run \`${INSTALL_HINT}\` from routecert's checkout`;
   return `${npmPackage ? `npm install --save-dev ${npmPackage}` : `install ${exe}`}, or put \`${exe}\` on PATH, or pass --bin ${name}=<path>`;
 }
 

@@ -84,7 +84,18 @@ export async function probeCommand(opts: ProbeCommandOptions): Promise<number> {
     process.stderr.write(`${(error as Error).message}\n`);
     return 2;
   }
+  // --live without a credential is refused before anything else: the variable to set is the answer.
+  let live: ReturnType<typeof liveSetup> | undefined;
+  if (opts.live) {
+    try {
+      live = liveSetup(driver);
+    } catch (error) {
+      process.stderr.write(`${(error as Error).message}\n`);
+      return 2;
+    }
+  }
   const cli = await discoverCli(driver.cli, { bin: driver.bin, npmPackage: driver.npmPackage, candidate: candidateFor(driver.cli, bins) });
+  if (live) process.stderr.write(`[routecert] --live: ${driver.cli} ${cli.version ?? '?'} against ${live.endpoint} with ${live.credentialVar}, model ${live.model} (throwaway HOME and cwd)\n`);
   if (cli.bin === null) {
     process.stderr.write(`${notFoundMessage(cli)}\n`);
     return cli.problem ? 2 : 3;
@@ -92,15 +103,6 @@ export async function probeCommand(opts: ProbeCommandOptions): Promise<number> {
   const support = supportOf(driver, cli.version);
   if (support.message) process.stderr.write(`${support.message}\n`);
   if (!support.supported && !opts.allowUnsupported) return 2;
-  if (opts.live) {
-    try {
-      const setup = liveSetup(driver);
-      process.stderr.write(`[routecert] --live: ${driver.cli} ${cli.version ?? '?'} against ${setup.endpoint} with ${setup.credentialVar}, model ${setup.model} (throwaway HOME and cwd)\n`);
-    } catch (error) {
-      process.stderr.write(`${(error as Error).message}\n`);
-      return 2;
-    }
-  }
   if (opts.startup) {
     // classifyStartup also reads a provider's refusal (Codex: the mock's `invalid_json_schema`), not only the CLI's stderr.
     // Live: through the loopback tap, reaped at the provider's first answer; shown redacted.
@@ -212,18 +214,20 @@ async function listClis(json: boolean): Promise<number> {
     let installed = false;
     let version: string | null = null;
     let where: string | null = null;
+    let installHint: string | null = null;
     const driver = PROBE_DRIVERS.find((d) => d.cli === known.name);
     if (driver) {
       const d = await discoverCli(driver.cli, { bin: driver.bin, npmPackage: driver.npmPackage });
       installed = d.bin !== null;
       version = d.version;
       where = d.source;
+      installHint = installed ? null : d.installHint;
     } else if (known.npmPackage !== null || known.hermetic === 'no') {
       const found = await execa('sh', ['-c', `command -v ${known.bin}`], { reject: false });
       installed = found.exitCode === 0 && found.stdout.trim() !== '';
       where = installed ? 'PATH' : null;
     }
-    rows.push({ ...known, installed, version, where, supported: driver ? rangeText(driver.versions) : null });
+    rows.push({ ...known, installed, version, where, supported: driver ? rangeText(driver.versions) : null, installHint });
   }
   if (json) {
     process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
@@ -233,7 +237,7 @@ async function listClis(json: boolean): Promise<number> {
     const state = r.installed ? pc.green(`installed ${r.version ?? ''}`.trim()) : pc.yellow('not installed');
     process.stdout.write(`${r.name.padEnd(14)} ${state.padEnd(30)} hermetic: ${r.hermetic.padEnd(8)} routes: ${r.routes.join(', ')}${r.supported ? `; supported ${r.supported}` : ''}\n`);
     process.stdout.write(pc.dim(`${''.padEnd(14)} ${r.npmPackage ? `npm ${r.npmPackage}` : 'not on npm'}; ${r.note}\n`));
+    if (r.installHint) process.stdout.write(pc.dim(`${''.padEnd(14)} to install: ${r.installHint}\n`));
   }
-  process.stdout.write(`\nInstall the pinned CLIs for hermetic probes with: npm run probes:install\n`);
   return 0;
 }
