@@ -70,6 +70,17 @@ describe('filters and folders that select nothing exit 2 and name what exists', 
     expect(c.stderr).toContain(`--case ffffffffffff is no case id (nor a prefix of one) in ${small}`);
   });
 
+  it('a folder whose only case file is broken names that file, not "holds no case file"', async () => {
+    const fs = await import('node:fs/promises');
+    const broken = path.join(root.dir, 'broken-only');
+    await fs.mkdir(path.join(broken, 'r'), { recursive: true });
+    await fs.writeFile(path.join(broken, 'r', 'x.json'), '{"id": 1');
+    const r = await routecert(['run', '--no-probes', '--cases', broken], { cwd: root.dir });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).not.toContain('holds no case file');
+    expect(r.stderr).toMatch(/no case of .*broken-only could be loaded[\s\S]*x\.json .*not valid JSON/);
+  });
+
   it('a folder without case files exits 2', async () => {
     const r = await routecert(['run', '--no-probes', '--cases', path.join(small, 'claude-code')], { cwd: root.dir });
     expect(r.exitCode).toBe(1); // the folder holds cases (one fails)

@@ -11,7 +11,7 @@ import { InvalidArgumentError } from 'commander';
 import { parseShard, ShardSpecError, type Shard } from '#src/harness/shard.ts';
 import type { CaseFilter } from '#src/harness/runCorpus.ts';
 import { routeSelected } from '#src/harness/select.ts';
-import type { LoadedCase } from '#src/record/corpus.ts';
+import type { CaseLoadError, LoadedCase } from '#src/record/corpus.ts';
 import { FILE_REPORTERS, isBuiltinReporter, REPORTER_NAMES, type BuiltinReporterName } from '#src/report/names.ts';
 
 /** A usage or configuration error: the command prints the message and exits 2. `code` is stable. */
@@ -152,9 +152,10 @@ export interface Selectable {
 /**
  * Check every filter value of `routecert run` against what exists (the corpus, and the live
  * sources when they run). Returns the problems, one sentence each; `[]` when every value selects
- * something and the selection as a whole is not empty.
+ * something and the selection as a whole is not empty. `loadErrors`: the case files that did not
+ * load; when no case loaded, they are named instead of "holds no case file".
  */
-export function selectionProblems(cases: readonly LoadedCase[], filter: CaseFilter, live: Selectable | null, shown: { cases: string }): string[] {
+export function selectionProblems(cases: readonly LoadedCase[], filter: CaseFilter, live: Selectable | null, shown: { cases: string }, loadErrors?: readonly CaseLoadError[]): string[] {
   const routes = [...new Set([...cases.map((c) => c.case.route), ...(live?.routes ?? [])])].sort();
   const families = [...new Set(routes.map((r) => r.split('/')[0]!))];
   const contracts = [...new Set([...cases.map((c) => c.case.contract), ...(live?.contracts ?? [])])].sort();
@@ -178,7 +179,12 @@ export function selectionProblems(cases: readonly LoadedCase[], filter: CaseFilt
   const { shard: _shard, ...unsharded } = filter;
   const anyCase = cases.some((c) => matchesUnsharded(c, unsharded));
   if (!anyCase && live === null) {
-    problems.push(cases.length === 0 ? `${shown.cases} holds no case file (*.json), and probes are off: nothing to judge.` : `the filters select no case of ${shown.cases}, and probes are off: nothing to judge.`);
+    if (cases.length === 0 && (loadErrors?.length ?? 0) > 0) {
+      const named = loadErrors!.slice(0, 5).map((e) => `${e.file}${e.where ? ` (${e.where})` : ''}: ${e.message}`);
+      problems.push(`no case of ${shown.cases} could be loaded, and probes are off: nothing to judge. ${loadErrors!.length} case file(s) failed:\n  ${named.join('\n  ')}${loadErrors!.length > 5 ? `\n  ... and ${loadErrors!.length - 5} more` : ''}`);
+    } else {
+      problems.push(cases.length === 0 ? `${shown.cases} holds no case file (*.json), and probes are off: nothing to judge.` : `the filters select no case of ${shown.cases}, and probes are off: nothing to judge.`);
+    }
   }
   return problems;
 }

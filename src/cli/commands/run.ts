@@ -124,7 +124,7 @@ async function run(opts: RunCommandOptions, commandLine: string): Promise<number
   // checkout's own run: they test routecert's routes, not the team's contracts.
   const certifyConfig = project ? project.certify : opts.probes && opts.certify !== false ? referenceWorkerConfig({ inProcess: true }) : null;
   const certifying = opts.probes && opts.certify !== false && certifyConfig !== null;
-  const problems = selectionProblems(corpus.cases, filter, opts.probes ? liveSelectable(certifying ? certifyConfig.config.routes : [], !project) : null, { cases: opts.cases ?? shownPath(casesDir) });
+  const problems = selectionProblems(corpus.cases, filter, opts.probes ? liveSelectable(certifying ? certifyConfig.config.routes : [], !project) : null, { cases: opts.cases ?? shownPath(casesDir) }, corpus.errors);
   if (problems.length > 0) throw new UsageError(problems.join('\n[routecert] '));
 
   const chosen: (BuiltinReporterName | Reporter)[] = opts.reporter?.length ? opts.reporter : (project?.reporters ?? defaultReporterNames());
