@@ -150,6 +150,22 @@ describe('numbers and names are validated', { timeout: 180_000 }, () => {
     expect(existsSync(reports)).toBe(false);
   });
 
+  it("lint with no path: the working folder's config when it has contracts; neither a config nor schemas/contracts exits 2", async () => {
+    const fs = await import('node:fs/promises');
+    const team = path.join(root.dir, 'lint-team');
+    await fs.mkdir(path.join(team, 'schemas'), { recursive: true });
+    await fs.writeFile(path.join(team, 'schemas', 'answer.schema.json'), JSON.stringify({ type: 'object', required: ['answer'], properties: { answer: { type: 'string' }, _meta: { type: 'string' } }, additionalProperties: false }));
+    await fs.writeFile(path.join(team, 'routecert.config.json'), JSON.stringify({ contracts: [{ name: 'answer', schema: 'schemas/answer.schema.json', anchor: 'answer', finality: 'none', selection: 'score', clis: ['claude'] }] }));
+    const r = await routecert(['lint'], { cwd: team });
+    expect(r.stderr).not.toContain('schemas/contracts');
+    expect(r.stdout).toContain('contract answer (clis: claude)');
+    const bare = path.join(root.dir, 'lint-bare');
+    await fs.mkdir(bare, { recursive: true });
+    const b = await routecert(['lint'], { cwd: bare });
+    expect(b.exitCode).toBe(2);
+    expect(b.stderr).toContain('no paths given, no routecert.config.* with contracts here');
+  });
+
   it('lint on a missing file exits 2', async () => {
     const r = await routecert(['lint', path.join(root.dir, 'missing.schema.json')], { cwd: root.dir });
     expect(r.exitCode).toBe(2);

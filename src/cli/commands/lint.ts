@@ -3,13 +3,18 @@
  * `--config`, the production schema of every contract of the config is linted against the profiles
  * of the CLIs the contract sends it to (its `clis`, src/config/project.ts).
  */
+import { existsSync } from 'node:fs';
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { configFor, clisOf, profilesOf } from '#src/config/project.ts';
 import { lintSchema, type FileLintResult } from '#src/schema/lint.ts';
 import { formatText, runLint } from '#src/schema/lintCommand.ts';
 
-/** Lint; returns the exit code (0 clean, 1 findings, 2 usage error: also a path that does not exist). */
+/**
+ * Lint; returns the exit code (0 clean, 1 findings, 2 usage error: also a path that does not exist).
+ * Without paths or `--config`: the working folder's routecert.config.* (as `run` finds it) when it
+ * defines contracts, else `schemas/contracts`; neither is a usage error naming both ways.
+ */
 export async function lintCommand(paths: string[], opts: { profile?: string[]; format: 'text' | 'json'; config?: string }): Promise<number> {
   const io = { stdout: (s: string) => process.stdout.write(s), stderr: (s: string) => process.stderr.write(s) };
   const missing: string[] = [];
@@ -18,12 +23,26 @@ export async function lintCommand(paths: string[], opts: { profile?: string[]; f
     io.stderr(`[routecert] lint: no such file or folder: ${missing.join(', ')}\n`);
     return 2;
   }
-  if (opts.config === undefined) {
+  // No paths: the config of the working folder (as `run` finds it) when it has contracts, else the
+  // bundled layout's schemas/contracts.
+  let project: Awaited<ReturnType<typeof configFor>> = null;
+  if (opts.config !== undefined || paths.length === 0) {
+    try {
+      project = await configFor(opts.config);
+    } catch (error) {
+      io.stderr(`${(error as Error).message}\n`);
+      return 2;
+    }
+  }
+  if (opts.config === undefined && (paths.length > 0 || !project || project.contracts.length === 0)) {
+    if (paths.length === 0 && !existsSync('schemas/contracts')) {
+      io.stderr('[routecert] lint: no paths given, no routecert.config.* with contracts here, and no schemas/contracts folder: name schema files or folders (`routecert lint schemas/`), or a config (`--config routecert.config.ts`).\n');
+      return 2;
+    }
     return runLint({ paths: paths.length > 0 ? paths : ['schemas/contracts'], ...(opts.profile ? { profiles: opts.profile } : {}), format: opts.format }, io);
   }
   let results: FileLintResult[];
   try {
-    const project = await configFor(opts.config);
     if (!project || project.contracts.length === 0) {
       io.stderr('[routecert] the config defines no contracts whose schemas could be linted\n');
       return 2;
