@@ -70,6 +70,8 @@ export function summaryText(report: RunReport): string {
   if (verdicts) out.push(`verdicts: ${verdicts}\n`);
   for (const v of report.versions ?? []) out.push(`${v.cli} ${v.version ?? '?'} against ${v.corpus} (recorded ${v.recorded.join(', ') || 'none'}): ${v.result}\n`);
   if (report.startupProbes && report.startupProbes.summary.cells > 0) out.push(`startup probes: ${startupSummaryLine(report.startupProbes)} Table: summary.md or \`routecert probe --startup-table\`\n`);
+  // A schema that was never sent to a CLI must not read as one that passed its startup probe.
+  for (const c of report.startupProbes?.columns.filter((x) => !x.installed) ?? []) out.push(pc.yellow(`startup probes of ${c.cli}: ${c.note}\n`));
   return out.join('');
 }
 

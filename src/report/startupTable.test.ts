@@ -96,3 +96,20 @@ describe('startupTableText', () => {
     expect(startupTableMarkdown(none)).toContain('No schema-flag CLI was probed.');
   });
 });
+
+describe('the console summary of a run', () => {
+  it('names each CLI whose startup probes were skipped (not installed), so a schema never sent reads as skipped', async () => {
+    const { summaryText } = await import('./console.ts');
+    const report: RunReport = {
+      reportVersion: 1,
+      header: { tool: 'routecert', toolVersion: '0.1.0', startedAt: '2026-11-30T00:00:00.000Z', node: 'v20', platform: 'linux-x64', command: 'routecert run', corpus: 'cases', clis: [] },
+      cases: [],
+      faults: [],
+      summary: { total: 0, pass: 0, fail: 0, error: 0, skip: 0, byVerdict: {}, faults: 0 },
+      footer: { finishedAt: '2026-11-30T00:00:01.000Z', durationMs: 1000, exitCode: 0 },
+      startupProbes: { ...table, columns: [table.columns[1]!], rows: [], summary: { ...table.summary, cells: 0 } },
+    };
+    expect(summaryText(report)).toContain('startup probes of qwen: not installed; its startup probes are skipped.');
+    expect(summaryText({ ...report, startupProbes: table })).not.toContain('startup probes of claude');
+  });
+});
