@@ -48,7 +48,7 @@ export async function main(argv: string[]): Promise<number> {
       'Conformance harness for structured output from model CLIs run headless.\n' +
         'Replays recorded envelopes, judges them by contract, probes the real installed CLIs hermetically.',
     )
-    .showHelpAfterError('(run `routecert <command> --help` for the options)')
+    .showHelpAfterError('(`routecert --help` lists the commands; `routecert <command> --help` the options of one, e.g. `routecert run --help`)')
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s), writeOut: (s) => process.stdout.write(s) });
   program.addHelpText(

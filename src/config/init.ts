@@ -90,7 +90,7 @@ function caseFile(contract: string, description: string, attempts: CaseFile['att
     description,
     route: 'claude-code/json',
     cli: { name: 'claude', version: 'starter' },
-    provenance: { source: 'generated', ref: 'routecert init: a starter case; replace it with envelopes your CLIs printed (routecert record)', date: new Date().toISOString().slice(0, 10) },
+    provenance: { source: 'generated', ref: 'routecert init: a starter case; replace it with envelopes your CLIs printed (saved as case files: README "Cases for your contracts")', date: new Date().toISOString().slice(0, 10) },
     contract,
     attempts,
     expect,
@@ -198,12 +198,12 @@ export async function initProject(options: InitOptions = {}): Promise<InitResult
   const next = [
     `Next: edit ${configName}:`,
     '  - check each contract\'s anchor (the member every answer must bear) and finality ({ key } or "none"),',
-    `  - clis: the CLIs you send each schema to (found here: ${found.length > 0 ? found.join(', ') : 'none, so every schema-flag CLI'});`,
-    'then replace the starter cases in cases/ with envelopes your CLIs printed (`npx routecert record`), and run:',
+    `  - clis: the CLIs you send each schema to (installed schema-flag CLIs found: ${found.length > 0 ? found.join(', ') : 'none, so every schema-flag CLI'});`,
+    'then replace the starter cases in cases/ with envelopes your CLIs printed (case files written from their stdout; `npx routecert record --fix-ids --out cases` recomputes their ids), and run:',
     '  npx routecert run                 judge every case by its contract',
-    '  npx routecert lint --config .     lint your schemas for the CLIs you send them to',
-    '  npx routecert probe --startup --config .   does each installed CLI accept your schemas at startup?',
-    '  npx routecert fuzz --config .     payloads generated from your schemas, in every envelope style',
+    '  npx routecert lint                lint your schemas for the CLIs you send them to (this folder\'s config)',
+    `  npx routecert probe --startup --config ${configName}   does each installed CLI accept your schemas at startup?`,
+    `  npx routecert fuzz --config ${configName}     payloads generated from your schemas, in every envelope style`,
   ];
   return { written, skipped, contracts: defs, next };
 }

@@ -111,7 +111,7 @@ export async function loadProjectConfig(file: string): Promise<ProjectConfig> {
       contracts.push(contract);
     } catch (error) {
       if (!(error instanceof ContractDefinitionError)) throw error;
-      problems.push(`${label}: ${error.message.replace(/^\[routecert\] /, '').replace(/\n {2}- /g, '; ')}`);
+      problems.push(`${label}: ${error.message.replace(/^\[routecert\] /, '').replace(/:\n {2}- /, ': ').replace(/\n {2}- /g, '; ')}`);
     }
   }
   if (value.cases !== undefined && (typeof value.cases !== 'string' || value.cases === '')) problems.push('`cases` must be a folder path (relative to the config file)');
