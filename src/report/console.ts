@@ -57,10 +57,11 @@ export function summaryText(report: RunReport): string {
   if (matrix !== '') out.push(`\nroute x behaviour class (passed/cases):\n${matrix}\n`);
   const certified = certificates(report.cases);
   if (certified.length > 0) {
-    out.push('\nworker certificates (checks passed/checks):\n');
+    out.push('\nworker certificates:\n');
     for (const c of certified) {
       const status = c.status === 'certified' ? pc.green(c.status) : c.status === 'not certified' ? pc.red(c.status) : pc.yellow(c.status);
-      out.push(`  ${c.route}: ${status}, ${c.pass}/${c.checks.length}${c.failing.length ? `; not passed: ${c.failing.map((f) => f.id).join(', ')}` : ''}\n`);
+      const skipped = c.checks.filter((x) => x.outcome === 'skip').length;
+      out.push(`  ${c.route}: ${status}, ${c.pass} of ${c.checks.length} checks passed${skipped ? `, ${skipped} skipped` : ''}${c.failing.length ? `; not passed: ${c.failing.map((f) => f.id).join(', ')}` : ''}\n`);
     }
   }
   const s = report.summary;
