@@ -11,9 +11,10 @@ import { planFor } from '#src/harness/probePlan.ts';
 import { loadContract } from '#src/contract/registry.ts';
 import { decoderFor } from '#src/envelope/registry.ts';
 import { projectPath } from '#src/paths.ts';
-import { candidateFor, discoverCli, notFoundMessage, parseBinOptions } from '#src/probe/discover.ts';
+import { discoverCli, parseBinOptions } from '#src/probe/discover.ts';
+import { probeTarget } from '../probeTarget.ts';
 import { PROBE_DRIVERS, driverFor } from '#src/probe/drivers.ts';
-import { rangeText, supportOf } from '#src/probe/versions.ts';
+import { rangeText } from '#src/probe/versions.ts';
 import { KNOWN_CLIS } from '#src/probe/known.ts';
 import { runProbe, runStartupProbe } from '#src/probe/run.ts';
 import { liveSecrets, liveSetup } from '#src/probe/live.ts';
@@ -94,15 +95,9 @@ export async function probeCommand(opts: ProbeCommandOptions): Promise<number> {
       return 2;
     }
   }
-  const cli = await discoverCli(driver.cli, { bin: driver.bin, npmPackage: driver.npmPackage, candidate: candidateFor(driver.cli, bins) });
+  const cli = await probeTarget(driver, bins, opts.allowUnsupported === true);
+  if (typeof cli === 'number') return cli;
   if (live) process.stderr.write(`[routecert] --live: ${driver.cli} ${cli.version ?? '?'} against ${live.endpoint} with ${live.credentialVar}, model ${live.model} (throwaway HOME and cwd)\n`);
-  if (cli.bin === null) {
-    process.stderr.write(`${notFoundMessage(cli)}\n`);
-    return cli.problem ? 2 : 3;
-  }
-  const support = supportOf(driver, cli.version);
-  if (support.message) process.stderr.write(`${support.message}\n`);
-  if (!support.supported && !opts.allowUnsupported) return 2;
   if (opts.startup) {
     // classifyStartup also reads a provider's refusal (Codex: the mock's `invalid_json_schema`), not only the CLI's stderr.
     // Live: through the loopback tap, reaped at the provider's first answer; shown redacted.

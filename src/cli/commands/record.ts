@@ -14,9 +14,9 @@ import { probeDrift, versionResult } from '#src/harness/drift.ts';
 import { planFor } from '#src/harness/probePlan.ts';
 import { executePlannedProbe, longestFirst, ProbeRunPool, runAll } from '#src/harness/probeSource.ts';
 import { projectPath } from '#src/paths.ts';
-import { candidateFor, discoverCli, notFoundMessage, parseBinOptions } from '#src/probe/discover.ts';
+import { parseBinOptions } from '#src/probe/discover.ts';
+import { probeTarget } from '../probeTarget.ts';
 import { PROBE_DRIVERS, driverFor } from '#src/probe/drivers.ts';
-import { supportOf } from '#src/probe/versions.ts';
 import { caseId } from '#src/record/caseId.ts';
 import type { CaseFile } from '#src/record/caseTypes.ts';
 import { listCaseFiles } from '#src/record/corpus.ts';
@@ -57,14 +57,17 @@ export async function recordCommand(opts: RecordCommandOptions): Promise<number>
     process.stderr.write(`${(error as Error).message}\n`);
     return 2;
   }
-  const cli = await discoverCli(driver.cli, { bin: driver.bin, npmPackage: driver.npmPackage, candidate: candidateFor(driver.cli, bins) });
-  if (cli.bin === null) {
-    process.stderr.write(`${notFoundMessage(cli)}\n`);
-    return cli.problem ? 2 : 3;
+  // --live without a credential is refused before anything else: the variable to set is the answer.
+  if (opts.live) {
+    try {
+      liveSetup(driver);
+    } catch (error) {
+      process.stderr.write(`${(error as Error).message}\n`);
+      return 2;
+    }
   }
-  const support = supportOf(driver, cli.version);
-  if (support.message) process.stderr.write(`${support.message}\n`);
-  if (!support.supported && !opts.allowUnsupported) return 2;
+  const cli = await probeTarget(driver, bins, opts.allowUnsupported === true);
+  if (typeof cli === 'number') return cli;
   const fullPlan = planFor(driver.cli);
   const routes = driver.routes.filter((r) => !opts.route?.length || opts.route.some((x) => r === x || r.startsWith(`${x}/`)));
   // Live: only the `final` plan (the other plans need the mock to misbehave), written as `live-final`.
