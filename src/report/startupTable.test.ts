@@ -25,6 +25,18 @@ function cell(over: Partial<StartupCell>): StartupCell {
   };
 }
 
+/** A run report with no case, for the writers to print. */
+function emptyReport(): RunReport {
+  return {
+    reportVersion: 1,
+    header: { tool: 'routecert', toolVersion: '0.1.0', startedAt: '2026-11-30T00:00:00.000Z', node: 'v20', platform: 'linux-x64', command: 'routecert run', corpus: 'fixtures/cases', clis: [] },
+    cases: [],
+    faults: [],
+    summary: { total: 0, pass: 0, fail: 0, error: 0, skip: 0, byVerdict: {}, faults: 0 },
+    footer: { finishedAt: '2026-11-30T00:00:01.000Z', durationMs: 1000, exitCode: 0 },
+  };
+}
+
 const rejected = { outcome: 'rejected' as const, stage: 'startup' as const, message: META_LINE, exitCode: 1, requests: 0, expected: 'rejected' as const, because: ['claude-code/unknown-keyword at /_meta'] };
 
 const table: StartupTable = {
@@ -60,14 +72,7 @@ describe('startupTableMarkdown', () => {
   });
 
   it('is part of summary.md when the report has the section, and absent otherwise', () => {
-    const report: RunReport = {
-      reportVersion: 1,
-      header: { tool: 'routecert', toolVersion: '0.1.0', startedAt: '2026-11-30T00:00:00.000Z', node: 'v20', platform: 'linux-x64', command: 'routecert run', corpus: 'fixtures/cases', clis: [] },
-      cases: [],
-      faults: [],
-      summary: { total: 0, pass: 0, fail: 0, error: 0, skip: 0, byVerdict: {}, faults: 0 },
-      footer: { finishedAt: '2026-11-30T00:00:01.000Z', durationMs: 1000, exitCode: 0 },
-    };
+    const report = emptyReport();
     expect(markdownSummary(report)).not.toContain('Startup probes');
     expect(markdownSummary({ ...report, startupProbes: table })).toContain(`| \`_meta@root\` | custom-keyword | rejected: \`${META_LINE}\` |`);
   });
@@ -100,15 +105,7 @@ describe('startupTableText', () => {
 describe('the console summary of a run', () => {
   it('names each CLI whose startup probes were skipped (not installed), so a schema never sent reads as skipped', async () => {
     const { summaryText } = await import('./console.ts');
-    const report: RunReport = {
-      reportVersion: 1,
-      header: { tool: 'routecert', toolVersion: '0.1.0', startedAt: '2026-11-30T00:00:00.000Z', node: 'v20', platform: 'linux-x64', command: 'routecert run', corpus: 'cases', clis: [] },
-      cases: [],
-      faults: [],
-      summary: { total: 0, pass: 0, fail: 0, error: 0, skip: 0, byVerdict: {}, faults: 0 },
-      footer: { finishedAt: '2026-11-30T00:00:01.000Z', durationMs: 1000, exitCode: 0 },
-      startupProbes: { ...table, columns: [table.columns[1]!], rows: [], summary: { ...table.summary, cells: 0 } },
-    };
+    const report: RunReport = { ...emptyReport(), startupProbes: { ...table, columns: [table.columns[1]!], rows: [], summary: { ...table.summary, cells: 0 } } };
     expect(summaryText(report)).toContain('startup probes of qwen: not installed; its startup probes are skipped.');
     expect(summaryText({ ...report, startupProbes: table })).not.toContain('startup probes of claude');
   });
