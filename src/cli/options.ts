@@ -181,7 +181,7 @@ export function selectionProblems(cases: readonly LoadedCase[], filter: CaseFilt
   if (!anyCase && live === null) {
     if (cases.length === 0 && (loadErrors?.length ?? 0) > 0) {
       const named = loadErrors!.slice(0, 5).map((e) => `${e.file}${e.where ? ` (${e.where})` : ''}: ${e.message}`);
-      problems.push(`no case of ${shown.cases} could be loaded, and probes are off: nothing to judge. ${loadErrors!.length} case file(s) failed:\n  ${named.join('\n  ')}${loadErrors!.length > 5 ? `\n  ... and ${loadErrors!.length - 5} more` : ''}`);
+      problems.push(`no case of ${shown.cases} could be loaded, and probes are off: nothing to judge. ${loadErrors!.length} case file(s) failed:\n  ${named.join('\n  ')}${loadErrors!.length > 5 ? `\n  (and ${loadErrors!.length - 5} more)` : ''}`);
     } else {
       problems.push(cases.length === 0 ? `${shown.cases} holds no case file (*.json), and probes are off: nothing to judge.` : `the filters select no case of ${shown.cases}, and probes are off: nothing to judge.`);
     }
