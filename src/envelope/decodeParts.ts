@@ -5,8 +5,7 @@
 import { findJsonObjects } from '#src/scan/index.ts';
 import { framingOf, readJsonDocuments, type JsonDocuments } from './jsonl.ts';
 import { dedupeCandidates } from './candidates.ts';
-import { readReply } from './reply.ts';
-import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus } from './types.ts';
+import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, Reply } from './types.ts';
 
 /**
  * What a decoder fills while it reads stdout.
@@ -36,13 +35,13 @@ export function startDecode(stdout: string): DecodeParts {
 
 /**
  * What every decoder copies off the envelope besides its own reading, so that a contract never needs
- * the envelope (issue 10 part 2): the reply ({@link readReply}), how the run ended, stdout and stderr
- * for evidence, and with `options.freeText` the objects bearing `options.anchor` found by scanning
- * the whole of stdout (origin `stdout`, `nested` = string layers unwrapped). Never throws.
+ * the envelope (issue 10 part 2): how the run ended, stdout and stderr for evidence, and with
+ * `options.freeText` the objects bearing `options.anchor` found by scanning the whole of stdout
+ * (origin `stdout`, `nested` = string layers unwrapped). The reply is the decoder's own reading
+ * (issue 20), never built here. Never throws.
  */
-export function envelopeFacts(envelope: Envelope, options: DecodeOptions = {}): Pick<Decoded, 'reply' | 'run' | 'raw' | 'freeText'> {
-  const facts: Pick<Decoded, 'reply' | 'run' | 'raw' | 'freeText'> = {
-    reply: readReply(envelope),
+export function envelopeFacts(envelope: Envelope, options: DecodeOptions = {}): Pick<Decoded, 'run' | 'raw' | 'freeText'> {
+  const facts: Pick<Decoded, 'run' | 'raw' | 'freeText'> = {
     run: { exitCode: envelope.exitCode, signal: envelope.signal ?? null, timedOut: envelope.timedOut === true, elapsedMs: envelope.elapsedMs },
     raw: { stdout: envelope.stdout, stderr: envelope.stderr },
   };
@@ -56,12 +55,12 @@ export function envelopeFacts(envelope: Envelope, options: DecodeOptions = {}): 
 }
 
 /**
- * The decoded envelope: candidates deduplicated, `keys` those of `terminal` (none without one), and
- * the {@link envelopeFacts} of `envelope`.
+ * The decoded envelope: candidates deduplicated, the decoder's own `reply` (src/envelope/reply.ts
+ * helpers), `keys` those of `terminal` (none without one), and the {@link envelopeFacts} of `envelope`.
  */
 export function finishDecode(
   route: string,
-  parts: Pick<DecodeParts, 'candidates' | 'human' | 'ancillary' | 'notes'> & { docs?: JsonDocuments; framing?: string },
+  parts: Pick<DecodeParts, 'candidates' | 'human' | 'ancillary' | 'notes'> & { reply: Reply; docs?: JsonDocuments; framing?: string },
   status: EnvelopeStatus,
   terminal: Record<string, unknown> | undefined,
   envelope: Envelope,
@@ -69,6 +68,7 @@ export function finishDecode(
 ): Decoded {
   const decoded: Decoded = {
     ...envelopeFacts(envelope, options),
+    reply: parts.reply,
     route,
     candidates: dedupeCandidates(parts.candidates),
     status,

@@ -12,7 +12,8 @@ import { candidatesFromStructured, candidatesFromText } from './candidates.ts';
 import { findKeys, foldKey, isPlainObject, pointerToken } from './keys.ts';
 import { apiErrorTextStatus, crashedStatus, incompleteStatus, pushApiErrorStatus } from './status.ts';
 import { finishDecode } from './decodeParts.ts';
-import type { Candidate, DecodeOptions, EnvelopeStatus, RouteDecoder } from './types.ts';
+import { objectReply, textReply } from './reply.ts';
+import type { Candidate, DecodeOptions, EnvelopeStatus, Reply, RouteDecoder } from './types.ts';
 import { pushAll, prependAll } from '#src/arrays.ts';
 
 /**
@@ -42,6 +43,9 @@ export interface EventFilter {
  * - `key`: the answer's key in the terminal object, spelling-insensitive, searched breadth-first
  *   (top level first); the answer is then read ONLY there;
  * - `freeText`: also scan the whole stdout as free text (origin `stdout`), after everything else.
+ *
+ * The reply: the terminal object's structured field (raw) and first string among `textFields`, or
+ * the value at `pointer` / `key` (a string is text); stdout itself when it holds no JSON document.
  */
 export interface GenericDecoderOptions {
   structuredKeys?: readonly string[];
@@ -186,6 +190,7 @@ export function genericDecoder(route: string, options: GenericDecoderOptions = {
       const human: string[] = [];
       const ancillary: string[] = [];
       let status: EnvelopeStatus = { kind: 'ok' };
+      let reply: Reply = {};
 
       if (options.assistantEvents && !located) pushAll(candidates, assistantEventCandidates(docs.documents, docs.framing === 'lines', anchor));
 
@@ -197,11 +202,13 @@ export function genericDecoder(route: string, options: GenericDecoderOptions = {
           if (found === undefined) {
             notes.push(`the answer location ${options.pointer !== undefined ? `pointer ${options.pointer || '""'}` : `key ${options.key}`} is not in the terminal object`);
           } else {
+            reply = typeof found.value === 'string' ? textReply(found.value, found.label, t.usage) : { structured: { key: found.label, value: found.value }, ...(t.usage === undefined ? {} : { usage: t.usage }) };
             const fromLocation = candidatesFromStructured(found.value, at(found.label, found.pointer));
             if (fromLocation[0]) structured = fromLocation[0];
             pushAll(candidates, fromLocation);
           }
         } else {
+          reply = objectReply(t, { structuredKeys, textFields });
           // The structured field goes first (before the assistant events already read), text fields last.
           const fromStructured: Candidate[] = [];
           for (const key of findKeys(t, structuredKeys)) {
@@ -244,7 +251,8 @@ export function genericDecoder(route: string, options: GenericDecoderOptions = {
         if (docs.documents.length > 0 && (options.event || terminalTypes)) {
           notes.push(`no terminal object (${options.event ? `${options.event.field}=${options.event.equals}` : `type ${terminalTypes!.join('|')}`}) in stdout`);
         }
-        // No terminal object: free text, scanned whole.
+        // No terminal object: free text, scanned whole; stdout with no JSON document is the reply text.
+        if (docs.documents.length === 0 && envelope.stdout.trim() !== '') reply = textReply(envelope.stdout, 'stdout');
         pushAll(candidates, candidatesFromText(envelope.stdout, { origin: 'stdout', pointer: '', offset: 0 }, anchor));
         status = crashedStatus(envelope) ?? status;
       }
@@ -254,7 +262,7 @@ export function genericDecoder(route: string, options: GenericDecoderOptions = {
         const reason = docs.truncated ? 'the last line of stdout is cut' : 'no terminal object';
         status = status.kind === 'ok' || status.kind === 'crashed' ? incompleteStatus(envelope, reason, ancillary) : { ...status, incomplete: reason };
       }
-      const decoded = finishDecode(route, { candidates, human, ancillary, notes, docs }, status, terminal?.value, envelope, decodeOptions);
+      const decoded = finishDecode(route, { candidates, human, ancillary, notes, docs, reply }, status, terminal?.value, envelope, decodeOptions);
       if (structured) decoded.structured = structured;
       if (terminal && terminal.value.usage !== undefined) decoded.usage = terminal.value.usage;
       return decoded;

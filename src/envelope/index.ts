@@ -17,7 +17,7 @@ export { copilotDecoder, copilotErrorStatus, COPILOT_ROUTE } from '#src/routes/c
 export { piDecoder, piErrorStatus, PI_ROUTE } from '#src/routes/pi/decoder.ts';
 export { defaultDecoders, withDecoders, decoderFor, UnknownRouteError } from './registry.ts';
 export { foldKey, findKeys, isPlainObject, pointerToken, isStructuredOrigin } from './keys.ts';
-export { readReply, REPLY_TEXT_FIELDS } from './reply.ts';
+export { objectReply, textReply, REPLY_TEXT_FIELDS } from './reply.ts';
 export { envelopeFacts } from './decodeParts.ts';
 export { readJsonDocuments, jsonEvents, framingOf } from './jsonl.ts';
 export { canonicalJson, dedupeCandidates } from './candidates.ts';

@@ -1,66 +1,75 @@
 /**
- * The model's reply in an envelope, as a consumer reads it before any contract rule: the raw value of
- * the structured field (whatever its JSON type, `null` included) and the answer text. Decoders put it
- * on {@link Decoded.reply} (./decodeParts.ts `envelopeFacts`); contracts whose rules are about the
- * reply's shape (role-output: prose, scalars, arrays; event: parser tiers; review-footer: the
- * Markdown) read it there, because candidates are JSON objects only. No contract reads stdout.
+ * Building blocks for {@link Reply}, the model's reply as a consumer reads it before any contract
+ * rule: the raw value of the structured field (whatever its JSON type, `null` included), the answer
+ * text and the usage. Each route decoder builds its reply from its OWN parse of stdout (issue 20:
+ * one reader per envelope); nothing here reads stdout. Contracts whose rules are about the reply's
+ * shape (role-output: prose, scalars, arrays; event: parser tiers; review-footer: the Markdown)
+ * read {@link Decoded.reply}, because candidates are JSON objects only.
  *
- * Where the reply sits (shared/research/ce-plugin.md 1.3, research/cli-envelopes.md):
- * - the terminal object is the last stdout JSON object with `type: "result"` (Claude Code, cursor-agent
- *   stream-json), else the last JSON object of stdout (grok `--json-schema`, one-document CLIs);
- * - the structured field is its `structured_output` / `structured_result` in any key spelling
- *   (`structuredOutput`: grok 1.0.4, PR #1325);
- * - the text is its first string field among `result`, `text`, `response` (in that order);
- * - with no JSON document in stdout, the text is stdout itself (a CLI that prints the answer);
- * - a side file `last-message` (codex `-o`) is the text when the terminal object has none.
+ * Where the reply sits, per route, is written in that route's decoder (src/routes/<cli>/decoder.ts).
  */
-import { readJsonDocuments } from './jsonl.ts';
-import { findKeys, isPlainObject, STRUCTURED_FIELD_NAMES } from './keys.ts';
-import type { Envelope, Reply } from './types.ts';
+import { findKeys, STRUCTURED_FIELD_NAMES } from './keys.ts';
+import type { Reply } from './types.ts';
 
-/** String fields of the terminal object that hold the answer text, in order of preference. */
+/** String fields of a terminal object that hold the answer text, in order of preference. */
 export const REPLY_TEXT_FIELDS = ['result', 'text', 'response'] as const;
 
+/**
+ * Options of {@link objectReply}.
+ * - `structuredKeys`: names of the structured field, spelling-insensitive @default STRUCTURED_FIELD_NAMES;
+ * - `textFields`: string fields that hold the answer text, in order of preference @default REPLY_TEXT_FIELDS;
+ * - `usage`: the usage to report @default the object's own `usage` field.
+ */
+export interface ObjectReplyOptions {
+  structuredKeys?: readonly string[];
+  textFields?: readonly string[];
+  usage?: unknown;
+}
 
 /**
- * Read the reply of `envelope`. Never throws.
+ * The reply held by a terminal object a decoder already parsed (Claude Code's `type: "result"`
+ * object, Gemini CLI's json document, ...): its structured field (first spelling found, raw value),
+ * its first string field among `textFields` (in the order of `textFields`, any key spelling) and its
+ * usage. `{}` (plus `usage` when given) without an object. Never throws.
  *
  * @example
- * readReply({ stdout: '{"type":"result","result":"null","structured_output":null}', stderr: '', exitCode: 0, elapsedMs: 1 })
+ * objectReply({ type: 'result', result: 'null', structured_output: null })
  * // { structured: { key: 'structured_output', value: null }, text: { origin: 'result', value: 'null' } }
  */
-export function readReply(envelope: Pick<Envelope, 'stdout' | 'files'>): Reply {
-  const docs = readJsonDocuments(envelope.stdout);
-  let terminal: Record<string, unknown> | undefined;
-  let typed: Record<string, unknown> | undefined;
-  for (const doc of docs.documents) {
-    if (!isPlainObject(doc.value)) continue;
-    terminal = doc.value;
-    if (doc.value.type === 'result') typed = doc.value;
-  }
-  terminal = typed ?? terminal;
+export function objectReply(terminal: Record<string, unknown> | undefined, options: ObjectReplyOptions = {}): Reply {
+  const usage = 'usage' in options ? options.usage : terminal?.usage;
   const reply: Reply = {};
   if (terminal) {
-    const [key] = findKeys(terminal, STRUCTURED_FIELD_NAMES);
+    const [key] = findKeys(terminal, options.structuredKeys ?? STRUCTURED_FIELD_NAMES);
     if (key !== undefined) reply.structured = { key, value: terminal[key] };
-    for (const field of findKeys(terminal, REPLY_TEXT_FIELDS).sort((a, b) => rank(a) - rank(b))) {
-      const value = terminal[field];
-      if (typeof value === 'string') {
-        reply.text = { origin: field, value };
+    for (const name of options.textFields ?? REPLY_TEXT_FIELDS) {
+      const field = findKeys(terminal, [name]).find((k) => typeof terminal[k] === 'string');
+      if (field !== undefined) {
+        reply.text = { origin: field, value: terminal[field] as string };
         break;
       }
     }
-    if (terminal.usage !== undefined) reply.usage = terminal.usage;
-  } else if (docs.documents.length === 0 && envelope.stdout.trim() !== '') {
-    reply.text = { origin: 'stdout', value: envelope.stdout };
   }
-  const lastMessage = envelope.files?.['last-message'];
-  if (!reply.text && typeof lastMessage === 'string') reply.text = { origin: 'last-message', value: lastMessage };
+  if (usage !== undefined) reply.usage = usage;
   return reply;
 }
 
-function rank(field: string): number {
-  const folded = field.toLowerCase();
-  const i = REPLY_TEXT_FIELDS.findIndex((f) => f === folded);
-  return i === -1 ? REPLY_TEXT_FIELDS.length : i;
+/**
+ * The reply of a route whose answer is text (an assistant message, a side file): `text` with its
+ * `origin` when it is a string, and `usage` when defined.
+ *
+ * @example
+ * textReply('{"a":1}', 'assistant-text', { output: 5 }) // { text: { origin: 'assistant-text', value: '{"a":1}' }, usage: { output: 5 } }
+ */
+export function textReply(text: string | undefined, origin: string, usage?: unknown): Reply {
+  const reply: Reply = {};
+  if (typeof text === 'string') reply.text = { origin, value: text };
+  if (usage !== undefined) reply.usage = usage;
+  return reply;
+}
+
+/** The last of `texts` that is not blank, or `undefined`. */
+export function lastNonBlank(texts: readonly string[]): string | undefined {
+  for (let i = texts.length - 1; i >= 0; i -= 1) if (texts[i]!.trim() !== '') return texts[i];
+  return undefined;
 }

@@ -13,12 +13,16 @@
  * - a schema the CLI refuses gives no stdout, a message on stderr (`Error: --json-schema is not a
  *   valid JSON Schema: ...`) and exit 1;
  * - `success` without `structured_output` means the model never called the tool.
+ *
+ * Reply: the terminal result object's `structured_output` (raw, any JSON type), its `result` string
+ * and its `usage`; none without a result object.
  */
 import { readJsonDocuments, jsonEvents, type JsonEvent } from '#src/envelope/jsonl.ts';
 import { candidatesFromStructured, candidatesFromText } from '#src/envelope/candidates.ts';
 import { findKeys, isPlainObject, pointerToken } from '#src/envelope/keys.ts';
 import { apiErrorTextStatus, crashedStatus, incompleteStatus, noteLostOutput } from '#src/envelope/status.ts';
 import { finishDecode } from '#src/envelope/decodeParts.ts';
+import { objectReply } from '#src/envelope/reply.ts';
 import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from '#src/envelope/types.ts';
 import { pushAll } from '#src/arrays.ts';
 
@@ -130,7 +134,7 @@ function decodeClaude(route: string, envelope: Envelope, options: DecodeOptions 
     if (status.kind === 'ok') noteLostOutput(t.usage, delivered, human, notes);
   }
 
-  const decoded = finishDecode(route, { candidates, human, ancillary, notes, docs }, status, terminal?.value, envelope, options);
+  const decoded = finishDecode(route, { candidates, human, ancillary, notes, docs, reply: objectReply(terminal?.value) }, status, terminal?.value, envelope, options);
   if (structured) decoded.structured = structured;
   if (terminal && terminal.value.usage !== undefined) decoded.usage = terminal.value.usage;
   return decoded;

@@ -35,9 +35,10 @@
 import { framingOf, jsonEvents, readJsonDocuments } from '#src/envelope/jsonl.ts';
 import { candidatesFromText, commentaryMark, dedupeCandidates } from '#src/envelope/candidates.ts';
 import { envelopeFacts } from '#src/envelope/decodeParts.ts';
+import { textReply } from '#src/envelope/reply.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
 import { crashedStatus, incompleteStatus, noteLostOutput } from '#src/envelope/status.ts';
-import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from '#src/envelope/types.ts';
+import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, Reply, RouteDecoder } from '#src/envelope/types.ts';
 import { pushAll } from '#src/arrays.ts';
 
 /** The route this decoder reads. */
@@ -228,6 +229,7 @@ function decodeCodex(envelope: Envelope, options: DecodeOptions = {}): Decoded {
 
   const decoded: Decoded = {
     ...envelopeFacts(envelope, options),
+    reply: codexReply(file, fileIsCommentary, messages, completed?.usage),
     route: CODEX_ROUTE,
     candidates: kept,
     status,
@@ -240,6 +242,17 @@ function decodeCodex(envelope: Envelope, options: DecodeOptions = {}): Decoded {
   if (structured) decoded.structured = structured;
   if (completed && completed.usage !== undefined) decoded.usage = completed.usage;
   return decoded;
+}
+
+/**
+ * Codex's reply: the `-o` last-message file (what Codex itself calls the final answer) unless it
+ * repeats a commentary message, else the last non-blank non-commentary `agent_message` text;
+ * `turn.completed.usage` as usage.
+ */
+function codexReply(file: string | undefined, fileIsCommentary: boolean, messages: readonly AgentMessage[], usage: unknown): Reply {
+  if (typeof file === 'string' && !fileIsCommentary) return textReply(file, 'last-message', usage);
+  const last = [...messages].reverse().find((m) => m.text.trim() !== '');
+  return textReply(last?.text, 'assistant-text', usage);
 }
 
 /** The value of `text` when the whole text is one JSON object, else `undefined`. */

@@ -18,6 +18,7 @@ import { candidatesFromText } from '#src/envelope/candidates.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
 import { crashedStatus, errorStatusFromCode, incompleteStatus, pushApiErrorStatus } from '#src/envelope/status.ts';
 import { finishDecode, startDecode } from '#src/envelope/decodeParts.ts';
+import { lastNonBlank, textReply } from '#src/envelope/reply.ts';
 import type { Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from '#src/envelope/types.ts';
 import { pushAll } from '#src/arrays.ts';
 
@@ -48,7 +49,8 @@ function toolArguments(request: Record<string, unknown>): unknown {
  * The Copilot CLI decoder. Candidates: the JSON in each `assistant.message` `data.content` (origin
  * `assistant-text`) and the arguments of each of its `data.toolRequests` (origin
  * `tool_use:<name>`), in stream order; the texts are also the human-readable evidence. Status: the last `session.error` (provider error with its
- * `statusCode`); else a `result` with a non-zero `exitCode` is a CLI error; else `ok`.
+ * `statusCode`); else a `result` with a non-zero `exitCode` is a CLI error; else `ok`. Reply: the last
+ * non-blank `assistant.message` content, with the `result` event's `usage`.
  *
  * @example
  * copilotDecoder().decode({ stdout: '{"type":"session.error","data":{"message":"400 bad","statusCode":400}}\n', stderr: '', exitCode: 1, elapsedMs: 1 }).status
@@ -68,6 +70,7 @@ function decodeCopilot(envelope: Envelope, options: DecodeOptions = {}): Decoded
   let error: EnvelopeStatus | undefined;
   let result: Record<string, unknown> | undefined;
   let last: Record<string, unknown> | undefined;
+  const texts: string[] = [];
   for (const doc of docs.documents) {
     const e = doc.value;
     if (!isPlainObject(e) || typeof e.type !== 'string') continue;
@@ -76,6 +79,7 @@ function decodeCopilot(envelope: Envelope, options: DecodeOptions = {}): Decoded
     if (e.type === 'assistant.message') {
       if (typeof data.content === 'string') {
         if (data.content.trim() !== '') human.push(data.content);
+        texts.push(data.content);
         pushAll(candidates, candidatesFromText(data.content, { origin: 'assistant-text', pointer: '/data/content', offset: doc.offset, ...event(doc.line) }, options.anchor, notes));
       }
       if (Array.isArray(data.toolRequests)) {
@@ -109,7 +113,8 @@ function decodeCopilot(envelope: Envelope, options: DecodeOptions = {}): Decoded
     status = status.kind === 'ok' ? incompleteStatus(envelope, reason, ancillary) : { ...status, incomplete: reason };
   }
   const terminal = result ?? last;
-  const decoded = finishDecode(COPILOT_ROUTE, { candidates, human, ancillary, notes, docs }, status, terminal, envelope, options);
+  const reply = textReply(lastNonBlank(texts), 'assistant-text', result?.usage);
+  const decoded = finishDecode(COPILOT_ROUTE, { candidates, human, ancillary, notes, docs, reply }, status, terminal, envelope, options);
   if (result && result.usage !== undefined) decoded.usage = result.usage;
   return decoded;
 }

@@ -7,6 +7,8 @@
  * - no schema flag, no structured field: the answer is JSON inside the `response` string (json), or
  *   inside the assistant `message` events, whose `content` deltas are parts of one text (stream-json);
  * - the `user` message event repeats the whole prompt, schema included: it is never read for answers;
+ * - the reply is the `response` string (json) or the last non-blank assistant text (stream-json,
+ *   deltas joined); the usage is `stats`;
  * - an API error in json mode leaves stdout EMPTY and prints, after a stack trace, a pretty JSON
  *   object `{"session_id":..,"error":{"type":"Error","message":"{\"error\":{\"code\":400,..}}","code":400}}`
  *   on stderr; the exit code is the HTTP status & 0xFF (400 -> 144, 529 -> 17);
@@ -21,6 +23,7 @@ import { candidatesFromText, commentaryMark, dedupeCandidates } from '#src/envel
 import { isPlainObject } from '#src/envelope/keys.ts';
 import { crashedStatus, incompleteStatus, isHttpErrorStatus, noteLostOutput } from '#src/envelope/status.ts';
 import { envelopeFacts, finishDecode } from '#src/envelope/decodeParts.ts';
+import { lastNonBlank, objectReply, textReply } from '#src/envelope/reply.ts';
 import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from '#src/envelope/types.ts';
 import { pushAll } from '#src/arrays.ts';
 
@@ -126,7 +129,8 @@ function decodeJson(route: string, envelope: Envelope, options: DecodeOptions = 
     const response = terminal.value.response;
     noteLostOutput(terminal.value.stats, candidates.length > 0 || (typeof response === 'string' && response.trim() !== ''), human, notes);
   }
-  const decoded: Decoded = { ...envelopeFacts(envelope, options), route, candidates: dedupeCandidates(candidates), status, human, ancillary, keys, notes, framing: framingOf(docs) };
+  const reply = objectReply(terminal?.value, { textFields: ['response'], usage: terminal?.value.stats });
+  const decoded: Decoded = { ...envelopeFacts(envelope, options), reply, route, candidates: dedupeCandidates(candidates), status, human, ancillary, keys, notes, framing: framingOf(docs) };
   if (terminal && terminal.value.stats !== undefined) decoded.usage = terminal.value.stats;
   return decoded;
 }
@@ -171,7 +175,8 @@ function decodeStream(route: string, envelope: Envelope, options: DecodeOptions 
   for (const doc of docs.documents) {
     if (isPlainObject(doc.value) && doc.value.type === 'result') terminal = { value: doc.value, line: doc.line, offset: doc.offset };
   }
-  for (const segment of assistantSegments(docs.documents)) {
+  const segments = assistantSegments(docs.documents);
+  for (const segment of segments) {
     if (segment.text.trim() !== '') human.push(segment.text);
     pushAll(candidates, candidatesFromText(segment.text, { origin: 'assistant-text', pointer: '/content', event: segment.line, offset: segment.offset }, options.anchor));
   }
@@ -203,7 +208,8 @@ function decodeStream(route: string, envelope: Envelope, options: DecodeOptions 
     }
   }
   if (terminal && status.kind === 'ok') noteLostOutput(terminal.value.stats, candidates.length > 0 || human.length > 0, human, notes);
-  const decoded = finishDecode(route, { candidates, human, ancillary, notes, docs }, status, terminal?.value, envelope, options);
+  const reply = textReply(lastNonBlank(segments.map((s) => s.text)), 'assistant-text', terminal?.value.stats);
+  const decoded = finishDecode(route, { candidates, human, ancillary, notes, docs, reply }, status, terminal?.value, envelope, options);
   if (terminal && terminal.value.stats !== undefined) decoded.usage = terminal.value.stats;
   return decoded;
 }

@@ -31,6 +31,7 @@ import { candidatesFromText } from '#src/envelope/candidates.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
 import { crashedStatus, errorStatusFromCode, httpStatusIn, incompleteStatus, noteLostOutput, pushApiErrorStatus } from '#src/envelope/status.ts';
 import { finishDecode, startDecode, type DecodeParts } from '#src/envelope/decodeParts.ts';
+import { lastNonBlank, textReply } from '#src/envelope/reply.ts';
 import type { JsonDocument } from '#src/envelope/jsonl.ts';
 import type { Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from '#src/envelope/types.ts';
 import { pushAll } from '#src/arrays.ts';
@@ -81,7 +82,8 @@ const ERROR_STATUS = /^(?:Grok API error: )?(\d{3})\b/;
  * The grok-cli decoder. Candidates: the JSON in each assistant message's `content` (origin
  * `assistant-text`), and the parsed `arguments` of each assistant tool call (origin
  * `tool_use:<name>`), in stream order; error messages are evidence, never candidates. The
- * terminal object is the last assistant message.
+ * terminal object is the last assistant message. Reply: the last non-blank assistant text that is
+ * not an error (messages), or the last assembled text (chunks, steps; summed step usage).
  *
  * @example
  * grokCliDecoder().decode({ stdout: '{"role":"assistant","content":"Sorry, I encountered an error: Grok API error: 400 bad"}\n', stderr: '', exitCode: 0, elapsedMs: 1 }).status
@@ -107,6 +109,7 @@ function decodeGrokCli(route: string, envelope: Envelope, options: DecodeOptions
   const { docs, notes, candidates, human, ancillary, event } = parts;
   let status: EnvelopeStatus = { kind: 'ok' };
   let terminal: Record<string, unknown> | undefined;
+  const texts: string[] = [];
   for (const doc of docs.documents) {
     const m = doc.value;
     if (!isPlainObject(m) || m.role !== 'assistant') continue;
@@ -117,6 +120,7 @@ function decodeGrokCli(route: string, envelope: Envelope, options: DecodeOptions
     // The last assistant message decides: an error after an answer (or an answer after an error) wins.
     status = error ?? { kind: 'ok' };
     if (error) continue;
+    texts.push(content);
     pushAll(candidates, candidatesFromText(content, { origin: 'assistant-text', pointer: '/content', offset: doc.offset, ...event(doc.line) }, options.anchor));
     if (Array.isArray(m.tool_calls)) {
       m.tool_calls.forEach((call, i) => {
@@ -140,7 +144,7 @@ function decodeGrokCli(route: string, envelope: Envelope, options: DecodeOptions
     status = crashedStatus(envelope) ?? status;
   }
   if (docs.truncated && status.kind !== 'provider-error') status = incompleteStatus(envelope, 'the last line of stdout is cut', ancillary);
-  return finishDecode(route, { candidates, human, ancillary, notes, framing: 'messages' }, status, terminal, envelope, options);
+  return finishDecode(route, { candidates, human, ancillary, notes, framing: 'messages', reply: textReply(lastNonBlank(texts), 'assistant-text') }, status, terminal, envelope, options);
 }
 
 /** One assembled text: the pieces of consecutive `content` chunks or `text` events. */
@@ -240,7 +244,8 @@ function decodeStream(route: string, framing: 'chunks' | 'steps', envelope: Enve
     status = status.kind === 'ok' ? incompleteStatus(envelope, reason, ancillary) : { ...status, incomplete: reason };
   }
   if (sawUsage && status.kind === 'ok') noteLostOutput(usage, candidates.length > 0 || segments.some((s) => s.text.trim() !== ''), human, notes);
-  const decoded = finishDecode(route, { candidates, human, ancillary, notes, framing }, status, terminal ?? last, envelope, options);
+  const reply = textReply(lastNonBlank(segments.map((s) => s.text)), 'assistant-text', sawUsage ? usage : undefined);
+  const decoded = finishDecode(route, { candidates, human, ancillary, notes, framing, reply }, status, terminal ?? last, envelope, options);
   if (sawUsage) decoded.usage = usage;
   return decoded;
 }

@@ -18,6 +18,7 @@ import { candidatesFromText, commentaryMark } from '#src/envelope/candidates.ts'
 import { isPlainObject } from '#src/envelope/keys.ts';
 import { crashedStatus, errorStatusFromCode, incompleteStatus, noteLostOutput, pushApiErrorStatus } from '#src/envelope/status.ts';
 import { finishDecode, startDecode } from '#src/envelope/decodeParts.ts';
+import { lastNonBlank, textReply } from '#src/envelope/reply.ts';
 import type { Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from '#src/envelope/types.ts';
 import { pushAll } from '#src/arrays.ts';
 
@@ -45,7 +46,8 @@ const USAGE_REJECTION = [/^opencode run \[message\.\.\]/];
  * The opencode decoder. Candidates: the JSON in each `text` part (origin `assistant-text`) and the
  * input object of each `tool_use` part (origin `tool_use:<tool>`), in stream order; the texts are also the human-readable evidence. Status: the
  * last `error` event (provider error with its `statusCode`), else `ok`; no JSON at all with a
- * non-zero exit or a signal is a crash.
+ * non-zero exit or a signal is a crash. Reply: the last non-blank `text` part (not commentary), with
+ * the last `step_finish` tokens as usage.
  *
  * @example
  * opencodeDecoder().decode({ stdout: '{"type":"text","part":{"type":"text","text":"{\\"a\\":1}"}}\n', stderr: '', exitCode: 0, elapsedMs: 1 }).candidates[0]?.origin
@@ -67,6 +69,7 @@ function decodeOpencode(envelope: Envelope, options: DecodeOptions = {}): Decode
   let usage: unknown;
   let stepOpen = false;
   let sawError = false;
+  const texts: string[] = [];
   for (const doc of docs.documents) {
     const e = doc.value;
     if (!isPlainObject(e) || typeof e.type !== 'string') continue;
@@ -76,6 +79,7 @@ function decodeOpencode(envelope: Envelope, options: DecodeOptions = {}): Decode
     else if (e.type === 'step_finish') stepOpen = false;
     if (e.type === 'text' && part && typeof part.text === 'string' && commentaryMark(part) === null) {
       if (part.text.trim() !== '') human.push(part.text);
+      texts.push(part.text);
       pushAll(candidates, candidatesFromText(part.text, { origin: 'assistant-text', pointer: '/part/text', offset: doc.offset, ...event(doc.line) }, options.anchor, notes));
     } else if (e.type === 'tool_use' && part) {
       const state = isPlainObject(part.state) ? part.state : undefined;
@@ -98,7 +102,7 @@ function decodeOpencode(envelope: Envelope, options: DecodeOptions = {}): Decode
     status = incompleteStatus(envelope, docs.truncated ? 'the last line of stdout is cut' : 'the last step_start has no step_finish', ancillary);
   }
   if (status.kind === 'ok') noteLostOutput(usage, candidates.length > 0 || human.length > 0, human, notes);
-  const decoded = finishDecode(OPENCODE_ROUTE, { candidates, human, ancillary, notes, docs }, status, terminal, envelope, options);
+  const decoded = finishDecode(OPENCODE_ROUTE, { candidates, human, ancillary, notes, docs, reply: textReply(lastNonBlank(texts), 'assistant-text', usage) }, status, terminal, envelope, options);
   if (usage !== undefined) decoded.usage = usage;
   return decoded;
 }

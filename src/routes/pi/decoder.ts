@@ -19,6 +19,7 @@ import { candidatesFromText } from '#src/envelope/candidates.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
 import { crashedStatus, errorStatusFromCode, httpStatusIn, incompleteStatus, noteLostOutput, pushApiErrorStatus } from '#src/envelope/status.ts';
 import { finishDecode, startDecode } from '#src/envelope/decodeParts.ts';
+import { textReply } from '#src/envelope/reply.ts';
 import type { Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from '#src/envelope/types.ts';
 import { pushAll } from '#src/arrays.ts';
 
@@ -42,6 +43,7 @@ export function piErrorStatus(errorMessage: string): EnvelopeStatus {
  * (origin `assistant-text`) and the arguments of its `toolCall` blocks (origin `tool_use:<name>`),
  * in stream order; the texts are also the human-readable evidence. Status: from the last assistant `message_end` (an error stop reason is a provider
  * error when its message starts with the HTTP status); never from the exit code, which is 0 either way.
+ * Reply: the joined text blocks of the last assistant `message_end` with text, its `usage` as usage.
  *
  * @example
  * piDecoder().decode({ stdout: '{"type":"message_end","message":{"role":"assistant","content":[],"stopReason":"error","errorMessage":"400 bad"}}\n', stderr: '', exitCode: 0, elapsedMs: 1 }).status
@@ -61,6 +63,7 @@ function decodePi(envelope: Envelope, options: DecodeOptions = {}): Decoded {
   let status: EnvelopeStatus = { kind: 'ok' };
   let terminal: Record<string, unknown> | undefined;
   let ended = false;
+  let replyText: string | undefined;
   for (const doc of docs.documents) {
     const e = doc.value;
     if (!isPlainObject(e) || typeof e.type !== 'string') continue;
@@ -69,6 +72,8 @@ function decodePi(envelope: Envelope, options: DecodeOptions = {}): Decoded {
     const message = e.message;
     terminal = message;
     const content = Array.isArray(message.content) ? message.content : [];
+    const texts = content.flatMap((b) => (isPlainObject(b) && b.type === 'text' && typeof b.text === 'string' ? [b.text] : []));
+    if (texts.join('').trim() !== '') replyText = texts.join('');
     content.forEach((block, i) => {
       if (!isPlainObject(block)) return;
       const pointer = `/message/content/${i}`;
@@ -98,7 +103,7 @@ function decodePi(envelope: Envelope, options: DecodeOptions = {}): Decoded {
     status = status.kind === 'ok' || status.kind === 'crashed' ? incompleteStatus(envelope, reason, ancillary) : { ...status, incomplete: reason };
   }
   if (terminal && status.kind === 'ok') noteLostOutput(terminal.usage, candidates.length > 0 || human.length > 0, human, notes);
-  const decoded = finishDecode(PI_ROUTE, { candidates, human, ancillary, notes, docs }, status, terminal, envelope, options);
+  const decoded = finishDecode(PI_ROUTE, { candidates, human, ancillary, notes, docs, reply: textReply(replyText, 'assistant-text', terminal?.usage) }, status, terminal, envelope, options);
   if (terminal && terminal.usage !== undefined) decoded.usage = terminal.usage;
   return decoded;
 }

@@ -21,6 +21,7 @@ import { candidatesFromStructured, candidatesFromText } from '#src/envelope/cand
 import { findKeys, isPlainObject, pointerToken } from '#src/envelope/keys.ts';
 import { crashedStatus, httpStatusIn, incompleteStatus, noteLostOutput, pushApiErrorStatus, stripAnsi } from '#src/envelope/status.ts';
 import { finishDecode } from '#src/envelope/decodeParts.ts';
+import { objectReply } from '#src/envelope/reply.ts';
 import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from '#src/envelope/types.ts';
 import { pushAll } from '#src/arrays.ts';
 import { STRUCTURED_FIELD_NAMES } from '#src/routes/claude/decoder.ts';
@@ -56,7 +57,8 @@ export function qwenErrorStatus(text: string): number | null {
  * Candidates, in this order: the structured field of the result object (`structured_result`, any
  * key spelling), each assistant `tool_use` input (`tool_use:<name>`) and the JSON in each
  * assistant text (`assistant-text`; `[API Error: ...]` texts are evidence, never candidates), then
- * the JSON in the result's `result` string.
+ * the JSON in the result's `result` string. Reply: the result object's `structured_result` (raw),
+ * its `result` string and its `usage`, in both framings (the json array too).
  *
  * @example
  * qwenDecoder('qwen-code/json').decode({ stdout: '[{"type":"result","structured_result":{"a":1}}]', stderr: '', exitCode: 0, elapsedMs: 1 }).structured?.origin
@@ -142,7 +144,7 @@ function decodeQwen(route: string, envelope: Envelope, options: DecodeOptions = 
   pushApiErrorStatus(status, ancillary);
   if (t && status.kind === 'ok') noteLostOutput(t.usage, candidates.length > 0 || (typeof t.result === 'string' && t.result.trim() !== ''), human, notes);
 
-  const decoded = finishDecode(route, { candidates, human, ancillary, notes, framing }, status, t, envelope, options);
+  const decoded = finishDecode(route, { candidates, human, ancillary, notes, framing, reply: objectReply(t) }, status, t, envelope, options);
   if (structured) decoded.structured = structured;
   if (t && t.usage !== undefined) decoded.usage = t.usage;
   return decoded;
