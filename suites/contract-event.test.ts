@@ -47,9 +47,13 @@ describe('event: kind is limited to the allowed kinds of the contract file', () 
   it.each(accepted.map((c) => [label(c), c] as const))('swapping the kind of %s is accepted only for an allowed kind', async (_label, c) => {
     const original = (c.case.expect.value as { kind: string }).kind;
     for (const kind of [...schema.properties.kind.enum, 'celebration']) {
+      const swap = (text: string) =>
+        text.split(`"kind":"${original}"`).join(`"kind":"${kind}"`).split(`\\"kind\\":\\"${original}\\"`).join(`\\"kind\\":\\"${kind}\\"`).split(`\\"kind\\": \\"${original}\\"`).join(`\\"kind\\": \\"${kind}\\"`);
+      // The answer may sit in a side file too (codex's -o last message): swap it everywhere.
       const attempts = c.case.attempts.map((a) => ({
         ...a,
-        stdout: a.stdout.split(`"kind":"${original}"`).join(`"kind":"${kind}"`).split(`\\"kind\\":\\"${original}\\"`).join(`\\"kind\\":\\"${kind}\\"`).split(`\\"kind\\": \\"${original}\\"`).join(`\\"kind\\": \\"${kind}\\"`),
+        stdout: swap(a.stdout),
+        ...(a.files ? { files: Object.fromEntries(Object.entries(a.files).map(([k, v]) => [k, swap(v)])) } : {}),
       }));
       expect(attempts.some((a) => a.stdout.includes(kind)), 'the swap reached the envelope').toBe(true);
       const verdict = await judge(c, attempts);

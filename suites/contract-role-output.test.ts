@@ -23,6 +23,11 @@ const label = (c: (typeof rows)[number]) => `${c.case.id} ${c.case.route}: ${c.c
 const schema = JSON.parse(readFileSync(projectPath('schemas/contracts/role-output.schema.json'), 'utf8')) as Record<string, unknown>;
 const SHAPES = ['prose', 'scalar-or-array', 'schema-echo', 'missing-required'];
 
+/** Whether the route decoder reads a usage off any attempt of `c`. */
+function reportsUsage(c: (typeof rows)[number]): boolean {
+  return c.case.attempts.some((a) => decoderFor(c.case.route).decode(a).usage !== undefined);
+}
+
 async function fresh(): Promise<DefinedContract> {
   return (await loadContract('role-output')) as DefinedContract;
 }
@@ -54,7 +59,8 @@ describe('role-output: corpus', () => {
     for (let i = 1; i < usages.length; i += 1) {
       for (const [k, v] of Object.entries(usages[i - 1]!)) expect(usages[i]![k], k).toBeGreaterThanOrEqual(v);
     }
-    expect(Object.keys(usages.at(-1)!).length).toBeGreaterThan(0);
+    // A route whose CLI reports usage (most do; cursor-agent, Amp and grok-cli's messages do not) has it summed.
+    if (reportsUsage(c)) expect(Object.keys(usages.at(-1)!).length).toBeGreaterThan(0);
   });
 });
 
@@ -104,7 +110,7 @@ describe('routecert run --contract role-output', async () => {
   it('passes every role-output case and prints the summed usage of each', () => {
     expect(run.exitCode, run.stderr).toBe(0);
     expect(run.stdout).toContain(`${rows.length} cases: ${rows.length} passed`);
-    expect(run.stdout.match(/usage \(all turns\): /g)).toHaveLength(rows.length);
+    expect(run.stdout.match(/usage \(all turns\): /g)).toHaveLength(rows.filter(reportsUsage).length);
     expect(run.stdout).toContain('usage (all turns): prompt_tokens 2260, completion_tokens 42, total_tokens 2302, prompt_tokens_details.cached_tokens 1152, completion_tokens_details.reasoning_tokens 96');
   });
 
@@ -112,7 +118,8 @@ describe('routecert run --contract role-output', async () => {
     const [dir] = readdirSync(root);
     const report = await readReport(path.join(root, dir!, 'report.json'));
     expect(report.cases).toHaveLength(rows.length);
-    for (const c of report.cases) expect(Object.keys(c.verdict?.usage ?? {}).length, c.id).toBeGreaterThan(0);
+    const withUsage = new Set(rows.filter(reportsUsage).map((c) => c.case.id));
+    for (const c of report.cases) if (withUsage.has(c.id)) expect(Object.keys(c.verdict?.usage ?? {}).length, c.id).toBeGreaterThan(0);
     const exhausted = report.cases.find((c) => c.verdict?.verdict === 'invalid_structured_output' && c.route === 'generic');
     expect(exhausted?.verdict?.usage?.prompt_tokens).toBe(2260);
   });
