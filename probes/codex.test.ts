@@ -5,7 +5,7 @@
  * 0.171.0; a failure after a CLI upgrade is envelope drift to record, not a flaky test.
  */
 import { describe, expect, it } from 'vitest';
-import { codexDecoder } from '../src/envelope/index.ts';
+import { codexDecoder } from '../src/routes/decoders.ts';
 import { DEFAULT_PAYLOADS, PROSE_ONLY_TEXT, fencedText, withoutFinal, type ScenarioName } from '../src/mock/index.ts';
 import {
   CODEX_FORBIDDEN_FLAGS,

@@ -10,7 +10,7 @@ import { COPILOT_PINNED_MODEL, copilotDriver, runProbe, type ProbeResult } from 
 import { SCHEMA_PROMPT_LEAD } from '../src/probe/schemaPrompt.ts';
 import { judgeCase } from '../src/contract/judgeCase.ts';
 import { loadContract } from '../src/contract/registry.ts';
-import { decoderFor } from '../src/envelope/registry.ts';
+import { decoderFor } from '../src/routes/registry.ts';
 import { TEXT_ANSWERS, discoverProbeCli, expectChatCompletionsRun, expectKilledAtDeadline, jsonLines, readContractSchema, skipUnlessInstalled, type Json } from './_helpers.ts';
 
 const povSchema = readContractSchema();

@@ -4,9 +4,9 @@
  * Values first, then types, grouped by topic (STYLE.md item 3).
  */
 // Envelopes and decoders
-export { claudeDecoder, genericDecoder, defaultDecoders, withDecoders, decoderFor, UnknownRouteError } from '#src/envelope/index.ts';
+export { claudeDecoder, genericDecoder, defaultDecoders, withDecoders, decoderFor, UnknownRouteError } from '#src/routes/decoders.ts';
 // The generic route: where a CLI routecert does not know leaves its answer (`generic:<spec>`, `run --generic`)
-export { parseGenericSpec, genericDecoderFromOption, genericRouteDecoder, GenericSpecError } from '#src/envelope/index.ts';
+export { parseGenericSpec, genericDecoderFromOption, genericRouteDecoder, GenericSpecError } from '#src/routes/decoders.ts';
 // Route definitions: every fact about each CLI, declared once (src/routes/<cli>/route.ts)
 export { defineRoute, ROUTE_DEFINITIONS, FRAMINGS, definitionFor, routeSpecFor, RouteDefinitionError } from '#src/routes/index.ts';
 // Envelope drift between a recorded case and a probe of a newer CLI
@@ -81,7 +81,7 @@ export { PROPERTIES, propertyByName, propertyEnv, checkProperty, assertProperty,
 
 // Envelopes and decoders
 export type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, Origin, RouteDecoder } from '#src/envelope/index.ts';
-export type { GenericDecoderOptions, EventFilter } from '#src/envelope/index.ts';
+export type { GenericDecoderOptions, EventFilter } from '#src/routes/decoders.ts';
 export type { Framing, RouteDefinition, RouteFormatSpec, RouteSpec, SchemaFlagSpec, VersionSpec, ProbeHooks, ProbeSpec } from '#src/routes/index.ts';
 export type { DriftInput, DriftSide } from '#src/harness/drift.ts';
 // Contracts and verdicts

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { loadContract } from '#src/contract/registry.ts';
 import { judgeCase } from '#src/contract/judgeCase.ts';
 import { compileValidator } from '#src/contract/validator.ts';
-import { decoderFor } from '#src/envelope/registry.ts';
+import { decoderFor } from '#src/routes/registry.ts';
 import type { Envelope } from '#src/envelope/types.ts';
 import { projectPath } from '#src/paths.ts';
 import { corpus, judge } from './_helpers/corpus.ts';

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { judgeCase } from '#src/contract/judgeCase.ts';
 import { loadContract } from '#src/contract/registry.ts';
 import { FOOTER_PROBLEMS, isResultLike } from '#src/contract/reviewFooter.ts';
-import { decoderFor } from '#src/envelope/registry.ts';
+import { decoderFor } from '#src/routes/registry.ts';
 import type { Envelope } from '#src/envelope/types.ts';
 import { corpus, judge } from './_helpers/corpus.ts';
 

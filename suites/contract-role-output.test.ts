@@ -13,7 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { judgeCase } from '#src/contract/judgeCase.ts';
 import { loadContract } from '#src/contract/registry.ts';
 import type { DefinedContract } from '#src/contract/define.ts';
-import { decoderFor } from '#src/envelope/registry.ts';
+import { decoderFor } from '#src/routes/registry.ts';
 import { projectPath } from '#src/paths.ts';
 import { readReport } from '#src/report/json.ts';
 import { corpus } from './_helpers/corpus.ts';

@@ -12,7 +12,7 @@ import { defineContract, type DefinedContract } from '#src/contract/define.ts';
 import { judgeCase } from '#src/contract/judgeCase.ts';
 import { PRESET_NAMES, presetContract } from '#src/contract/presets.ts';
 import { evidenceLineLimit } from '#src/diagnostics/evidence.ts';
-import { decoderFor } from '#src/envelope/registry.ts';
+import { decoderFor } from '#src/routes/registry.ts';
 import type { Envelope } from '#src/envelope/types.ts';
 import { corpus } from './_helpers/corpus.ts';
 

@@ -11,7 +11,7 @@ import { judgeCase } from '#src/contract/judgeCase.ts';
 import { loadContract } from '#src/contract/registry.ts';
 import type { Contract } from '#src/contract/types.ts';
 import { envelopeFacts } from '#src/envelope/decodeParts.ts';
-import { decoderFor } from '#src/envelope/registry.ts';
+import { decoderFor } from '#src/routes/registry.ts';
 import type { RouteDecoder } from '#src/envelope/types.ts';
 import { corpus } from './_helpers/corpus.ts';
 

@@ -3,7 +3,7 @@
  * corpus envelopes of each route mixed into the generated inputs.
  */
 import { describe } from 'vitest';
-import { defaultDecoders } from '#src/envelope/registry.ts';
+import { defaultDecoders } from '#src/routes/registry.ts';
 import { corpus } from './_helpers/corpus.ts';
 import { decoderLaws } from './_helpers/decoderLaws.ts';
 

@@ -13,7 +13,7 @@ import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { judgeCase } from '#src/contract/judgeCase.ts';
 import { loadContract } from '#src/contract/registry.ts';
-import { decoderFor } from '#src/envelope/registry.ts';
+import { decoderFor } from '#src/routes/registry.ts';
 import type { Envelope } from '#src/envelope/types.ts';
 import { projectPath } from '#src/paths.ts';
 import { caseId } from '#src/record/caseId.ts';

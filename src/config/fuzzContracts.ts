@@ -20,7 +20,7 @@ import { valueAt, type DefinedContract } from '#src/contract/define.ts';
 import type { Verdict } from '#src/contract/types.ts';
 import { canonicalJson } from '#src/envelope/candidates.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
-import { decoderFor } from '#src/envelope/registry.ts';
+import { decoderFor } from '#src/routes/registry.ts';
 import type { Envelope } from '#src/envelope/types.ts';
 import { judgeCase } from '#src/contract/judgeCase.ts';
 

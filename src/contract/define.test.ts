@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ContractDefinitionError, defineContract, definitionProblems, type ContractDefinition } from '#src/contract/define.ts';
 import { judgeCase } from '#src/contract/judgeCase.ts';
-import { decoderFor } from '#src/envelope/registry.ts';
+import { decoderFor } from '#src/routes/registry.ts';
 import type { Envelope } from '#src/envelope/types.ts';
 
 const SCHEMA = { type: 'object', required: ['answer'], properties: { answer: { type: 'string' }, done: { type: 'boolean' }, items: { type: 'array' } } };

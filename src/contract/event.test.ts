@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { defineContract } from '#src/contract/define.ts';
 import type { EventContract } from '#src/contract/event.ts';
 import { presetDefinition, PRESET_DIR } from '#src/contract/presets.ts';
-import { decoderFor } from '#src/envelope/registry.ts';
+import { decoderFor } from '#src/routes/registry.ts';
 import type { Envelope } from '#src/envelope/types.ts';
 import { projectPath } from '#src/paths.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { presetContract } from '#src/contract/presets.ts';
-import { decoderFor } from '#src/envelope/registry.ts';
+import { decoderFor } from '#src/routes/registry.ts';
 import type { Envelope } from '#src/envelope/types.ts';
 
 const contract = presetContract('findings-code');

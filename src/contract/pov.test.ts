@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { claudeDecoder } from '#src/routes/claude/decoder.ts';
-import { genericDecoder } from '#src/envelope/generic.ts';
+import { genericDecoder } from '#src/routes/generic/decoder.ts';
 import type { Envelope } from '#src/envelope/types.ts';
 import { projectPath } from '#src/paths.ts';
 import { povContract } from './pov.ts';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { judgeCase } from '#src/contract/judgeCase.ts';
 import { presetContract } from '#src/contract/presets.ts';
 import { readFooter } from '#src/contract/reviewFooter.ts';
-import { decoderFor } from '#src/envelope/registry.ts';
+import { decoderFor } from '#src/routes/registry.ts';
 import type { Envelope } from '#src/envelope/types.ts';
 
 const BODY = '# Review\n\n- The check is off by one (src/a.ts:3).\n\n';

@@ -4,7 +4,7 @@ import { judgeCase } from '#src/contract/judgeCase.ts';
 import { presetContract } from '#src/contract/presets.ts';
 import { jsonObjectCodec } from '#src/contract/roleOutput.ts';
 import { compileValidator } from '#src/contract/validator.ts';
-import { decoderFor } from '#src/envelope/registry.ts';
+import { decoderFor } from '#src/routes/registry.ts';
 import type { Envelope } from '#src/envelope/types.ts';
 import { projectPath } from '#src/paths.ts';
 

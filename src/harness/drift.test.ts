@@ -8,7 +8,7 @@ import { caseId } from '#src/record/caseId.ts';
 import { caseLine, consoleReporter } from '#src/report/console.ts';
 import { markdownSummary } from '#src/report/markdown.ts';
 import type { CaseResult, RunReport } from '#src/report/types.ts';
-import { decoderFor } from '#src/envelope/registry.ts';
+import { decoderFor } from '#src/routes/registry.ts';
 import { driftForProbe, driftLines, eventTypes, probeBroken, versionResult } from './drift.ts';
 
 const FINAL = { position: 'Choose A', final: true };

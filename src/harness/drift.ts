@@ -23,7 +23,7 @@
 import type { Envelope, RouteDecoder } from '#src/envelope/types.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
 import { readJsonDocuments } from '#src/envelope/jsonl.ts';
-import { decoderFor } from '#src/envelope/registry.ts';
+import { decoderFor } from '#src/routes/registry.ts';
 import { loadCaseFile } from '#src/record/corpus.ts';
 import { recordedCasePath } from '#src/record/recordProbes.ts';
 import type { Framing } from '#src/routes/define.ts';

@@ -10,7 +10,7 @@ import pLimit from 'p-limit';
 import { FINAL_ANSWER_ADDENDUM } from '#src/contract/pov.ts';
 import { judgeCase } from '#src/contract/judgeCase.ts';
 import { loadContract } from '#src/contract/registry.ts';
-import { decoderFor } from '#src/envelope/registry.ts';
+import { decoderFor } from '#src/routes/registry.ts';
 import { projectPath } from '#src/paths.ts';
 import { candidateFor, discoverCli, type DiscoveredCli } from '#src/probe/discover.ts';
 import type { ProbeDriver } from '#src/probe/driver.ts';

@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { judgeCase } from '#src/contract/judgeCase.ts';
 import { loadContract } from '#src/contract/registry.ts';
 import type { Contract } from '#src/contract/types.ts';
-import { decoderFor, defaultDecoders } from '#src/envelope/registry.ts';
+import { decoderFor, defaultDecoders } from '#src/routes/registry.ts';
 import type { RouteDecoder } from '#src/envelope/types.ts';
 import type { LoadedCase } from '#src/record/corpus.ts';
 import type { CaseResult } from '#src/report/types.ts';

@@ -3,7 +3,7 @@
  * prepended) and the pov contract from schemas/contracts.
  */
 import { loadContract } from '#src/contract/registry.ts';
-import { defaultDecoders } from '#src/envelope/registry.ts';
+import { defaultDecoders } from '#src/routes/registry.ts';
 import type { RouteDecoder } from '#src/envelope/types.ts';
 import type { PropertyEnv } from './types.ts';
 

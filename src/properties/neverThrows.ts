@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { hostileStdout } from '#src/arbitraries/hostileStdout.ts';
 import { deepJson } from '#src/arbitraries/_internals/text.ts';
 import { VERDICTS } from '#src/contract/types.ts';
-import { defaultDecoders } from '#src/envelope/registry.ts';
+import { defaultDecoders } from '#src/routes/registry.ts';
 import type { Envelope } from '#src/envelope/types.ts';
 import { judgeAttempts, usableCases } from './samples.ts';
 import type { PropertyEnv, RoutecertProperty } from './types.ts';

@@ -3,7 +3,7 @@
  */
 import { judgeCase } from '#src/contract/judgeCase.ts';
 import type { Verdict } from '#src/contract/types.ts';
-import { decoderFor } from '#src/envelope/registry.ts';
+import { decoderFor } from '#src/routes/registry.ts';
 import type { GeneratedEnvelope } from '#src/arbitraries/types.ts';
 import type { LoadedCase } from '#src/record/corpus.ts';
 import type { Envelope } from '#src/envelope/types.ts';

@@ -12,7 +12,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Envelope } from '#src/envelope/types.ts';
 import type { LoadedCase } from '#src/record/corpus.ts';
 import type { Framing, RouteDefinition } from '#src/routes/define.ts';
-import { GENERIC_ROUTE_PREFIX } from '#src/envelope/generic.ts';
+import { GENERIC_ROUTE_PREFIX } from '#src/routes/generic/decoder.ts';
 
 /** A problem: where (the definition file) and what. */
 function problem(d: RouteDefinition, what: string): string {

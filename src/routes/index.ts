@@ -59,7 +59,7 @@ export function routeIds(): string[] {
   return ROUTE_DEFINITIONS.flatMap((d) => d.routes.map((r) => r.route));
 }
 
-/** A fresh decoder for every route, in definition order (src/envelope/registry.ts `defaultDecoders`). */
+/** A fresh decoder for every route, in definition order (src/routes/registry.ts `defaultDecoders`). */
 export function routeDecoders(): RouteDecoder[] {
   return ROUTE_DEFINITIONS.flatMap((d) => d.routes.map((r) => r.decoder()));
 }

@@ -14,7 +14,7 @@ import { performance } from 'node:perf_hooks';
 import type { PovPolicy } from '#src/contract/pov.ts';
 import { povContract } from '#src/contract/pov.ts';
 import type { Contract, Verdict } from '#src/contract/types.ts';
-import { decoderFor } from '#src/envelope/registry.ts';
+import { decoderFor } from '#src/routes/registry.ts';
 import type { Envelope } from '#src/envelope/types.ts';
 import { runPeer, type PeerOutcome, type PeerRunner } from './peer.ts';
 import { WORKER_ROUTES, type WorkerRoute } from './routes.ts';

@@ -5,7 +5,7 @@
 import { judgeCase } from '#src/contract/judgeCase.ts';
 import { loadContract } from '#src/contract/registry.ts';
 import type { Contract, Verdict } from '#src/contract/types.ts';
-import { decoderFor } from '#src/envelope/registry.ts';
+import { decoderFor } from '#src/routes/registry.ts';
 import type { Envelope } from '#src/envelope/types.ts';
 import { projectPath } from '#src/paths.ts';
 import { loadCorpus, type LoadedCase } from '#src/record/corpus.ts';

@@ -2,7 +2,7 @@
  * Deliberately faulty decoders and contracts (bowtie's miniatures, STYLE.md item 13): each property
  * suite proves it can fail by catching one of these.
  */
-import { defaultDecoders, withDecoders } from '#src/envelope/registry.ts';
+import { defaultDecoders, withDecoders } from '#src/routes/registry.ts';
 import { foldKey, isPlainObject } from '#src/envelope/keys.ts';
 import type { Decoded, RouteDecoder } from '#src/envelope/types.ts';
 import type { Contract } from '#src/contract/types.ts';

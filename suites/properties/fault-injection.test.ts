@@ -11,7 +11,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fuzzCommand, type FuzzOutcome } from '#src/cli/commands/fuzz.ts';
-import { withDecoders } from '#src/envelope/registry.ts';
+import { withDecoders } from '#src/routes/registry.ts';
 import { runCase } from '#src/harness/runCorpus.ts';
 import { projectPath } from '#src/paths.ts';
 import { checkProperty, keySpellingProperty, numRunsFor, propertyEnv, type PropertyEnv, type PropertyRun, type Sample } from '#src/properties/index.ts';

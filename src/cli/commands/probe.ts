@@ -9,7 +9,7 @@ import { execa } from 'execa';
 import pc from 'picocolors';
 import { planFor } from '#src/harness/probePlan.ts';
 import { loadContract } from '#src/contract/registry.ts';
-import { decoderFor } from '#src/envelope/registry.ts';
+import { decoderFor } from '#src/routes/registry.ts';
 import { projectPath } from '#src/paths.ts';
 import { discoverCli, parseBinOptions } from '#src/probe/discover.ts';
 import { probeTarget } from '../probeTarget.ts';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import pc from 'picocolors';
 import { loadContract } from '#src/contract/registry.ts';
 import { judgeCase } from '#src/contract/judgeCase.ts';
-import { decoderFor } from '#src/envelope/registry.ts';
+import { decoderFor } from '#src/routes/registry.ts';
 import { compareVerdict } from '#src/harness/compare.ts';
 import { probeDrift, versionResult } from '#src/harness/drift.ts';
 import { planFor } from '#src/harness/probePlan.ts';

@@ -15,8 +15,8 @@ import { CHECKS } from '#src/harness/certify/checks.ts';
 import { CertifyConfigError } from '#src/harness/certify/config.ts';
 import { planFor } from '#src/harness/probePlan.ts';
 import type { Shard } from '#src/harness/shard.ts';
-import { genericDecoderFromOption } from '#src/envelope/generic.ts';
-import { withDecoders } from '#src/envelope/registry.ts';
+import { genericDecoderFromOption } from '#src/routes/generic/decoder.ts';
+import { withDecoders } from '#src/routes/registry.ts';
 import type { RouteDecoder } from '#src/envelope/types.ts';
 import { configFor, profilesOf } from '#src/config/project.ts';
 import type { DefinedContract } from '#src/contract/define.ts';
@@ -44,7 +44,7 @@ export interface RunCommandOptions {
   /** `--no-certify` sets false: do not certify the bundled reference worker (also off with `--no-probes`). */
   certify?: boolean;
   quiet?: boolean;
-  /** `--generic <route>=<spec>`: routes decoded by a generic decoder configured by a spec (src/envelope/generic.ts). */
+  /** `--generic <route>=<spec>`: routes decoded by a generic decoder configured by a spec (src/routes/generic/decoder.ts). */
   generic?: string[];
   /** `--max-case-mb <MiB>`: largest case file to load (default 256 MiB, src/record/corpus.ts). */
   maxCaseMb?: number;

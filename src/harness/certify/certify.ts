@@ -14,7 +14,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { loadContract } from '#src/contract/registry.ts';
 import type { Contract } from '#src/contract/types.ts';
-import { decoderFor } from '#src/envelope/registry.ts';
+import { decoderFor } from '#src/routes/registry.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
 import { projectPath } from '#src/paths.ts';
 import { loadCorpus, type LoadedCase } from '#src/record/corpus.ts';

@@ -17,7 +17,7 @@
 import { canonicalJson } from '#src/envelope/candidates.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
 import { projectPath } from '#src/paths.ts';
-import { decoderFor } from '#src/envelope/registry.ts';
+import { decoderFor } from '#src/routes/registry.ts';
 import type { LoadedCase } from '#src/record/corpus.ts';
 import type { ShimAttempt } from '#src/harness/shim/plan.ts';
 import { caseLabel, findCase, findCases, replayOf } from './cases.ts';

@@ -3,7 +3,7 @@
  * service brokers model calls (AMP_URL), so it cannot run against a provider mock here:
  * documented cases only.
  */
-import { genericDecoder } from '#src/envelope/generic.ts';
+import { genericDecoder } from '#src/routes/generic/decoder.ts';
 import { defineRoute } from '#src/routes/define.ts';
 
 /** Amp. */

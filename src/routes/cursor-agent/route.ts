@@ -3,7 +3,7 @@
  * routecert knows about it. Its backend is proprietary, so it cannot run here: documented and
  * issue cases only.
  */
-import { genericDecoder } from '#src/envelope/generic.ts';
+import { genericDecoder } from '#src/routes/generic/decoder.ts';
 import { defineRoute } from '#src/routes/define.ts';
 
 /** cursor-agent. */

@@ -1,9 +1,9 @@
 /**
  * `generic`: no CLI, the route for envelopes of a CLI routecert does not know. Its decoder looks
  * for the answer in a structured field, the `result`/`text`/`response` strings, or free text
- * (src/envelope/generic.ts); `generic:<spec>` routes configure one (`routecert run --generic`).
+ * (src/routes/generic/decoder.ts); `generic:<spec>` routes configure one (`routecert run --generic`).
  */
-import { genericDecoder } from '#src/envelope/generic.ts';
+import { genericDecoder } from './decoder.ts';
 import { defineRoute } from '#src/routes/define.ts';
 
 /** The generic route. */

@@ -4,7 +4,7 @@
  * (xai-org/grok-build headless-mode docs, research/cli-envelopes.md section 9b). Not grok-cli
  * (src/routes/grok-cli/route.ts), though both install a `grok` binary.
  */
-import { genericDecoder } from '#src/envelope/generic.ts';
+import { genericDecoder } from '#src/routes/generic/decoder.ts';
 import { defineRoute } from '#src/routes/define.ts';
 
 /** xAI grok. */

@@ -24,7 +24,7 @@ import { finishDecode } from '#src/envelope/decodeParts.ts';
 import { objectReply } from '#src/envelope/reply.ts';
 import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from '#src/envelope/types.ts';
 import { pushAll } from '#src/arrays.ts';
-import { STRUCTURED_FIELD_NAMES } from '#src/routes/claude/decoder.ts';
+import { STRUCTURED_FIELD_NAMES } from '#src/envelope/keys.ts';
 
 /** The Qwen Code routes. */
 export type QwenRoute = 'qwen-code/json' | 'qwen-code/stream-json';

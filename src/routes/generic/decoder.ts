@@ -7,13 +7,13 @@
  * Also the decoder of the documented-only routes (xAI grok `--json-schema`, cursor-agent, Amp), whose
  * shapes come from vendor docs and public bug reports (shared/research/cli-envelopes.md 9b, 10, 11).
  */
-import { readJsonDocuments, type JsonDocument } from './jsonl.ts';
-import { candidatesFromStructured, candidatesFromText } from './candidates.ts';
-import { findKeys, foldKey, isPlainObject, pointerToken } from './keys.ts';
-import { apiErrorTextStatus, crashedStatus, incompleteStatus, pushApiErrorStatus } from './status.ts';
-import { finishDecode } from './decodeParts.ts';
-import { objectReply, textReply } from './reply.ts';
-import type { Candidate, DecodeOptions, EnvelopeStatus, Reply, RouteDecoder } from './types.ts';
+import { readJsonDocuments, type JsonDocument } from '#src/envelope/jsonl.ts';
+import { candidatesFromStructured, candidatesFromText } from '#src/envelope/candidates.ts';
+import { findKeys, foldKey, isPlainObject, pointerToken } from '#src/envelope/keys.ts';
+import { apiErrorTextStatus, crashedStatus, incompleteStatus, pushApiErrorStatus } from '#src/envelope/status.ts';
+import { finishDecode } from '#src/envelope/decodeParts.ts';
+import { objectReply, textReply } from '#src/envelope/reply.ts';
+import type { Candidate, DecodeOptions, EnvelopeStatus, Reply, RouteDecoder } from '#src/envelope/types.ts';
 import { pushAll, prependAll } from '#src/arrays.ts';
 
 /**

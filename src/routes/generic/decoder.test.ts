@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { GenericSpecError, genericDecoder, genericDecoderFromOption, parseGenericSpec } from './generic.ts';
-import { decoderFor, UnknownRouteError } from './registry.ts';
-import type { Envelope } from './types.ts';
+import { GenericSpecError, genericDecoder, genericDecoderFromOption, parseGenericSpec } from './decoder.ts';
+import { decoderFor, UnknownRouteError } from '#src/routes/registry.ts';
+import type { Envelope } from '#src/envelope/types.ts';
 
 const FINAL = { position: 'Choose A', final: true };
 const PLACEHOLDER = { position: 'blocked: gathering subject evidence', final: false };

@@ -2,9 +2,9 @@
  * The ordered list of route decoders. A test or a user overrides a route by prepending its own
  * decoder (`withDecoders([mine])`), as msw's `server.use()` puts overrides first.
  */
-import { genericRouteDecoder } from './generic.ts';
-import { routeDecoders } from '#src/routes/index.ts';
-import type { RouteDecoder } from './types.ts';
+import { genericRouteDecoder } from './generic/decoder.ts';
+import { routeDecoders } from './index.ts';
+import type { RouteDecoder } from '#src/envelope/types.ts';
 
 /** Raised for a route no decoder knows; `code` is stable, the message lists the known routes. */
 export class UnknownRouteError extends Error {
@@ -27,7 +27,7 @@ export function withDecoders(extra: RouteDecoder[], base: RouteDecoder[] = defau
 
 /**
  * The decoder for `route`. A route no decoder has that reads `generic:<spec>` gets a generic decoder
- * configured by the spec (src/envelope/generic.ts `parseGenericSpec`), e.g.
+ * configured by the spec (src/routes/generic/decoder.ts `parseGenericSpec`), e.g.
  * `generic:event=type=result;pointer=/answer`.
  *
  * @throws {UnknownRouteError} when no decoder has that route and it is not `generic:<spec>`.
