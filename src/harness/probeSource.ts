@@ -18,6 +18,7 @@ import { PROBE_DRIVERS } from '#src/probe/drivers.ts';
 import { rangeText, supportOf } from '#src/probe/versions.ts';
 import { DEFAULT_PROBE_PROMPT, runProbe, type ProbeResult } from '#src/probe/run.ts';
 import type { CaseAttempt } from '#src/record/caseTypes.ts';
+import type { ExecutedProbe } from '#src/record/executedProbe.ts';
 import type { CaseResult, CliStatus, RunFault, VersionStatus } from '#src/report/types.ts';
 import { compareVerdict } from './compare.ts';
 import { probeDrift, versionResult } from './drift.ts';
@@ -28,17 +29,7 @@ import { inShard } from './shard.ts';
 import { planFor, schemaFor, type PlannedProbe } from './probePlan.ts';
 import { pushAll } from '#src/arrays.ts';
 
-/** The outcome of running one planned probe: the attempts' envelopes, or why it could not run. */
-export interface ExecutedProbe {
-  route: string;
-  planned: PlannedProbe;
-  attempts: CaseAttempt[];
-  /** Requests the mock did not expect (answered 501), as `METHOD path`. */
-  unexpected: string[];
-  /** Set when the probe could not be carried out (spawn failure, mock failure). */
-  fault?: string;
-  durationMs: number;
-}
+export type { ExecutedProbe } from '#src/record/executedProbe.ts';
 
 /** The id of a live probe case: `probe-<route with / as ->-<slug>`, e.g. `probe-claude-code-json-final`. */
 export function probeCaseId(route: string, slug: string): string {

@@ -20,7 +20,8 @@
  */
 
 /** The group of a canary; see the module comment. */
-export type CanaryGroup = 'baseline' | 'custom-keyword' | 'standard-annotation' | 'draft-keyword';
+export type { CanaryGroup } from '#src/report/startupTypes.ts';
+import type { CanaryGroup } from '#src/report/startupTypes.ts';
 
 /** The groups in the order tables list them. */
 export const CANARY_GROUPS: readonly CanaryGroup[] = ['baseline', 'custom-keyword', 'standard-annotation', 'draft-keyword'];

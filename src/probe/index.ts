@@ -121,7 +121,7 @@ export type {
   StartupTarget,
 } from '#src/probe/startup.ts';
 // Schema in the prompt (CLIs without a schema flag)
-export { SCHEMA_PROMPT_LEAD, promptWithSchema } from '#src/probe/schemaPrompt.ts';
+export { SCHEMA_PROMPT_LEAD, promptWithSchema } from '#src/routes/schemaPrompt.ts';
 // Gemini CLI routes
 export {
   GEMINI_ROUTES,

@@ -27,23 +27,10 @@ import type { DiscoveredCli } from '#src/probe/discover.ts';
 import type { ProbeDriver } from '#src/probe/driver.ts';
 import { DEFAULT_PROBE_TIMEOUT_MS, runProbe, schemaRejectionLine, type ProbeResult } from '#src/probe/run.ts';
 import { keywordPointer, lintSchema } from '#src/schema/lint.ts';
-import type { CanaryGroup } from '#src/probe/canaries.ts';
+import type { StartupExpectation, StartupRowKind, StartupObservation, StartupCell, StartupRow, StartupColumn, StartupSummary, StartupTable } from '#src/report/startupTypes.ts';
 import { clipText } from '#src/diagnostics/evidence.ts';
 
-/** What a startup probe showed. */
-export type StartupOutcome = 'accepted' | 'rejected' | 'fault';
-
-/** Who refused: the CLI before calling the model (`startup`), or the provider mock (`provider`). */
-export type StartupStage = 'startup' | 'provider';
-
-/**
- * What the CLI's lint profile predicts: `rejected` (an error finding), `accepted` (no finding at
- * all), `unknown` (warnings only: the profile does not know; no agreement is claimed either way).
- */
-export type StartupExpectation = 'accepted' | 'rejected' | 'unknown';
-
-/** The kind of a table row: a production schema, a canary group, or a schema under one output format. */
-export type StartupRowKind = 'production' | CanaryGroup | 'output-format';
+export type { StartupOutcome, StartupStage, StartupExpectation, StartupRowKind, StartupObservation, StartupCell, StartupRow, StartupColumn, StartupSummary, StartupTable } from '#src/report/startupTypes.ts';
 
 /**
  * The lint profile (src/schema/profiles.ts) that models each CLI's schema flag, by routecert CLI
@@ -137,25 +124,6 @@ export function providerRefusal(stdout: string, stderr: string): string | null {
 }
 
 /**
- * What one startup probe showed.
- *
- * - `outcome`, `stage`: see the module comment; `stage` is `null` unless rejected.
- * - `message`: the CLI's or provider's refusal, or the fault, as one line without ANSI colours
- *   (at most {@link STARTUP_MESSAGE_LIMIT_CHARS} characters); `null` when accepted.
- * - `exitCode`: the CLI's exit code (`null`: killed or never ran).
- * - `requests`: how many requests reached the provider mock.
- * - `elapsedMs`: spawn to exit, in ms.
- */
-export interface StartupObservation {
-  outcome: StartupOutcome;
-  stage: StartupStage | null;
-  message: string | null;
-  exitCode: number | null;
-  requests: number;
-  elapsedMs: Milliseconds;
-}
-
-/**
  * Read a probe result as a startup observation (rules in the module comment). The CLI's own
  * rejection line comes from `driver.rejectionLine` (else the `--json-schema is not` line that Claude
  * Code 2.1.332 and Qwen Code 0.24.4 print). Pure; never throws.
@@ -232,76 +200,6 @@ export interface StartupSubject {
   payload: JsonObject;
   format?: string;
   listedProfiles?: readonly string[];
-}
-
-/**
- * One cell: one CLI (at one version, on one route) and one row.
- *
- * - the {@link StartupObservation} fields;
- * - `expected`, `because`: from {@link lintExpectation} with the CLI's `profile`;
- * - `agrees`: observation and expectation agree (`null` when the expectation is `unknown` or the
- *   probe was a fault);
- * - `listed`: production rows only: `profiles.json` sends this schema to this CLI's profile. A listed
- *   schema that is rejected is a broken production route.
- */
-export interface StartupCell extends StartupObservation {
-  cli: string;
-  version: string | null;
-  route: string;
-  profile: string | null;
-  expected: StartupExpectation;
-  because: string[];
-  agrees: boolean | null;
-  listed?: boolean;
-}
-
-/** A row of the table: its subject's description (without schema and payload) and one cell per CLI that ran it. */
-export interface StartupRow {
-  id: string;
-  kind: StartupRowKind;
-  label: string;
-  keyword: string;
-  pointer: string;
-  format: string | null;
-  cells: StartupCell[];
-}
-
-/**
- * A column of the table: a CLI as found. `installed: false` columns have no cells (`note` says how
- * to install).
- */
-export interface StartupColumn {
-  cli: string;
-  version: string | null;
-  installed: boolean;
-  profile: string | null;
-  routes: string[];
-  note: string;
-}
-
-/**
- * Counts over every cell: `cells`, `accepted`, `rejected`, `faults`; `disagreements`: cells whose
- * outcome contradicts the lint profile; `listedRejected`: production schemas rejected by a CLI that
- * profiles.json sends them to.
- */
-export interface StartupSummary {
-  cells: number;
-  accepted: number;
-  rejected: number;
-  faults: number;
-  disagreements: number;
-  listedRejected: number;
-}
-
-/**
- * The startup table: keyword (row) x CLI version (column) -> accepted / rejected with the CLI's
- * message. `durationMs`: wall time of the whole table. This is `report.json`'s `startupProbes`.
- */
-export interface StartupTable {
-  columns: StartupColumn[];
-  rows: StartupRow[];
-  summary: StartupSummary;
-  durationMs: Milliseconds;
 }
 
 /**

@@ -9,7 +9,7 @@ import type { DiscoveredCli } from '#src/probe/discover.ts';
 import { CLAUDE_TEST_API_KEY } from '#src/routes/claude/probe.ts';
 import { liveSecrets } from '#src/probe/live.ts';
 import { PROJECT_ROOT } from '#src/paths.ts';
-import type { ExecutedProbe } from '#src/harness/probeSource.ts';
+import type { ExecutedProbe } from '#src/record/executedProbe.ts';
 import { caseId } from './caseId.ts';
 import type { CaseFile } from './caseTypes.ts';
 import { redactValue } from './redact.ts';

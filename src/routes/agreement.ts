@@ -10,7 +10,6 @@ import { mkdir, mkdtemp, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { Envelope } from '#src/envelope/types.ts';
-import type { LoadedCase } from '#src/record/corpus.ts';
 import type { Framing, RouteDefinition } from '#src/routes/define.ts';
 import { GENERIC_ROUTE_PREFIX } from '#src/routes/generic/decoder.ts';
 
@@ -81,12 +80,18 @@ export function definitionProblems(definitions: readonly RouteDefinition[]): str
   return problems;
 }
 
+/** A loaded corpus case, as far as the checks below read it (src/record/corpus.ts `LoadedCase`). */
+export interface CorpusCase {
+  file: string;
+  case: { route: string; attempts: readonly Envelope[] };
+}
+
 /**
  * Definitions against the corpus: each declared framing of each route has a case under that
  * route whose stdout reads as the framing and which its decoder reads; each case's route is
  * defined (a `generic:<spec>` route is configured, not defined, and is left out).
  */
-export function corpusProblems(definitions: readonly RouteDefinition[], cases: readonly LoadedCase[]): string[] {
+export function corpusProblems(definitions: readonly RouteDefinition[], cases: readonly CorpusCase[]): string[] {
   const problems: string[] = [];
   for (const d of definitions) {
     for (const r of d.routes) {

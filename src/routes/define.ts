@@ -9,8 +9,8 @@
  * as it needs), one line in src/routes/index.ts, cases under `fixtures/cases/<route>/`, then
  * `npm run readme:routes`.
  */
-import type { PlannedProbe } from '#src/harness/probePlan.ts';
-import type { ProbeDriver } from '#src/probe/driver.ts';
+import type { PlannedProbe } from '#src/routes/plan.ts';
+import type { ProbeDriver } from '#src/routes/driver.ts';
 import type { RouteDecoder } from '#src/envelope/types.ts';
 
 /**

@@ -6,7 +6,7 @@
  * entry in {@link ROUTE_DEFINITIONS}.
  */
 import type { RouteDecoder } from '#src/envelope/types.ts';
-import type { ProbeDriver } from '#src/probe/driver.ts';
+import type { ProbeDriver } from '#src/routes/driver.ts';
 import type { RouteDefinition, RouteFormatSpec } from '#src/routes/define.ts';
 import { ampRoute } from './amp/route.ts';
 import { claudeRoute } from './claude/route.ts';

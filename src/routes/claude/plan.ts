@@ -11,9 +11,9 @@
  *   tool_use inputs are in the log and read as a shaped non-final position (retry: fail closed).
  * - `fenced` / `prose-only`: no tool call even after the enforcement turn; `result` holds the text.
  */
-import type { PlannedProbe } from '#src/harness/probePlan.ts';
+import type { PlannedProbe } from '#src/routes/plan.ts';
 import { DEFAULT_FINAL_PAYLOAD } from '#src/mock/scenarios.ts';
-import { apiErrorProbe, missingFinalProbe, nonfinalProbes, proseOnlyProbe, STARTUP_META_PROBE, stallProbe } from '#src/harness/plans/shared.ts';
+import { apiErrorProbe, missingFinalProbe, nonfinalProbes, proseOnlyProbe, STARTUP_META_PROBE, stallProbe } from '#src/routes/plans/shared.ts';
 
 /** The pov probe plan of Claude Code (a CLI with a schema flag). */
 export const CLAUDE_POV_PLAN: readonly PlannedProbe[] = [

@@ -8,7 +8,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { anthropicHandlers } from '#src/mock/anthropic.ts';
 import type { SideRequest } from '#src/mock/server.ts';
-import type { VersionTable } from '#src/probe/driver.ts';
+import type { VersionTable } from '#src/routes/driver.ts';
 import type { ProbeHooks } from '#src/routes/define.ts';
 
 /** The Claude Code routes, in the order reports list them. */

@@ -20,9 +20,9 @@
  *   (DESIGN: the schema was refused before the model said anything), with the provider's message;
  * - every other probe sends the strict variant `schemas/contracts/pov.openai-strict.schema.json`.
  */
-import type { PlannedProbe } from '#src/harness/probePlan.ts';
+import type { PlannedProbe } from '#src/routes/plan.ts';
 import { DEFAULT_FINAL_PAYLOAD } from '#src/mock/scenarios.ts';
-import { apiErrorProbe, missingFinalProbe, nonfinalProbes, proseOnlyProbe, stallProbe } from '#src/harness/plans/shared.ts';
+import { apiErrorProbe, missingFinalProbe, nonfinalProbes, proseOnlyProbe, stallProbe } from '#src/routes/plans/shared.ts';
 
 /** The pov probe plan of Codex (`codex exec --json --output-schema FILE -o FILE`). */
 export const CODEX_POV_PLAN: readonly PlannedProbe[] = [

@@ -7,7 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openAiResponsesHandlers } from '#src/mock/openaiResponses.ts';
 import type { ProbeHooks } from '#src/routes/define.ts';
-import type { VersionTable } from '#src/probe/driver.ts';
+import type { VersionTable } from '#src/routes/driver.ts';
 
 /** The Codex routes, in the order reports list them. */
 export const CODEX_ROUTES = ['codex/jsonl'] as const;

@@ -7,8 +7,8 @@
  * error is a `session.error` event whose `statusCode` is the HTTP status, then `result {exitCode: 1}`;
  * a 529 is retried 5 times first (about 5 s with the mock's `retry-after`).
  */
-import type { PlannedProbe } from '#src/harness/probePlan.ts';
-import { schemaInPromptPlan } from '#src/harness/plans/schemaInPrompt.ts';
+import type { PlannedProbe } from '#src/routes/plan.ts';
+import { schemaInPromptPlan } from '#src/routes/plans/schemaInPrompt.ts';
 
 /** The pov probe plan of the Copilot CLI. */
 export const COPILOT_POV_PLAN: readonly PlannedProbe[] = schemaInPromptPlan({ answerOrigin: () => 'assistant-text', stallTimeoutMs: 20_000 });

@@ -8,10 +8,10 @@
  * text in the `assistant.message` event.
  */
 import { openaiChatHandlers } from '#src/mock/openaiChat.ts';
-import type { VersionTable } from '#src/probe/driver.ts';
-import { flagsFor } from '#src/probe/versions.ts';
+import type { VersionTable } from '#src/routes/driver.ts';
+import { flagsFor } from '#src/routes/versions.ts';
 import type { ProbeHooks } from '#src/routes/define.ts';
-import { promptWithSchema } from '#src/probe/schemaPrompt.ts';
+import { promptWithSchema } from '#src/routes/schemaPrompt.ts';
 
 /** The Copilot CLI routes. */
 export const COPILOT_ROUTES = ['copilot/json'] as const;

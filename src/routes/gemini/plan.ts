@@ -8,8 +8,8 @@
  * event in stream-json), exit 144 and 17; the driver sets `general.maxAttempts: 1`, so a 529 is not
  * retried and the run ends in seconds; a never-finished SSE stream is waited on past 8 s.
  */
-import type { PlannedProbe } from '#src/harness/probePlan.ts';
-import { schemaInPromptPlan } from '#src/harness/plans/schemaInPrompt.ts';
+import type { PlannedProbe } from '#src/routes/plan.ts';
+import { schemaInPromptPlan } from '#src/routes/plans/schemaInPrompt.ts';
 
 /** The pov probe plan of Gemini CLI. */
 export const GEMINI_POV_PLAN: readonly PlannedProbe[] = schemaInPromptPlan({

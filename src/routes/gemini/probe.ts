@@ -20,8 +20,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { geminiHandlers } from '#src/mock/gemini.ts';
 import type { ProbeHooks } from '#src/routes/define.ts';
-import type { VersionTable } from '#src/probe/driver.ts';
-import { promptWithSchema } from '#src/probe/schemaPrompt.ts';
+import type { VersionTable } from '#src/routes/driver.ts';
+import { promptWithSchema } from '#src/routes/schemaPrompt.ts';
 
 /** The Gemini CLI routes, in the order reports list them. */
 export const GEMINI_ROUTES = ['gemini-cli/json', 'gemini-cli/stream-json'] as const;

@@ -7,8 +7,8 @@
  * assistant message `Sorry, I encountered an error: Grok API error: <status> <message>` with exit 0,
  * which reads as a provider error with that status; a 529 is retried twice by the OpenAI SDK first.
  */
-import type { PlannedProbe } from '#src/harness/probePlan.ts';
-import { schemaInPromptPlan } from '#src/harness/plans/schemaInPrompt.ts';
+import type { PlannedProbe } from '#src/routes/plan.ts';
+import { schemaInPromptPlan } from '#src/routes/plans/schemaInPrompt.ts';
 
 /** The pov probe plan of grok-cli. */
 export const GROK_CLI_POV_PLAN: readonly PlannedProbe[] = schemaInPromptPlan({ answerOrigin: () => 'assistant-text', stallTimeoutMs: 10_000 });

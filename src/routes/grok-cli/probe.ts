@@ -16,8 +16,8 @@
  */
 import { openaiChatJsonHandlers } from '#src/mock/openaiChatJson.ts';
 import type { ProbeHooks } from '#src/routes/define.ts';
-import type { VersionTable } from '#src/probe/driver.ts';
-import { promptWithSchema } from '#src/probe/schemaPrompt.ts';
+import type { VersionTable } from '#src/routes/driver.ts';
+import { promptWithSchema } from '#src/routes/schemaPrompt.ts';
 
 /** The grok-cli routes. */
 export const GROK_CLI_ROUTES = ['grok-cli/jsonl'] as const;

@@ -7,8 +7,8 @@
  * is an `error` event whose `error.data.statusCode` is the HTTP status, exit 1; a 529 is retried 5
  * times (at once, with the mock's `retry-after-ms`) before that event; it starts in 5-25 s under load.
  */
-import type { PlannedProbe } from '#src/harness/probePlan.ts';
-import { schemaInPromptPlan } from '#src/harness/plans/schemaInPrompt.ts';
+import type { PlannedProbe } from '#src/routes/plan.ts';
+import { schemaInPromptPlan } from '#src/routes/plans/schemaInPrompt.ts';
 
 /** The pov probe plan of opencode. */
 export const OPENCODE_POV_PLAN: readonly PlannedProbe[] = schemaInPromptPlan({ answerOrigin: () => 'assistant-text', stallTimeoutMs: 30_000 });

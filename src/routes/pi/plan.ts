@@ -7,8 +7,8 @@
  * assistant `message_end` has `stopReason: "error"` and `errorMessage: "<status> <message>"`, whose
  * status the decoder reads, so `api-400` / `api-529` are provider errors despite the exit code.
  */
-import type { PlannedProbe } from '#src/harness/probePlan.ts';
-import { schemaInPromptPlan } from '#src/harness/plans/schemaInPrompt.ts';
+import type { PlannedProbe } from '#src/routes/plan.ts';
+import { schemaInPromptPlan } from '#src/routes/plans/schemaInPrompt.ts';
 
 /** The pov probe plan of pi. */
 export const PI_POV_PLAN: readonly PlannedProbe[] = schemaInPromptPlan({ answerOrigin: () => 'assistant-text', stallTimeoutMs: 20_000 });

@@ -10,8 +10,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openaiChatHandlers } from '#src/mock/openaiChat.ts';
 import type { ProbeHooks } from '#src/routes/define.ts';
-import type { VersionTable } from '#src/probe/driver.ts';
-import { promptWithSchema } from '#src/probe/schemaPrompt.ts';
+import type { VersionTable } from '#src/routes/driver.ts';
+import { promptWithSchema } from '#src/routes/schemaPrompt.ts';
 
 /** The pi routes. */
 export const PI_ROUTES = ['pi/json'] as const;

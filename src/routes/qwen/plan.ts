@@ -15,9 +15,9 @@
  *   answers overloads with 503 (see src/routes/qwen/probe.ts), so `api-529` expects `api_error_status=503`;
  * - a root `_meta` member is refused at startup (Ajv strict mode), exit 52, nothing on stdout.
  */
-import type { PlannedProbe } from '#src/harness/probePlan.ts';
+import type { PlannedProbe } from '#src/routes/plan.ts';
 import { DEFAULT_FINAL_PAYLOAD } from '#src/mock/scenarios.ts';
-import { apiErrorProbe, missingFinalProbe, nonfinalProbes, proseOnlyProbe, STARTUP_META_PROBE, stallProbe } from '#src/harness/plans/shared.ts';
+import { apiErrorProbe, missingFinalProbe, nonfinalProbes, proseOnlyProbe, STARTUP_META_PROBE, stallProbe } from '#src/routes/plans/shared.ts';
 
 /** The words of Qwen Code 0.24.4's result when the model answered text instead of calling the tool. */
 export const QWEN_PLAIN_TEXT_ERROR = 'Model produced plain text instead of calling the structured_output tool';

@@ -10,7 +10,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openaiChatHandlers } from '#src/mock/openaiChat.ts';
 import type { ProbeHooks } from '#src/routes/define.ts';
-import type { VersionTable } from '#src/probe/driver.ts';
+import type { VersionTable } from '#src/routes/driver.ts';
 import { qwenRejectionLine } from '#src/routes/qwen/decoder.ts';
 
 /** The Qwen Code routes, in the order reports list them. */

@@ -11,7 +11,7 @@
  * - `prose-only`: the prose is the answer, unusable, and quoted as evidence;
  * - there is no schema to refuse at startup, so no `startup-meta` probe.
  */
-import type { PlannedProbe } from '#src/harness/probePlan.ts';
+import type { PlannedProbe } from '#src/routes/plan.ts';
 import { DEFAULT_FINAL_PAYLOAD } from '#src/mock/scenarios.ts';
 import { apiErrorProbe, missingFinalProbe, nonfinalProbes, proseOnlyProbe, stallProbe } from './shared.ts';
 

@@ -5,7 +5,7 @@
  * nothing else. Slugs, descriptions, tags and expectations are those the recorded cases under
  * fixtures/cases were made with; changing one here changes every plan that uses it.
  */
-import type { PlannedProbe, SchemaVariant } from '#src/harness/probePlan.ts';
+import type { PlannedProbe, SchemaVariant } from '#src/routes/plan.ts';
 import { DEFAULT_PLACEHOLDER_PAYLOAD, PROSE_ONLY_TEXT } from '#src/mock/scenarios.ts';
 
 /** The skip evidence line of a dropped non-final answer (the placeholder's position). */
