@@ -13,9 +13,14 @@ describe('argumentRejectionLine', () => {
     ['gemini 0.61.0 / qwen 0.24.4 (yargs)', 'Unknown arguments: routecert-no-such-flag, routecertNoSuchFlag\nUsage: gemini [options] [command]\n', 'Unknown arguments: routecert-no-such-flag, routecertNoSuchFlag'],
     ['gemini 0.61.0 bad choice (yargs)', 'Invalid values:\n  Argument: output-format, Given: "xml", Choices: "text", "json", "stream-json"\nUsage: gemini\n', 'Invalid values: Argument: output-format, Given: "xml", Choices: "text", "json", "stream-json"'],
     ['pi 0.73.1', 'Error: Unknown option: --routecert-no-such-flag\n', 'Error: Unknown option: --routecert-no-such-flag'],
-    ['qwen 0.24.4 schema (ANSI red)', '\u001b[31m--json-schema is not a valid JSON Schema: strict mode: unknown keyword: "_meta"\u001b[0m\n', '--json-schema is not a valid JSON Schema: strict mode: unknown keyword: "_meta"'],
   ])('%s', (_name, stderr, line) => {
     expect(argumentRejectionLine(stderr)).toBe(line);
+  });
+
+  it('reads a CLI\'s own schema refusal only through the patterns its route passes (one place per CLI)', () => {
+    const qwen = '\u001b[31m--json-schema is not a valid JSON Schema: strict mode: unknown keyword: "_meta"\u001b[0m\n';
+    expect(argumentRejectionLine(qwen)).toBeNull();
+    expect(argumentRejectionLine(qwen, [/--json-schema is not/])).toBe('--json-schema is not a valid JSON Schema: strict mode: unknown keyword: "_meta"');
   });
 
   it('does not read an ordinary failure as a refusal', () => {

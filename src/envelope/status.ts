@@ -25,9 +25,10 @@ export function stripAnsi(text: string): string {
  * - yargs (Gemini CLI 0.61.0, Qwen Code 0.24.4): `Unknown arguments: x, y`, `Invalid values:`,
  *   `Not enough arguments following: x`, `Missing required argument: x`;
  * - pi 0.73.1: `Error: Unknown option: --x`;
- * - Claude Code 2.1.332: `Error: When using --print, --output-format=stream-json requires --verbose`;
- * - a schema flag refused client-side: `--json-schema is not a valid JSON Schema: ...` (Claude Code,
- *   Qwen Code), `Failed to read output schema file X` / `Output schema file X is not valid JSON` (Codex).
+ * - Claude Code 2.1.332: `Error: When using --print, --output-format=stream-json requires --verbose`.
+ * A schema flag refused client-side is each CLI's own wording and lives in its route decoder (Claude
+ * Code's `CLAUDE_SCHEMA_REFUSED`, Qwen Code's `qwenRejectionLine`, Codex's output-schema-file lines),
+ * passed here as `extra` patterns or checked before.
  */
 export const ARGUMENT_REJECTION: readonly RegExp[] = [
   /^error: unknown (?:option|command) '/i,
@@ -41,8 +42,6 @@ export const ARGUMENT_REJECTION: readonly RegExp[] = [
   /^missing required arguments?: /i,
   /^error: unknown option: /i,
   /requires --verbose/i,
-  /--json-schema is not (?:a )?valid/i,
-  /^(?:error: )?(?:failed to read output schema file|output schema file .* is not valid json)/i,
 ];
 
 /**

@@ -280,11 +280,12 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
   }
 }
 
-/** The first stderr line that reports a `--json-schema` startup error (Claude Code 2.1.332 wording). */
+/**
+ * The CLI's startup-rejection line in `stderr`, as its driver reads it (every driver built by
+ * `defineRoute` reads it through its route decoder, src/routes/rejection.ts); `null` without a driver.
+ */
 export function schemaRejectionLine(stderr: string, driver?: ProbeDriver): string | null {
-  if (driver?.rejectionLine) return driver.rejectionLine(stderr);
-  const line = stderr.split(/\r?\n/).find((l) => /--json-schema is not/.test(l));
-  return line?.trim() ?? null;
+  return driver?.rejectionLine ? driver.rejectionLine(stderr) : null;
 }
 
 /**

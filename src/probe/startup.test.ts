@@ -43,6 +43,15 @@ describe('classifyStartup', () => {
     });
   });
 
+  it('takes the refusal from the route decoder of the probed route, or of the CLI\'s first route for a startup-only route', () => {
+    const stderr = 'Error: --json-schema is not a valid JSON Schema: strict mode: unknown keyword: "_meta"\n';
+    const text = { ...result({ stderr, exitCode: 1 }), route: CLAUDE_TEXT_ROUTE };
+    expect(classifyStartup(text, claudeDriver)).toMatchObject({ outcome: 'rejected', stage: 'startup', message: stderr.trim() });
+    // Qwen Code words the same refusal in red after other lines; its decoder (src/routes/qwen/decoder.ts) reads it.
+    const qwen = { ...result({ stderr: 'Ripgrep not available\n\u001b[31m--json-schema is not valid JSON: Unexpected token\u001b[39m\n', exitCode: 52 }), route: 'qwen-code/json' };
+    expect(classifyStartup(qwen)).toMatchObject({ outcome: 'rejected', stage: 'startup', message: '--json-schema is not valid JSON: Unexpected token' });
+  });
+
   it('strips ANSI colours from a rejection line (Qwen Code prints it red, exit 52)', () => {
     const r = result({ stderr: '\u001b[31m--json-schema is not a valid JSON Schema: strict mode: unknown keyword: "x-meta"\u001b[39m\n', exitCode: 52 });
     expect(classifyStartup(r).message).toBe('--json-schema is not a valid JSON Schema: strict mode: unknown keyword: "x-meta"');

@@ -20,12 +20,13 @@ import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import pLimit from 'p-limit';
 import { stripVTControlCharacters } from 'node:util';
-import type { Milliseconds } from '#src/envelope/types.ts';
+import type { EnvelopeStatus, Milliseconds } from '#src/envelope/types.ts';
 import type { JsonObject } from '#src/mock/scenarios.ts';
-import { ROUTE_LINT_PROFILES, ROUTE_STARTUP_ONLY } from '#src/routes/index.ts';
+import { ROUTE_LINT_PROFILES, ROUTE_STARTUP_ONLY, routeSpecFor } from '#src/routes/index.ts';
 import type { DiscoveredCli } from '#src/probe/discover.ts';
 import type { ProbeDriver } from '#src/probe/driver.ts';
-import { DEFAULT_PROBE_TIMEOUT_MS, runProbe, schemaRejectionLine, type ProbeResult } from '#src/probe/run.ts';
+import { DEFAULT_PROBE_TIMEOUT_MS, runProbe, type ProbeResult } from '#src/probe/run.ts';
+import { decoderFor } from '#src/routes/registry.ts';
 import { keywordPointer, lintSchema } from '#src/schema/lint.ts';
 import type { StartupExpectation, StartupRowKind, StartupObservation, StartupCell, StartupRow, StartupColumn, StartupSummary, StartupTable } from '#src/report/startupTypes.ts';
 import { clipText } from '#src/diagnostics/evidence.ts';
@@ -124,16 +125,30 @@ export function providerRefusal(stdout: string, stderr: string): string | null {
 }
 
 /**
- * Read a probe result as a startup observation (rules in the module comment). The CLI's own
- * rejection line comes from `driver.rejectionLine` (else the `--json-schema is not` line that Claude
- * Code 2.1.332 and Qwen Code 0.24.4 print). Pure; never throws.
+ * The status the route decoder reads off a startup probe's envelope: the decoder of the probe's
+ * route, else (a startup-only route such as `claude-code/text`, which no decoder reads) that of the
+ * CLI's first route, whose status rules (stderr refusal, exit code) are the same for its formats.
+ * `undefined` when neither is known.
+ */
+function decodedStatus(result: ProbeResult, driver?: ProbeDriver): EnvelopeStatus | undefined {
+  const route = routeSpecFor(result.route) ? result.route : driver?.routes.find((r) => routeSpecFor(r) !== undefined);
+  return route === undefined ? undefined : decoderFor(route).decode(result.envelope).status;
+}
+
+/**
+ * Read a probe result as a startup observation (rules in the module comment). Whether the CLI
+ * refused at startup, and its words, come from its route decoder's status (`startup-rejected`, the
+ * CLI's rules written once in src/routes/<cli>/decoder.ts), never from reading stderr here. Pure;
+ * never throws.
  */
 export function classifyStartup(result: ProbeResult, driver?: ProbeDriver): StartupObservation {
   const { envelope } = result;
   const base = { exitCode: envelope.exitCode, requests: result.requests.length, elapsedMs: envelope.elapsedMs };
   if (result.fault !== undefined) return { ...base, outcome: 'fault', stage: null, message: clean(result.fault) };
-  const line = schemaRejectionLine(stripVTControlCharacters(envelope.stderr), driver);
-  if (line !== null) return { ...base, outcome: 'rejected', stage: 'startup', message: clean(line) };
+  const status = decodedStatus(result, driver);
+  if (status?.kind === 'startup-rejected' && result.requests.length === 0) {
+    return { ...base, outcome: 'rejected', stage: 'startup', message: clean(status.message ?? `exit ${String(envelope.exitCode)} before any request`) };
+  }
   if (result.requests.length === 0) {
     if (envelope.timedOut) return { ...base, outcome: 'fault', stage: null, message: 'timed out before any request reached the mock' };
     const first = `${envelope.stderr}\n${envelope.stdout}`.split(/\r?\n/).map((l) => stripVTControlCharacters(l).trim()).find((l) => l !== '');

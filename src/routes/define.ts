@@ -12,6 +12,7 @@
 import type { PlannedProbe } from '#src/routes/plan.ts';
 import type { ProbeDriver } from '#src/routes/driver.ts';
 import type { RouteDecoder } from '#src/envelope/types.ts';
+import { startupRejectionLine } from './rejection.ts';
 
 /**
  * How one output format lays JSON out on stdout:
@@ -173,7 +174,8 @@ export function defineRoute(spec: RouteSpec): RouteDefinition {
       schemaFlag: spec.schema !== null,
       handlers: spec.probe.hooks.handlers,
       prepare: spec.probe.hooks.prepare,
-      ...(spec.probe.hooks.rejectionLine ? { rejectionLine: spec.probe.hooks.rejectionLine } : {}),
+      // Without a hook of its own, the CLI's startup-rejection line is what its first route's decoder reads.
+      rejectionLine: spec.probe.hooks.rejectionLine ?? ((stderr: string) => startupRejectionLine(spec.routes[0]!.decoder(), stderr)),
       ...(spec.probe.hooks.sideRequests ? { sideRequests: spec.probe.hooks.sideRequests } : {}),
       // Without a version table of its own, a CLI supports the version its cases were recorded with.
       versions: spec.probe.hooks.versions ?? { min: versions.recorded, source: `the recorded ${spec.title} ${versions.recorded} only (src/routes/${spec.cli}/route.ts); \`npm run probes:matrix\` is the evidence to widen it` },

@@ -30,8 +30,16 @@ import { pushAll } from '#src/arrays.ts';
 export { STRUCTURED_FIELD_NAMES } from '#src/envelope/keys.ts';
 import { STRUCTURED_FIELD_NAMES } from '#src/envelope/keys.ts';
 
+/**
+ * How Claude Code refuses a schema it will not send (2.1.332, observed): stderr
+ * `Error: --json-schema is not a valid JSON Schema: strict mode: unknown keyword: "_meta"` (or
+ * `... is not valid JSON: ...`), exit 1, no request. The only copy of this rule: the probe driver,
+ * startup probes and certification read it through this decoder (src/routes/rejection.ts).
+ */
+export const CLAUDE_SCHEMA_REFUSED = /--json-schema is not (?:a )?valid/i;
+
 /** stderr lines by which Claude Code refuses to start (2.1.332, observed), besides every CLI's argument refusals. */
-const STARTUP_REJECTION = [/--json-schema is not (?:a )?valid/i, /requires --verbose/i, /unknown option|error: option/i];
+const STARTUP_REJECTION = [CLAUDE_SCHEMA_REFUSED, /requires --verbose/i, /unknown option|error: option/i];
 
 /**
  * A Claude Code decoder for one route.

@@ -10,6 +10,8 @@ import { anthropicHandlers } from '#src/mock/anthropic.ts';
 import type { SideRequest } from '#src/mock/server.ts';
 import type { VersionTable } from '#src/routes/driver.ts';
 import type { ProbeHooks } from '#src/routes/define.ts';
+import { startupRejectionLine } from '#src/routes/rejection.ts';
+import { claudeDecoder } from './decoder.ts';
 
 /** The Claude Code routes, in the order reports list them. */
 export const CLAUDE_ROUTES = ['claude-code/json', 'claude-code/stream-json'] as const;
@@ -169,10 +171,12 @@ export function isClaudeRoute(route: string): route is ClaudeRoute {
   return (CLAUDE_ROUTES as readonly string[]).includes(route);
 }
 
-/** Claude Code's startup-rejection line: the first stderr line with `--json-schema is not` (2.1.332 wording). */
+/**
+ * Claude Code's startup-rejection line (`--json-schema is not a valid JSON Schema: ...`, `requires
+ * --verbose`, an argument refusal), as its decoder reads it (./decoder.ts `CLAUDE_SCHEMA_REFUSED`).
+ */
 export function claudeRejectionLine(stderr: string): string | null {
-  const line = stderr.split(/\r?\n/).find((l) => /--json-schema is not|requires --verbose/.test(l));
-  return line?.trim() ?? null;
+  return startupRejectionLine(claudeDecoder('claude-code/json'), stderr);
 }
 
 /**
@@ -219,7 +223,6 @@ export const claudeProbe: ProbeHooks = {
       stdin: input.prompt,
     };
   },
-  rejectionLine: claudeRejectionLine,
   sideRequests: CLAUDE_SIDE_REQUESTS,
   versions: CLAUDE_VERSIONS,
   live: {

@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { openAiResponsesHandlers } from '#src/mock/openaiResponses.ts';
 import type { ProbeHooks } from '#src/routes/define.ts';
 import type { VersionTable } from '#src/routes/driver.ts';
+import { startupRejectionLine } from '#src/routes/rejection.ts';
+import { codexDecoder } from './decoder.ts';
 
 /** The Codex routes, in the order reports list them. */
 export const CODEX_ROUTES = ['codex/jsonl'] as const;
@@ -224,8 +226,7 @@ export function isCodexRoute(route: string): route is CodexRoute {
  * stderr: it arrives as a `turn.failed` event on stdout (see the codex decoder).
  */
 export function codexRejectionLine(stderr: string): string | null {
-  const line = stderr.split(/\r?\n/).find((l) => /output schema file|^error: (?:unexpected argument|invalid value)/i.test(l));
-  return line?.trim() ?? null;
+  return startupRejectionLine(codexDecoder(), stderr);
 }
 
 /**
@@ -269,7 +270,6 @@ export const codexProbe: ProbeHooks = {
       files: { [LAST_MESSAGE_ROLE]: lastMessageFile },
     };
   },
-  rejectionLine: codexRejectionLine,
   versions: CODEX_VERSIONS,
   live: {
     // The same custom provider as the mock's (config.toml), its base_url the real origin + /v1.
