@@ -164,7 +164,7 @@ async function child(name: string, bytes: number): Promise<void> {
   if (!input) throw new Error(`unknown input ${name}`);
   const { judgeCase } = await import('#src/contract/judgeCase.ts');
   const { loadContract } = await import('#src/contract/registry.ts');
-  const { decoderFor } = await import('#src/envelope/registry.ts');
+  const { decoderFor } = await import('#src/routes/registry.ts');
   const contract = await loadContract('pov');
   const decoder = decoderFor(input.route);
   // Warm the code on a small input, then build the large one as a flat string (what stdout is once read).

@@ -146,7 +146,7 @@ async function child(name: string, subject: 'baseline' | 'routecert', scale: num
   if (!input) throw new Error(`unknown input ${name}`);
   // Load the code under test before measuring, so module loading is not counted as the subject's memory.
   const [{ decoderFor }, { loadContract }, { judgeCase }] = await Promise.all([
-    import('#src/envelope/registry.ts'),
+    import('#src/routes/registry.ts'),
     import('#src/contract/registry.ts'),
     import('#src/contract/judgeCase.ts'),
   ]);

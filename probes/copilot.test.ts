@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ScenarioName } from '../src/mock/index.ts';
 import { COPILOT_PINNED_MODEL, copilotDriver, runProbe, type ProbeResult } from '../src/probe/index.ts';
-import { SCHEMA_PROMPT_LEAD } from '../src/probe/schemaPrompt.ts';
+import { SCHEMA_PROMPT_LEAD } from '../src/routes/schemaPrompt.ts';
 import { judgeCase } from '../src/contract/judgeCase.ts';
 import { loadContract } from '../src/contract/registry.ts';
 import { decoderFor } from '../src/routes/registry.ts';
