@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ScenarioName } from '../src/mock/index.ts';
 import { PI_PINNED_MODEL, PI_PROVIDER_ID, piDriver, runProbe, type ProbeResult } from '../src/probe/index.ts';
-import { SCHEMA_PROMPT_LEAD } from '../src/probe/schemaPrompt.ts';
+import { SCHEMA_PROMPT_LEAD } from '../src/routes/schemaPrompt.ts';
 import { TEXT_ANSWERS, discoverProbeCli, expectChatCompletionsRun, expectKilledAtDeadline, jsonLines, readContractSchema, skipUnlessInstalled, type Json } from './_helpers.ts';
 
 const povSchema = readContractSchema();

@@ -47,7 +47,7 @@ export interface RouteFormatSpec {
  * - `value`: `json` (the schema as ONE argv token of JSON text; certification checks it is one
  *   token) or `file` (a path to a schema file the CLI reads).
  * A CLI without a schema flag has `schema: null`: the schema goes into the prompt
- * (src/probe/schemaPrompt.ts) and the answer is JSON in the model's text.
+ * (src/routes/schemaPrompt.ts) and the answer is JSON in the model's text.
  */
 export interface SchemaFlagSpec {
   flag: string;

@@ -1,6 +1,6 @@
 /**
  * The pov probe plan of the GitHub Copilot CLI (`copilot/json`): a CLI without a schema flag
- * (src/harness/plans/schemaInPrompt.ts; the driver appends the schema to the prompt). An accepted
+ * (src/routes/plans/schemaInPrompt.ts; the driver appends the schema to the prompt). An accepted
  * answer comes from the `assistant.message` event's `data.content` (origin `assistant-text`).
  *
  * Copilot facts the expectations rest on (Copilot CLI 1.0.102 BYOK, probes/copilot.test.ts): an API

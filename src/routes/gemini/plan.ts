@@ -1,6 +1,6 @@
 /**
  * The pov probe plan of Gemini CLI (`gemini-cli/json`, `gemini-cli/stream-json`): a CLI without a
- * schema flag (src/harness/plans/schemaInPrompt.ts). An accepted answer comes from the `response`
+ * schema flag (src/routes/plans/schemaInPrompt.ts). An accepted answer comes from the `response`
  * string (json) or the assistant message deltas (stream-json, origin `assistant-text`).
  *
  * Gemini facts the expectations rest on (Gemini CLI 0.61.0, probes/gemini.test.ts): HTTP 400 and

@@ -1,6 +1,6 @@
 /**
  * The pov probe plan of grok-cli (`grok-cli/jsonl`, `@vibe-kit/grok-cli` 0.0.34): a CLI without a
- * schema flag (src/harness/plans/schemaInPrompt.ts). An accepted answer comes from the assistant
+ * schema flag (src/routes/plans/schemaInPrompt.ts). An accepted answer comes from the assistant
  * message's `content` (origin `assistant-text`).
  *
  * grok-cli facts the expectations rest on (0.0.34, probes/grokCli.test.ts): HTTP errors become the

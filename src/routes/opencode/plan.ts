@@ -1,6 +1,6 @@
 /**
  * The pov probe plan of opencode (`opencode/jsonl`): a CLI without a schema flag
- * (src/harness/plans/schemaInPrompt.ts; the driver appends the schema to the prompt). An accepted
+ * (src/routes/plans/schemaInPrompt.ts; the driver appends the schema to the prompt). An accepted
  * answer comes from a `text` part (origin `assistant-text`).
  *
  * opencode facts the expectations rest on (opencode 1.18.33, probes/opencode.test.ts): an API error

@@ -1,6 +1,6 @@
 /**
  * The pov probe plan of pi (`pi/json`): a CLI without a schema flag
- * (src/harness/plans/schemaInPrompt.ts; the driver appends the schema to the prompt). An accepted
+ * (src/routes/plans/schemaInPrompt.ts; the driver appends the schema to the prompt). An accepted
  * answer comes from the text of an assistant `message_end` (origin `assistant-text`).
  *
  * pi facts the expectations rest on (pi 0.73.1, probes/pi.test.ts): an API error exits **0**; the
