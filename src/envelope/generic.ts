@@ -10,7 +10,7 @@
 import { readJsonDocuments, type JsonDocument } from './jsonl.ts';
 import { candidatesFromStructured, candidatesFromText } from './candidates.ts';
 import { findKeys, foldKey, isPlainObject, pointerToken } from './keys.ts';
-import { apiErrorTextStatus, crashedStatus, incompleteStatus, pushApiErrorStatus } from './status.ts';
+import { apiErrorTextStatus, crashedStatus, incompleteStatus, pushApiErrorStatus, schemaRefusedStatus } from './status.ts';
 import { finishDecode } from './decodeParts.ts';
 import type { Candidate, DecodeOptions, EnvelopeStatus, RouteDecoder } from './types.ts';
 import { pushAll, prependAll } from '#src/arrays.ts';
@@ -239,6 +239,7 @@ export function genericDecoder(route: string, options: GenericDecoderOptions = {
           status = { kind: 'cli-error', message: human[0] ?? 'error' };
           if (typeof t.subtype === 'string') status.subtype = t.subtype;
         }
+        status = schemaRefusedStatus(status, human);
         if (options.freeText) pushAll(candidates, candidatesFromText(envelope.stdout, { origin: 'stdout', pointer: '', offset: 0 }, anchor));
       } else {
         if (docs.documents.length > 0 && (options.event || terminalTypes)) {

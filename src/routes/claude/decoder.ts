@@ -17,7 +17,7 @@
 import { readJsonDocuments, jsonEvents, type JsonEvent } from '#src/envelope/jsonl.ts';
 import { candidatesFromStructured, candidatesFromText } from '#src/envelope/candidates.ts';
 import { findKeys, isPlainObject, pointerToken } from '#src/envelope/keys.ts';
-import { apiErrorTextStatus, crashedStatus, incompleteStatus, noteLostOutput } from '#src/envelope/status.ts';
+import { apiErrorTextStatus, crashedStatus, incompleteStatus, noteLostOutput, schemaRefusedStatus } from '#src/envelope/status.ts';
 import { finishDecode } from '#src/envelope/decodeParts.ts';
 import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from '#src/envelope/types.ts';
 import { pushAll } from '#src/arrays.ts';
@@ -111,7 +111,8 @@ function decodeClaude(route: string, envelope: Envelope, options: DecodeOptions 
   const human: string[] = [];
   let status: EnvelopeStatus;
   if (terminal && !docs.truncated) {
-    status = readStatus(terminal.value);
+    // A provider 400 that names the schema (tool input_schema) refused it at the first request.
+    status = schemaRefusedStatus(readStatus(terminal.value));
   } else if (events.length > 0 || docs.truncated) {
     status = incompleteStatus(envelope, docs.truncated ? 'the last line of stdout is cut' : 'no terminal {"type":"result"} object', ancillary);
   } else {
