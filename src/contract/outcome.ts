@@ -23,7 +23,7 @@ export function failureEvidence(decoded: Decoded, clip: ClipPolicy): string[] {
   if (out !== '') lines.push(`peer skip evidence: ${out}`);
   const err = boundedEvidence({ human: [], ancillary: [], raw: decoded.raw.stderr }, clip);
   if (err !== '') lines.push(`peer skip evidence (stderr): ${err}`);
-  lines.push(...errorEvidence(decoded.raw, lines, clip));
+  for (const line of errorEvidence(decoded.raw, lines, clip)) lines.push(line);
   return lines;
 }
 
