@@ -10,7 +10,7 @@
 import { readJsonDocuments, type JsonDocument } from './jsonl.ts';
 import { candidatesFromStructured, candidatesFromText } from './candidates.ts';
 import { findKeys, foldKey, isPlainObject, pointerToken } from './keys.ts';
-import { apiErrorTextStatus, crashedStatus, incompleteStatus, pushApiErrorStatus, schemaRefusedStatus } from './status.ts';
+import { apiErrorTextStatus, crashedStatus, incompleteStatus, pushApiErrorStatus, schemaRefusedStatus, statusInErrorText } from './status.ts';
 import { finishDecode } from './decodeParts.ts';
 import { splitMessageTexts } from './splitMessages.ts';
 import type { Candidate, DecodeOptions, EnvelopeStatus, RouteDecoder } from './types.ts';
@@ -242,6 +242,11 @@ export function genericDecoder(route: string, options: GenericDecoderOptions = {
           // Claude Code clones: the error flag wins over `subtype: "success"` (claude-code#79500).
           const code = apiErrorTextStatus(t.result);
           status = { kind: 'provider-error', message: t.result, ...(typeof code === 'number' ? { apiErrorStatus: code } : {}) };
+          pushApiErrorStatus(status, ancillary);
+        } else if (t.type === 'error' && human[0] !== undefined && statusInErrorText(human[0]) !== null) {
+          // An error frame whose words carry the provider's status (`{"type":"error","message":"429 ..."}`,
+          // a relayed body's `"status_code": 429`): the provider's error, naming it (issue 21 point 2).
+          status = { kind: 'provider-error', apiErrorStatus: statusInErrorText(human[0]), message: human[0] };
           pushApiErrorStatus(status, ancillary);
         } else if (t.type === 'error' || t.is_error === true || (typeof t.subtype === 'string' && t.subtype.startsWith('error'))) {
           status = { kind: 'cli-error', message: human[0] ?? 'error' };
