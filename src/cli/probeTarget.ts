@@ -3,7 +3,7 @@
  * the installed one, inside the driver's supported version range. One place for what both
  * commands print and exit with when it cannot be used.
  */
-import { candidateFor, discoverCli, notFoundMessage, type DiscoveredCli } from '#src/probe/discover.ts';
+import { notFoundMessage, resolveCli, type DiscoveredCli } from '#src/probe/discover.ts';
 import type { ProbeDriver } from '#src/probe/driver.ts';
 import { supportOf } from '#src/probe/versions.ts';
 
@@ -14,7 +14,7 @@ import { supportOf } from '#src/probe/versions.ts';
  * install hint). A version outside the range with `allowUnsupported` is returned, after the warning.
  */
 export async function probeTarget(driver: ProbeDriver, bins: Readonly<Record<string, string>>, allowUnsupported: boolean): Promise<DiscoveredCli | number> {
-  const cli = await discoverCli(driver.cli, { bin: driver.bin, npmPackage: driver.npmPackage, candidate: candidateFor(driver.cli, bins) });
+  const cli = await resolveCli(driver, bins);
   if (cli.bin === null) {
     process.stderr.write(`${notFoundMessage(cli)}\n`);
     return cli.problem ? 2 : 3;

@@ -9,7 +9,8 @@
  * - finality (contracts with `finality: { key }`): the key `true`, `false`, missing, or the string
  *   `"true"`; only `true` may be accepted (fail closed), the others retry or are dropped non-final;
  * - accepted iff: the payload bears the anchor, its finality is `true` (or there is none), an empty
- *   anchor array only with `emptyIsAnswer`, and free text only as `textFallback` allows; an accepted
+ *   anchor array only with `emptyIsAnswer`, and free text (the `result` string as much as stdout)
+ *   only as `textFallback` allows; an accepted
  *   value keeps every member of the payload (publish defaults may add members).
  * Contracts read by a reply codec (`extensions.codec`) are skipped: their answers are not schema
  * payloads alone (a Markdown footer, an event with allowed kinds).
@@ -68,7 +69,8 @@ function promise(contract: DefinedContract, sample: Sample): string | null {
   if (anchor === undefined) return 'the payload does not bear the anchor';
   if (Array.isArray(anchor) && anchor.length === 0 && !d.emptyIsAnswer) return 'the anchor is an empty array and emptyIsAnswer is off';
   if (d.finality !== 'none' && sample.finality !== 'true') return `finality is ${sample.finality}`;
-  if (sample.style === 'free-text' && d.textFallback !== 'any') return `textFallback is ${d.textFallback}`;
+  // Every channel but the structured field is free text: the result string (whole or in prose) too.
+  if ((sample.style === 'free-text' || sample.style === 'result-text' || sample.style === 'result-prose') && d.textFallback !== 'any') return `textFallback is ${d.textFallback}`;
   if (sample.style === 'free-text-fenced' && d.textFallback === 'off') return 'textFallback is off';
   return null;
 }

@@ -84,6 +84,22 @@ describe('defineContract: anchors, empties, free text', () => {
     expect(judge({ ...base, textFallback: 'off' }, [result({ answer: 'x' })])).not.toHaveProperty('fromText');
   });
 
+  it('textFallback governs every free-text channel: a bare object in prose inside Claude\'s result string too (issue 21.7)', () => {
+    const claudeResult = (text: string, extra: Record<string, unknown> = {}): Envelope => ({ stdout: JSON.stringify({ type: 'result', subtype: 'success', is_error: false, result: text, ...extra }), stderr: '', exitCode: 0, elapsedMs: 1 });
+    const prose = claudeResult('Here is my answer: {"answer":"x"} as asked.');
+    const fenced = claudeResult('Here:\n```json\n{"answer":"x"}\n```');
+    const whole = claudeResult('{"answer":"x"}');
+    for (const selection of ['score', 'last-shaped'] as const) {
+      expect(judge({ ...base, selection }, [prose], claude).verdict, selection).toBe('accepted');
+      expect(judge({ ...base, selection, textFallback: 'fenced' }, [prose], claude).verdict, selection).toBe('dropped-unusable');
+      expect(judge({ ...base, selection, textFallback: 'fenced' }, [fenced], claude).verdict, selection).toBe('accepted');
+      expect(judge({ ...base, selection, textFallback: 'off' }, [fenced], claude).verdict, selection).toBe('dropped-unusable');
+      expect(judge({ ...base, selection, textFallback: 'off' }, [whole], claude).verdict, selection).toBe('dropped-unusable');
+      // The structured field is not free text: accepted whatever textFallback says.
+      expect(judge({ ...base, selection, textFallback: 'off' }, [claudeResult('{"answer":"x"}', { structured_output: { answer: 'x' } })], claude)).toMatchObject({ verdict: 'accepted', origin: 'structured_output' });
+    }
+  });
+
   it('corrections: a wrong reply earns a correction, then invalid_structured_output', () => {
     const def: ContractDefinition = { ...base, corrections: { budget: 1, message: 'Answer with {"answer": ...} only.' } };
     const prose: Envelope = { stdout: JSON.stringify({ type: 'result', result: 'no idea' }), stderr: '', exitCode: 0, elapsedMs: 1 };

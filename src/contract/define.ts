@@ -31,7 +31,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { boundLine, type ClipPolicy } from '#src/diagnostics/evidence.ts';
-import { isPlainObject } from '#src/envelope/keys.ts';
+import { isPlainObject, isStructuredOrigin } from '#src/envelope/keys.ts';
 import type { Candidate, Decoded, DecodeOptions } from '#src/envelope/types.ts';
 import { UsageLedger, type UsageLedgerState } from '#src/policy/usage.ts';
 import { parsePointer } from '#src/schema/pointer.ts';
@@ -57,8 +57,12 @@ import { compileValidator, type Validator } from './validator.ts';
  *   that must remain for it (ms), and the paragraph appended to the prompt;
  * - `corrections`: in-session corrections of a wrong reply (role-output): at most `budget`, each
  *   sending `message` (@default: what was wrong, then the schema restated);
- * - `textFallback`: may an answer found only in free text be accepted (`any`), only a fenced one
- *   (`fenced`), or none (`off`); the accepted verdict then says `fromText: true`; @default `any`;
+ * - `textFallback`: may an answer found in free text be accepted (`any`), only a fenced one
+ *   (`fenced`), or none (`off`); @default `any`. It governs every free-text channel alike: a
+ *   `result`, `text` or `response` string, assistant text, a last-message file, stdout and stderr;
+ *   the route's structured field (and a tool call's input, the same answer in stream form) is the
+ *   only channel that is not free text ({@link inFreeText}). An answer found with no envelope
+ *   recognised (stdout, stderr) also says `fromText: true` on the accepted verdict;
  * - `clip`: evidence clip policy: keep the first `head` and last `tail` characters of a long line
  *   (UTF-16 code units, never splitting a code point); @default `{ head: 147, tail: 147 }` (ce-pov's
  *   bounded_failure_evidence, PR #1175);
@@ -427,6 +431,19 @@ function deferred(def: ContractDefinition): DefinedContract {
   };
 }
 
+/**
+ * Whether `candidate` was found in a free-text channel (issue 21 point 7): anything but the route's
+ * structured field (`decoded.structured`, or an origin naming a structured field in any spelling) and
+ * a tool call's input (origin `tool_use:<name>`). So `result`, `text`, `response`, `assistant-text`,
+ * `last-message` (unless the decoder made it the structured candidate, as Codex's `-o` file is),
+ * `stdout` and `stderr` are free text, whether the JSON is the whole string, fenced, or in prose.
+ */
+export function inFreeText(candidate: Candidate, decoded: Decoded): boolean {
+  const s = decoded.structured;
+  if (s && (candidate === s || (candidate.origin === s.origin && candidate.pointer === s.pointer && candidate.event === s.event))) return false;
+  return !isStructuredOrigin(candidate.origin) && !candidate.origin.startsWith('tool_use:');
+}
+
 function build(def: ContractDefinition, baseDir?: string): Omit<DefinedContract, 'source'> {
   const d = normalizeDefinition(def, baseDir);
   const clip = clipOf(d.clip);
@@ -460,7 +477,7 @@ function build(def: ContractDefinition, baseDir?: string): Omit<DefinedContract,
     return v !== undefined && (!anchorIsArray || Array.isArray(v));
   };
   const fromText = (c: Candidate): boolean => c.origin === 'stdout' || c.origin === 'stderr';
-  const allowed = (c: Candidate): boolean => !fromText(c) || d.textFallback === 'any' || (d.textFallback === 'fenced' && c.fenced === true);
+  const allowed = (c: Candidate, decoded: Decoded): boolean => !inFreeText(c, decoded) || d.textFallback === 'any' || (d.textFallback === 'fenced' && c.fenced === true);
   const isFinal = (value: unknown): boolean | null => (finalityKey === null ? null : isPlainObject(value) && value[finalityKey] === true);
   const where = (c: Candidate, extra = ''): string => `${c.origin}${c.fenced ? ' (fenced)' : ''}${extra}`;
 
@@ -473,7 +490,7 @@ function build(def: ContractDefinition, baseDir?: string): Omit<DefinedContract,
 
   const readScore = (decoded: Decoded): Reading => {
     const scored = decoded.candidates
-      .filter((c) => allowed(c) && bears(c))
+      .filter((c) => allowed(c, decoded) && bears(c))
       .map((candidate) => {
         const { published, filled } = withDefaults(candidate.value as Record<string, unknown>);
         const anchorValue = valueAt(published, d.anchorPointer);
@@ -506,8 +523,8 @@ function build(def: ContractDefinition, baseDir?: string): Omit<DefinedContract,
   };
 
   const readLastShaped = (decoded: Decoded): Reading => {
-    const candidates = decoded.candidates.filter(allowed);
-    const free = d.textFallback === 'off' ? [] : (decoded.freeText ?? []).filter((c) => anchorShaped(c) && allowed(c));
+    const candidates = decoded.candidates.filter((c) => allowed(c, decoded));
+    const free = d.textFallback === 'off' ? [] : (decoded.freeText ?? []).filter((c) => anchorShaped(c) && allowed(c, decoded));
     const chosen = selectLastShaped(candidates, free, { shaped: anchorShaped, populated: (c) => populatedAnchor(valueAt(c.value, d.anchorPointer)) });
     if (!chosen) {
       return {

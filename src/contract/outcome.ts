@@ -7,13 +7,15 @@
  * is clipped (src/diagnostics/evidence.ts), and so is the CLI's startup message.
  * They read the decoder's output only (`Decoded.run`, `status`, `human`, `ancillary`, `raw`).
  */
-import { boundedEvidence, clipEvidence, type ClipPolicy } from '#src/diagnostics/evidence.ts';
+import { boundedEvidence, clipEvidence, errorEvidence, type ClipPolicy } from '#src/diagnostics/evidence.ts';
 import type { Decoded } from '#src/envelope/types.ts';
 import type { Verdict } from './types.ts';
 
 /**
  * Bounded evidence lines for a failing verdict: `peer skip evidence: <stdout human fields or raw>`
- * and `peer skip evidence (stderr): <stderr>`, each present only when non-empty.
+ * and `peer skip evidence (stderr): <stderr>`, each present only when non-empty, then the CLI's own
+ * error words the clipping would lose, each whole and bounded (`peer error: ...`,
+ * src/diagnostics/evidence.ts `errorEvidence`).
  */
 export function failureEvidence(decoded: Decoded, clip: ClipPolicy): string[] {
   const lines: string[] = [];
@@ -21,6 +23,7 @@ export function failureEvidence(decoded: Decoded, clip: ClipPolicy): string[] {
   if (out !== '') lines.push(`peer skip evidence: ${out}`);
   const err = boundedEvidence({ human: [], ancillary: [], raw: decoded.raw.stderr }, clip);
   if (err !== '') lines.push(`peer skip evidence (stderr): ${err}`);
+  for (const line of errorEvidence(decoded.raw, lines, clip)) lines.push(line);
   return lines;
 }
 

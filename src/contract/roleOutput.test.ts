@@ -32,6 +32,8 @@ describe('role-output: reading a reply', () => {
     ['scalar-or-array', 'Here: [1, 2]'],
     ['schema-echo', JSON.stringify({ $schema: 'http://json-schema.org/draft-07/schema#', ...VALID })],
     ['schema-echo', JSON.stringify({ type: 'object', properties: { role: { type: 'string' } } })],
+    ['schema-echo', `${JSON.stringify({ $schema: 'http://json-schema.org/draft-07/schema#' })}\n${JSON.stringify(VALID)}`],
+    ['schema-echo', `Schema:\n${JSON.stringify({ $schema: 'x', type: 'object', properties: { role: { type: 'string' } } })}\nAnswer:\n${JSON.stringify(VALID)}`],
     ['missing-required', JSON.stringify({ ...VALID, summary: undefined })],
     ['schema-invalid', JSON.stringify({ ...VALID, status: 'finished' })],
     ['valid', JSON.stringify(VALID)],

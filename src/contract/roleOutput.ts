@@ -90,6 +90,10 @@ export function jsonObjectCodec(validate: Validator, anchor: string): { read(rep
     const hits = scanJson(text);
     const objects = hits.filter((h) => h.kind === 'object');
     const readings = objects.map((h) => readObject(h.value as Record<string, unknown>, origin, h.fenced));
+    // A reply that echoes the schema earns a correction whatever else it holds: a `$schema` echo
+    // followed by data is not an answer the role settled on (issue 21 point 8).
+    const echo = readings.find((r) => r.shape === 'schema-echo');
+    if (echo) return echo;
     const valid = readings.filter((r) => r.shape === 'valid');
     if (valid.length > 0) return valid.at(-1)!;
     if (readings.length > 0) return readings.at(-1)!;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boundedEvidence, clipEvidence, clipText } from './evidence.ts';
+import { boundedEvidence, clipEvidence, clipText, errorEvidence, errorFrames } from './evidence.ts';
 
 describe('clipEvidence', () => {
   it('keeps a 14-character stderr verbatim', () => {
@@ -83,5 +83,38 @@ describe('clipText', () => {
 
   it('takes a marker that names what it left out', () => {
     expect(clipText('x'.repeat(100), 40, (n) => ` (+${n})`)).toBe(`${'x'.repeat(34)} (+66)`);
+  });
+});
+
+describe('errorFrames / errorEvidence (issue 21.6: evidence keeps the CLI\'s own error words)', () => {
+  const long = 'word '.repeat(400);
+  const frames = (...events: unknown[]) => `${events.map((e) => JSON.stringify(e)).join('\n')}\n`;
+  // google-gemini/gemini-cli 0.61.0 nonInteractiveCli (PR #26218): the InvalidStream error frame.
+  const invalid = { type: 'error', timestamp: '2026-12-01T00:00:00.000Z', severity: 'error', message: 'Invalid stream: The model returned an empty response or malformed tool call.' };
+  const stdout = frames({ type: 'init', session_id: 's' }, { type: 'message', role: 'assistant', content: long, delta: true }, invalid, { type: 'message', role: 'assistant', content: long, delta: true }, { type: 'result', status: 'success' });
+
+  it('finds every error frame and error field, in order, and the message inside a relayed body', () => {
+    const more = frames(invalid, { type: 'turn.failed', error: { message: '{"error":{"message":"bad schema","code":"invalid_json_schema"}}' } }, { type: 'session.error', data: { message: '529 Overloaded' } }, { type: 'assistant', error: 'unknown' });
+    expect(errorFrames(more)).toEqual([invalid.message, 'bad schema', '529 Overloaded']);
+    expect(errorFrames('{"type":"result","error":{"code":400,"message":"x"}}')).toEqual(['x']);
+    expect(errorFrames('not json error\n{"type":"message","content":"fail"}')).toEqual([]);
+  });
+
+  it('keeps an error frame from the middle of a long stream whole, where the clipped line lost it', () => {
+    const clipped = `peer skip evidence: ${boundedEvidence({ human: [], ancillary: [], raw: stdout })}`;
+    expect(clipped).not.toContain('Invalid stream');
+    expect(errorEvidence({ stdout, stderr: '' }, [clipped])).toEqual([`peer error: ${invalid.message}`]);
+  });
+
+  it('does not repeat words already whole in the evidence, and bounds each one', () => {
+    expect(errorEvidence({ stdout, stderr: '' }, [`peer skip evidence: ${invalid.message}`])).toEqual([]);
+    const huge = frames({ type: 'error', message: `Invalid stream: ${'x'.repeat(2000)}` });
+    expect(errorEvidence({ stdout: huge, stderr: '' }, [])[0]!.length).toBeLessThanOrEqual('peer error: '.length + 300);
+  });
+
+  it('keeps the error lines of a long stderr, never those of a short one (it stays whole in its own line)', () => {
+    const stderr = `Warning: ${'noise '.repeat(80)}\n    at Foo (x.js:1)\nNotFoundError: Session not found: ses_x\n  "error": {\n`;
+    expect(errorEvidence({ stdout: '', stderr }, [])).toEqual(['peer error (stderr): NotFoundError: Session not found: ses_x']);
+    expect(errorEvidence({ stdout: '', stderr: 'Error: short' }, [])).toEqual([]);
   });
 });

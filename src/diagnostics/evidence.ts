@@ -109,3 +109,108 @@ export function boundedEvidence(
   const text = [base, ...parts.ancillary].filter((p) => p !== '').join(' ');
   return clipEvidence(text, policy);
 }
+
+/** At most this many error frames (and stderr error lines) are kept whole per stream. */
+export const ERROR_WORDS_MAX = 5;
+
+/** Event `type`s that are error frames: `error`, `session.error`, `turn.failed`, `stream_error`, ... */
+const ERROR_TYPE = /(?:^|[._-])(?:error|failed|failure)$/i;
+
+/**
+ * The message an error frame carries: `message`, `error.message`, `error` (a string), `data.message`,
+ * `errorMessage`; when that message is itself a relayed JSON error body, the body's message.
+ */
+function frameMessage(frame: Record<string, unknown>, depth = 0): string | undefined {
+  const words = ownMessage(frame);
+  if (words === undefined || depth > 1 || !words.trim().startsWith('{')) return words;
+  try {
+    const body: unknown = JSON.parse(words);
+    if (typeof body === 'object' && body !== null && !Array.isArray(body)) return frameMessage(body as Record<string, unknown>, depth + 1) ?? words;
+  } catch {
+    // not a JSON body: the words as they are
+  }
+  return words;
+}
+
+function ownMessage(frame: Record<string, unknown>): string | undefined {
+  const places: unknown[] = [frame.message, frame.errorMessage];
+  for (const key of ['error', 'data']) {
+    const v = frame[key];
+    if (typeof v === 'string') places.push(v);
+    else if (typeof v === 'object' && v !== null && !Array.isArray(v)) {
+      const inner = v as Record<string, unknown>;
+      places.push(inner.message, inner.errorMessage);
+      if (typeof inner.data === 'object' && inner.data !== null) places.push((inner.data as Record<string, unknown>).message);
+    }
+  }
+  return places.find((p): p is string => typeof p === 'string' && p.trim() !== '');
+}
+
+/**
+ * The CLI's own error words in `stdout` read as JSON frames (one per line, or one document): for
+ * each frame whose `type` names an error (`error`, `session.error`, `turn.failed`) or that carries
+ * an `error` field (an object or a non-empty string), its message (`message`, `error.message`,
+ * `error`, `data.message`, `errorMessage`), else the frame itself; in stream order, de-duplicated,
+ * at most {@link ERROR_WORDS_MAX}. Only lines that mention `error` or `fail` are parsed. Never throws.
+ * Source: a Gemini CLI stream-json `{"type":"error","severity":"error","message":"Invalid stream: ..."}`
+ * frame in the middle of a long stream (google-gemini/gemini-cli#26218) was clipped out of the evidence.
+ *
+ * @example
+ * errorFrames('{"type":"message","content":"hi"}\n{"type":"error","message":"Invalid stream: x"}\n') // ['Invalid stream: x']
+ */
+export function errorFrames(stdout: string): string[] {
+  const out: string[] = [];
+  const lines = stdout.trimStart().startsWith('{') && !stdout.trim().includes('\n{') ? [stdout.trim()] : stdout.split(/\r?\n/);
+  for (const line of lines) {
+    if (out.length >= ERROR_WORDS_MAX) break;
+    const t = line.trim();
+    if (!t.startsWith('{') || !/error|fail/i.test(t)) continue;
+    let frame: unknown;
+    try {
+      frame = JSON.parse(t);
+    } catch {
+      continue;
+    }
+    if (typeof frame !== 'object' || frame === null || Array.isArray(frame)) continue;
+    const f = frame as Record<string, unknown>;
+    const typed = typeof f.type === 'string' && ERROR_TYPE.test(f.type);
+    // An `error` object is an error field; a bare `error` string (`"error":"unknown"` on a Claude
+    // assistant event) says nothing the frame's type does not.
+    const field = typeof f.error === 'object' && f.error !== null && !Array.isArray(f.error);
+    if (!typed && !field) continue;
+    const words = frameMessage(f) ?? t;
+    if (!out.includes(words)) out.push(words);
+  }
+  return out;
+}
+
+/** stderr lines that open with an error: `Error: ...`, `error: ...`, `FATAL ...`, `NotFoundError: ...`, `Error when talking to ...`. */
+const STDERR_ERROR_LINE = /^(?:[A-Za-z_.]*(?:Error|Exception)|error|ERROR|fatal|FATAL)\b[:\s]/;
+
+/**
+ * Evidence lines that keep the CLI's own error words whole (each bounded by {@link clipEvidence})
+ * when the clipped evidence would lose them (issue 21 point 6): `peer error: <words>` for each
+ * {@link errorFrames} of stdout, and `peer error (stderr): <line>` for each line that opens with an
+ * error (`Error: ...`, `NotFoundError: ...`, at most 3) of a stderr too long to stay whole; a word already whole in one of
+ * `shown` (the lines made so far) is not repeated. Short stderr is never split: it stays whole in
+ * its own line.
+ */
+export function errorEvidence(raw: { stdout: string; stderr: string }, shown: readonly string[], policy: ClipPolicy = 'head-tail'): string[] {
+  const lines: string[] = [];
+  const seen = (words: string) => {
+    const flat = words.replace(/\r\n|\r|\n/g, ' ').trim();
+    return shown.some((s) => s.includes(flat)) || lines.some((s) => s.includes(flat));
+  };
+  for (const words of errorFrames(raw.stdout)) if (!seen(words)) lines.push(`peer error: ${clipEvidence(words, policy)}`);
+  const stderr = raw.stderr.trim();
+  if (stderr.replace(/\r\n|\r|\n/g, ' ').length > EVIDENCE_LIMIT_CHARS) {
+    let n = 0;
+    for (const line of stderr.split(/\r?\n/)) {
+      const t = line.trim();
+      if (n >= 3 || !STDERR_ERROR_LINE.test(t) || seen(t)) continue;
+      lines.push(`peer error (stderr): ${clipEvidence(t, policy)}`);
+      n += 1;
+    }
+  }
+  return lines;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { argumentRejectionLine, crashedStatus, incompleteStatus, noteLostOutput, outputTokens } from './status.ts';
+import { argumentRejectionLine, crashedStatus, incompleteStatus, noteLostOutput, outputTokens, schemaRefusedStatus, statusInErrorText } from './status.ts';
 
 const run = (stderr: string, exitCode: number | null = 1, stdout = '') => ({ stdout, stderr, exitCode, elapsedMs: 1 });
 
@@ -67,5 +67,56 @@ describe('lost output', () => {
     expect(evidence).toEqual(['lost output: 5 output token(s) spent, nothing delivered']);
     expect(noteLostOutput({ output_tokens: 5 }, true, [], [])).toBe(false);
     expect(noteLostOutput({ output_tokens: 0 }, false, [], [])).toBe(false);
+  });
+});
+
+describe('schemaRefusedStatus (issue 21.1: a schema refused at the first request)', () => {
+  it.each([
+    ['Anthropic top-level anyOf (claude-code#64113)', 'API Error: 400 tools.14.custom.input_schema: input_schema does not support oneOf, allOf, or anyOf at the top level'],
+    ['OpenAI response_format', "400 Invalid schema for response_format 'answer': In context=(), 'required' is required to be supplied"],
+    ['OpenAI code', '{"error":{"code":"invalid_json_schema","param":"text.format.schema","message":"bad"}}'],
+    ['Gemini response_schema', 'Invalid JSON payload received. Unknown name "additionalProperties" at \'generation_config.response_schema\': Cannot find field.'],
+    ['Gemini tool parameters', '* GenerateContentRequest.tools[0].function_declarations[3].parameters.properties[x].items: missing field.'],
+  ])('%s is startup-rejected with the provider words', (_name, message) => {
+    expect(schemaRefusedStatus({ kind: 'provider-error', apiErrorStatus: 400, message })).toEqual({ kind: 'startup-rejected', apiErrorStatus: 400, message });
+  });
+  it('leaves other provider errors, other statuses and non-provider failures alone', () => {
+    const overloaded = { kind: 'provider-error' as const, apiErrorStatus: 529, message: 'input_schema overloaded' };
+    expect(schemaRefusedStatus(overloaded)).toBe(overloaded);
+    const plain = { kind: 'provider-error' as const, apiErrorStatus: 400, message: 'API Error: 400 prompt is too long' };
+    expect(schemaRefusedStatus(plain)).toBe(plain);
+    const cli = { kind: 'cli-error' as const, message: 'input_schema' };
+    expect(schemaRefusedStatus(cli)).toBe(cli);
+  });
+  it('reads the words in a relayed body when the message lacks them', () => {
+    expect(schemaRefusedStatus({ kind: 'provider-error', apiErrorStatus: 400, message: 'Bad Request' }, ['{"error":{"code":"invalid_json_schema"}}']).kind).toBe('startup-rejected');
+  });
+});
+
+describe('statusInErrorText (issue 21.2: a provider status inside an error text)', () => {
+  it.each([
+    ['pi Codex body (earendil-works/pi#4172)', 'Codex error: {"type":"error","error":{"type":"usage_limit_reached"},"status_code":429,"headers":{}}', 429],
+    ['OpenAI SDK wording', '529 Overloaded', 529],
+    ['Claude wording', 'API Error: 503 upstream', 503],
+    ['relayed statusCode', 'AI_APICallError: {"statusCode":401,"message":"bad key"}', 401],
+    ['status code words', 'Request failed with status code 502', 502],
+    ['no status', 'Connection error.', null],
+    ['a 3-digit number that is no status', 'processed 250 files', null],
+  ])('%s', (_name, text, status) => {
+    expect(statusInErrorText(text)).toBe(status);
+  });
+});
+
+describe('crashedStatus: a refused invocation whatever the exit code (issue 21.5)', () => {
+  it('opencode exits 0 after Session not found (anomalyco/opencode#27559)', () => {
+    const stderr = 'NotFoundError: NotFoundError\n data: {\n  message: "Session not found: ses_doesnotexist",\n},\n';
+    expect(crashedStatus(run(stderr, 0), stderr, [/\bSession not found\b/])).toMatchObject({ kind: 'startup-rejected', message: expect.stringContaining('Session not found: ses_doesnotexist') });
+  });
+  it('a clap line with or without its prefix, exit 0 or 2', () => {
+    expect(crashedStatus(run("unexpected argument '--agent' found\n", 0))).toMatchObject({ kind: 'startup-rejected', message: "unexpected argument '--agent' found" });
+    expect(crashedStatus(run("error: unexpected argument '--agent' found\n", 2))).toMatchObject({ kind: 'startup-rejected' });
+  });
+  it('exit 0 with an ordinary stderr is no failure', () => {
+    expect(crashedStatus(run('warning: update available\n', 0))).toBeNull();
   });
 });

@@ -21,6 +21,8 @@ export function stripAnsi(text: string): string {
  *   `error: option '--output-format <format>' argument 'xml' is invalid. Allowed choices are ...`;
  * - clap (Codex 0.171.0, Copilot CLI 1.0.102): `error: unexpected argument '--x' found`,
  *   `error: invalid value 'xml' for '--output-format <format>'`, `error: a value is required for ...`;
+ *   a wrapper may relay the clap line without its `error: ` prefix (`unexpected argument '--agent'
+ *   found`, xai-org/grok-build-plugin-cc#43), which is read the same;
  * - Copilot CLI 1.0.102: `error: Invalid command format.`;
  * - yargs (Gemini CLI 0.61.0, Qwen Code 0.24.4): `Unknown arguments: x, y`, `Invalid values:`,
  *   `Not enough arguments following: x`, `Missing required argument: x`;
@@ -35,6 +37,7 @@ export const ARGUMENT_REJECTION: readonly RegExp[] = [
   /^error: option '[^']*' argument '[^']*' is invalid/i,
   /^error: (?:missing required argument|too many arguments|required option|option '[^']*' missing)/i,
   /^error: (?:unexpected argument|invalid value|a value is required|the argument) /i,
+  /^unexpected argument '[^']*' found/i,
   /^error: invalid command format/i,
   /^unknown arguments?: /i,
   /^invalid values:/i,
@@ -90,14 +93,15 @@ export function errorStatusFromCode(code: unknown, message: string): EnvelopeSta
 
 /**
  * The status of a run that left no envelope: `startup-rejected` with the CLI's own line when it
- * exited non-zero (no signal), printed no JSON on stdout and its stderr holds an argument
- * refusal ({@link argumentRejectionLine}, `extra` first); else `crashed` when it exited non-zero or
- * by a signal (with the trimmed `stderr` as the message when there is one); else `null`.
- * `stderr` @default the envelope's. Issue 11: a CLI refusing one of its own arguments or the
- * schema flag is `startup-rejected` on every route.
+ * exited by itself (no signal), whatever its exit code, printed no JSON on stdout and its stderr
+ * holds an argument refusal ({@link argumentRejectionLine}, `extra` first; opencode 1.14.19 exits 0
+ * after `Session not found: ses_x`, anomalyco/opencode#27559); else `crashed` when it exited
+ * non-zero or by a signal (with the trimmed `stderr` as the message when there is one); else `null`.
+ * `stderr` @default the envelope's. Issues 11 and 21: a CLI refusing its own invocation, one of its
+ * arguments or the schema flag is `startup-rejected` on every route, whatever its exit code.
  */
 export function crashedStatus(envelope: Envelope, stderr: string = envelope.stderr, extra: readonly RegExp[] = []): EnvelopeStatus | null {
-  if (!envelope.signal && envelope.exitCode !== null && envelope.exitCode !== 0 && !envelope.stdout.includes('{')) {
+  if (!envelope.signal && envelope.exitCode !== null && !envelope.stdout.includes('{')) {
     const rejection = argumentRejectionLine(stderr, extra);
     if (rejection !== null) return { kind: 'startup-rejected', message: rejection };
   }
@@ -182,4 +186,77 @@ export function apiErrorTextStatus(text: string): number | null | undefined {
 /** Append `api_error_status=<status>` to `ancillary` when `status` is a provider error with a status. */
 export function pushApiErrorStatus(status: EnvelopeStatus, ancillary: string[]): void {
   if (status.kind === 'provider-error' && status.apiErrorStatus != null) ancillary.push(`api_error_status=${status.apiErrorStatus}`);
+}
+
+/**
+ * How providers word a request refused because of the JSON Schema it carries (the `--json-schema`
+ * sent as a tool's `input_schema`, a `response_format` / `text.format` schema, a function's
+ * `parameters`, Gemini's `response_schema`), before any model turn:
+ * - Anthropic Messages: `tools.14.custom.input_schema: input_schema does not support oneOf, allOf, or
+ *   anyOf at the top level` (anthropics/claude-code#64113), `tools.0.input_schema: JSON schema is
+ *   invalid ...`;
+ * - OpenAI: error `code` `invalid_json_schema` (`param: "text.format.schema"` /
+ *   `response_format`), `invalid_function_parameters`, message `Invalid schema for response_format
+ *   '<name>': ...` / `Invalid schema for function '<name>': ...`;
+ * - Gemini API: `Invalid JSON payload received. Unknown name "additionalProperties" at
+ *   'generation_config.response_schema...'`, `* GenerateContentRequest.tools[0].function_declarations[3].parameters...`.
+ */
+export const SCHEMA_REFUSAL: readonly RegExp[] = [
+  /\binput_schema\b/,
+  /\binvalid_json_schema\b/,
+  /\binvalid_function_parameters\b/,
+  /\bInvalid schema for (?:response_format|function|tool)\b/i,
+  /\b(?:generation_?config\.)?response_?(?:json_?)?schema\b/i,
+  /\bfunction_declarations\[\d+\]\.parameters\b/i,
+];
+
+/**
+ * Whether `text` (a provider error message or body, as the CLI relays it) says the provider refused
+ * the request because of its schema ({@link SCHEMA_REFUSAL}).
+ *
+ * @example
+ * schemaRefusal('API Error: 400 tools.14.custom.input_schema: input_schema does not support oneOf') // true
+ */
+export function schemaRefusal(text: string): boolean {
+  return SCHEMA_REFUSAL.some((re) => re.test(text));
+}
+
+/**
+ * A provider error whose status is 400 (or unknown) and whose words ({@link schemaRefusal}, in
+ * `status.message` or one of `texts`) name the schema becomes `startup-rejected`: the provider
+ * refused the schema at the first request, before any model turn (issue 21 point 1; DESIGN
+ * "startup-rejected": the schema is the cause, whichever CLI or provider says it). Any other status
+ * is returned unchanged. Each route decoder applies it where it reads a provider failure.
+ */
+export function schemaRefusedStatus(status: EnvelopeStatus, texts: readonly string[] = []): EnvelopeStatus {
+  if (status.kind !== 'provider-error' || (status.apiErrorStatus != null && status.apiErrorStatus !== 400)) return status;
+  const words = [status.message ?? '', ...texts].find((t) => t !== '' && schemaRefusal(t));
+  if (words === undefined) return status;
+  return { ...status, kind: 'startup-rejected', message: words };
+}
+
+/**
+ * The HTTP error status (400-599) a provider error text carries, wherever the CLI put it: a leading
+ * `<status> <message>` (the OpenAI SDK's wording, `429 Too Many Requests`), `API Error: <status>`,
+ * `status <status>` / `status code <status>` / `HTTP <status>`, or a relayed provider body with
+ * `"status_code": 429`, `"statusCode": 429`, `"status": 429` or `"code": 429` (pi's
+ * `Codex error: {"type":"error",...,"status_code":429}`, earendil-works/pi#4172); `null` when none.
+ * Read only from a text the CLI already marks as an error.
+ *
+ * @example
+ * statusInErrorText('Codex error: {"error":{"type":"usage_limit_reached"},"status_code":429}') // 429
+ */
+export function statusInErrorText(text: string): number | null {
+  const t = text.trim();
+  const patterns = [
+    /^(\d{3})\b/,
+    /\bAPI Error:?\s*(\d{3})\b/i,
+    /"(?:status_?code|statusCode|status|code|http_?status)"\s*:\s*"?(\d{3})\b/i,
+    /\b(?:status(?: code)?|HTTP(?:\/\d(?:\.\d)?)?)[:\s]+(\d{3})\b/i,
+  ];
+  for (const re of patterns) {
+    const code = httpStatusIn(t, re);
+    if (code !== null) return code;
+  }
+  return null;
 }

@@ -21,7 +21,7 @@ import { compileValidator } from '#src/contract/validator.ts';
 import { DEFAULT_FINAL_PAYLOAD, type JsonObject } from '#src/mock/scenarios.ts';
 import { projectPath } from '#src/paths.ts';
 import { CANARY_PAYLOAD, canarySchemas } from '#src/probe/canaries.ts';
-import { candidateFor, discoverCli } from '#src/probe/discover.ts';
+import { resolveCli } from '#src/probe/discover.ts';
 import type { ProbeDriver } from '#src/probe/driver.ts';
 import { PROBE_DRIVERS } from '#src/probe/drivers.ts';
 import {
@@ -157,7 +157,7 @@ export async function startupTargets(drivers: readonly ProbeDriver[] = PROBE_DRI
   return Promise.all(
     schemaFlagDrivers(drivers).map(async (driver) => ({
       driver,
-      cli: await discoverCli(driver.cli, { bin: driver.bin, npmPackage: driver.npmPackage, candidate: candidateFor(driver.cli, bins) }),
+      cli: await resolveCli(driver, bins),
       profile: LINT_PROFILE_BY_CLI[driver.cli] ?? null,
     })),
   );

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { anthropicHandlers, readAnthropicTurnContext } from '#src/mock/anthropic.ts';
+import { anthropicHandlers, anthropicToolSchemaProblem, readAnthropicTurnContext } from '#src/mock/anthropic.ts';
 import { DEFAULT_PAYLOADS, PROSE_ONLY_TEXT, planTurn, withoutFinal } from '#src/mock/scenarios.ts';
 import { startLoopbackServer, type LoopbackServer } from '#src/mock/server.ts';
 
@@ -195,5 +195,16 @@ describe('planTurn', () => {
   it('closes the turn with text once the structured tool was accepted', () => {
     const turn = planTurn('final', DEFAULT_PAYLOADS, { ...ctx, lastToolResult: { isError: false, content: 'ok' } });
     expect(turn).toMatchObject({ kind: 'message', stopReason: 'end_turn' });
+  });
+});
+
+describe('anthropicToolSchemaProblem (the Messages API refuses a top-level oneOf/allOf/anyOf input_schema)', () => {
+  it('names the first such tool as the API does, and passes any other schema', () => {
+    const tool = (input_schema: unknown) => ({ name: 'T', input_schema });
+    expect(anthropicToolSchemaProblem({ tools: [tool({ type: 'object' }), tool({ anyOf: [{ type: 'object' }] })] })).toBe(
+      'tools.1.custom.input_schema: input_schema does not support oneOf, allOf, or anyOf at the top level',
+    );
+    expect(anthropicToolSchemaProblem({ tools: [tool({ type: 'object', properties: { a: { anyOf: [{ type: 'string' }] } } })] })).toBeNull();
+    expect(anthropicToolSchemaProblem({})).toBeNull();
   });
 });

@@ -30,6 +30,23 @@ export const STRUCTURED_OUTPUT_TOOL = 'StructuredOutput';
 export const STRUCTURED_OUTPUT_ENFORCE_PREFIX = '[structured-output-enforce]';
 
 /**
+ * The Messages API's refusal of a tool whose `input_schema` has `oneOf`, `allOf` or `anyOf` at its top
+ * level, as the API words it (HTTP 400 `invalid_request_error`, `tools.<n>.custom.input_schema:
+ * input_schema does not support oneOf, allOf, or anyOf at the top level`; anthropics/claude-code#64113,
+ * Zcentury/Venom#27): the message of the first such tool, or `null`. Claude Code sends `--json-schema`
+ * as the StructuredOutput tool's `input_schema`, so such a schema is refused at the first request.
+ */
+export function anthropicToolSchemaProblem(body: unknown): string | null {
+  const tools = typeof body === 'object' && body !== null && Array.isArray((body as { tools?: unknown }).tools) ? (body as { tools: unknown[] }).tools : [];
+  for (const [i, tool] of tools.entries()) {
+    const schema = typeof tool === 'object' && tool !== null ? (tool as { input_schema?: unknown }).input_schema : undefined;
+    if (typeof schema !== 'object' || schema === null) continue;
+    if (['oneOf', 'allOf', 'anyOf'].some((k) => Object.hasOwn(schema, k))) return `tools.${i}.custom.input_schema: input_schema does not support oneOf, allOf, or anyOf at the top level`;
+  }
+  return null;
+}
+
+/**
  * Options of {@link anthropicHandlers}.
  *
  * - `scenario`: the scripted behaviour (see `SCENARIOS`).
@@ -214,6 +231,11 @@ export function anthropicHandlers(options: AnthropicHandlersOptions): RequestHan
     http.post('*/v1/messages', async ({ request }) => {
       const index = count++;
       const body = await readJsonBody(request);
+      const refused = anthropicToolSchemaProblem(body);
+      if (refused !== null) {
+        const id = `req_routecert_${index}`;
+        return HttpResponse.json({ type: 'error', error: { type: 'invalid_request_error', message: refused }, request_id: id }, { status: 400, headers: { 'request-id': id } });
+      }
       const ctx = readAnthropicTurnContext(body, index, toolName);
       const turn = planTurn(options.scenario, payloads, ctx);
       options.onTurn?.(ctx, turn);

@@ -229,3 +229,22 @@ export async function discoverCli(name: CliName, options: DiscoverOptions & { bi
   const version = bin === null ? null : await readVersion(bin, options.versionTimeoutMs ?? VERSION_TIMEOUT_MS);
   return { name, bin, version, source, installHint };
 }
+
+/**
+ * The one resolution of a CLI under test, for every command (`probe`, `probe --startup`,
+ * `--startup-table`, `--startup --config`, `--list`, `record`, `run`'s probes): the `--bin`
+ * candidate of `driver.cli` in `bins`, else `ROUTECERT_BIN_<CLI>` ({@link candidateFor}), else the
+ * installed one ({@link discoverCli}). Its `version` is what `<bin> --version` printed, so every
+ * report names the binary it ran. Never throws.
+ *
+ * @example
+ * await resolveCli(claudeDriver, parseBinOptions(['claude=/opt/claude-next/bin/claude']))
+ * // { name: 'claude', bin: '/opt/claude-next/bin/claude', version: '2.1.340', source: 'candidate', ... }
+ */
+export function resolveCli(
+  driver: { cli: CliName; bin: string; npmPackage?: string },
+  bins: Readonly<Record<CliName, string>> = {},
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<DiscoveredCli> {
+  return discoverCli(driver.cli, { bin: driver.bin, ...(driver.npmPackage === undefined ? {} : { npmPackage: driver.npmPackage }), candidate: candidateFor(driver.cli, bins, env) });
+}

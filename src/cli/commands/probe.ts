@@ -11,7 +11,7 @@ import { planFor } from '#src/harness/probePlan.ts';
 import { loadContract } from '#src/contract/registry.ts';
 import { decoderFor } from '#src/routes/registry.ts';
 import { projectPath } from '#src/paths.ts';
-import { discoverCli, parseBinOptions } from '#src/probe/discover.ts';
+import { parseBinOptions, resolveCli } from '#src/probe/discover.ts';
 import { probeTarget } from '../probeTarget.ts';
 import { PROBE_DRIVERS, driverFor } from '#src/probe/drivers.ts';
 import { rangeText } from '#src/probe/versions.ts';
@@ -45,17 +45,25 @@ export interface ProbeCommandOptions {
 
 /** Probe or list; returns the exit code. */
 export async function probeCommand(opts: ProbeCommandOptions): Promise<number> {
-  if (opts.list) return listClis(opts.json ?? false);
+  // One resolution of the CLI under test for every probe command: --bin, else ROUTECERT_BIN_<CLI>, else installed.
+  let bins: Record<string, string>;
+  try {
+    bins = parseBinOptions(opts.bin);
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n`);
+    return 2;
+  }
+  if (opts.list) return listClis(opts.json ?? false, bins);
   if (opts.live && (opts.config !== undefined || opts.startupTable)) {
     process.stderr.write('[routecert] --live probes one CLI: use --live --startup --cli <cli> [--schema <file>] (not with --config or --startup-table)\n');
     return 2;
   }
-  if (opts.config !== undefined && (opts.startup || opts.startupTable)) return configStartupCommand(opts);
+  if (opts.config !== undefined && (opts.startup || opts.startupTable)) return configStartupCommand(opts, bins);
   if (opts.config !== undefined) {
     process.stderr.write('[routecert] probe --config probes the schemas of the config at startup: add --startup\n');
     return 2;
   }
-  if (opts.startupTable) return startupTableCommand(opts);
+  if (opts.startupTable) return startupTableCommand(opts, bins);
   const driver = driverFor(opts.cli);
   if (!driver) {
     process.stderr.write(`[routecert] hermetic probes exist for: ${PROBE_DRIVERS.map((d) => d.cli).join(', ')}. "${opts.cli}" has none yet (see \`routecert probe --list\`).\n`);
@@ -76,13 +84,6 @@ export async function probeCommand(opts: ProbeCommandOptions): Promise<number> {
     schema = JSON.parse(await readFile(schemaFile, 'utf8')) as Record<string, unknown>;
   } catch (error) {
     process.stderr.write(`[routecert] cannot read the schema ${schemaFile}: ${(error as Error).message}\n`);
-    return 2;
-  }
-  let bins: Record<string, string>;
-  try {
-    bins = parseBinOptions(opts.bin);
-  } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n`);
     return 2;
   }
   // --live without a credential is refused before anything else: the variable to set is the answer.
@@ -160,7 +161,7 @@ function expectedVerdict(cli: string, route: string, scenario: string): string |
  * could not be carried out or no schema-flag CLI is installed; 2 for a bad config; else 0. A
  * rejection by a CLI the contract does not name is shown, not counted.
  */
-async function configStartupCommand(opts: ProbeCommandOptions): Promise<number> {
+async function configStartupCommand(opts: ProbeCommandOptions, bins: Readonly<Record<string, string>>): Promise<number> {
   const { buildStartupTable, contractSubjects, startupTargets } = await import('#src/harness/startupProbes.ts');
   const { startupTableText } = await import('#src/report/startupTable.ts');
   const { configFor, profilesOf } = await import('#src/config/project.ts');
@@ -177,7 +178,8 @@ async function configStartupCommand(opts: ProbeCommandOptions): Promise<number> 
     process.stderr.write(`${(error as Error).message}\n`);
     return 2;
   }
-  const targets = await startupTargets();
+  const targets = await startupTargets(undefined, bins);
+  if (badCandidate(targets)) return 2;
   const table = await buildStartupTable({ targets, rows: ['production'], production, timeoutMs: opts.probeTimeout });
   process.stdout.write(opts.json ? `${JSON.stringify(table, null, 2)}\n` : startupTableText(table));
   if (!table.columns.some((c) => c.installed)) {
@@ -194,16 +196,29 @@ async function configStartupCommand(opts: ProbeCommandOptions): Promise<number> 
  * CLI is installed, 1 when a cell disagrees with the lint profile or a production schema is rejected
  * by a CLI that profiles.json sends it to, else 0.
  */
-async function startupTableCommand(opts: ProbeCommandOptions): Promise<number> {
-  const { buildStartupTable } = await import('#src/harness/startupProbes.ts');
+async function startupTableCommand(opts: ProbeCommandOptions, bins: Readonly<Record<string, string>>): Promise<number> {
+  const { buildStartupTable, startupTargets } = await import('#src/harness/startupProbes.ts');
   const { startupTableText } = await import('#src/report/startupTable.ts');
-  const table = await buildStartupTable({ timeoutMs: opts.probeTimeout });
+  const targets = await startupTargets(undefined, bins);
+  if (badCandidate(targets)) return 2;
+  const table = await buildStartupTable({ targets, timeoutMs: opts.probeTimeout });
   process.stdout.write(opts.json ? `${JSON.stringify(table, null, 2)}\n` : startupTableText(table));
   if (table.summary.faults > 0 || !table.columns.some((c) => c.installed)) return 3;
   return table.summary.disagreements > 0 || table.summary.listedRejected > 0 ? 1 : 0;
 }
 
-async function listClis(json: boolean): Promise<number> {
+/**
+ * A `--bin` (or `ROUTECERT_BIN_<CLI>`) candidate that cannot be run stops a table before any probe
+ * (exit 2, as `probe --cli` does): the table would otherwise silently probe another binary. Writes
+ * each problem to stderr; true when there was one.
+ */
+function badCandidate(targets: readonly { cli: { problem?: string } }[]): boolean {
+  const problems = targets.map((t) => t.cli.problem).filter((p): p is string => p !== undefined);
+  for (const p of problems) process.stderr.write(`${p}\n`);
+  return problems.length > 0;
+}
+
+async function listClis(json: boolean, bins: Readonly<Record<string, string>>): Promise<number> {
   const rows = [];
   for (const known of KNOWN_CLIS) {
     let installed = false;
@@ -212,11 +227,11 @@ async function listClis(json: boolean): Promise<number> {
     let installHint: string | null = null;
     const driver = PROBE_DRIVERS.find((d) => d.cli === known.name);
     if (driver) {
-      const d = await discoverCli(driver.cli, { bin: driver.bin, npmPackage: driver.npmPackage });
+      const d = await resolveCli(driver, bins);
       installed = d.bin !== null;
       version = d.version;
-      where = d.source;
-      installHint = installed ? null : d.installHint;
+      where = d.source === 'candidate' ? `candidate ${d.bin ?? ''}` : d.source;
+      installHint = installed ? null : (d.problem ?? d.installHint);
     } else if (known.npmPackage !== null || known.hermetic === 'no') {
       const found = await execa('sh', ['-c', `command -v ${known.bin}`], { reject: false });
       installed = found.exitCode === 0 && found.stdout.trim() !== '';

@@ -114,3 +114,19 @@ describe('claudeDecoder: shapes of issue 11', () => {
     expect(json.decode(env('', 1, "error: unknown option '--x'\n")).status).toEqual({ kind: 'startup-rejected', message: "error: unknown option '--x'" });
   });
 });
+
+describe('one assistant message split over several stream events (anthropics/claude-code#78686)', () => {
+  it('reads the text blocks of one message id joined, while the result holds only the first fragment', () => {
+    const answer = JSON.stringify({ position: 'Choose A', reasoning: 'r'.repeat(40), final: true });
+    const cut = 30;
+    const lines = [
+      { type: 'system', subtype: 'init', session_id: 's' },
+      { type: 'assistant', message: { id: 'msg_1', role: 'assistant', content: [{ type: 'text', text: answer.slice(0, cut) }], stop_reason: null }, session_id: 's' },
+      { type: 'assistant', message: { id: 'msg_1', role: 'assistant', content: [{ type: 'text', text: answer.slice(cut) }], stop_reason: 'end_turn' }, session_id: 's' },
+      { type: 'result', subtype: 'success', is_error: false, result: answer.slice(0, cut), session_id: 's' },
+    ];
+    const d = decoder.decode({ stdout: `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`, stderr: '', exitCode: 0, elapsedMs: 1 }, { anchor: 'position' });
+    expect(d.candidates.map((c) => [c.origin, c.value])).toEqual([['assistant-text', JSON.parse(answer)]]);
+    expect(d.candidates[0]!.event).toBe(2);
+  });
+});

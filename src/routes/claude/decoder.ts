@@ -20,9 +20,10 @@
 import { readJsonDocuments, jsonEvents, type JsonEvent } from '#src/envelope/jsonl.ts';
 import { candidatesFromStructured, candidatesFromText } from '#src/envelope/candidates.ts';
 import { findKeys, isPlainObject, pointerToken } from '#src/envelope/keys.ts';
-import { apiErrorTextStatus, crashedStatus, incompleteStatus, noteLostOutput } from '#src/envelope/status.ts';
+import { apiErrorTextStatus, crashedStatus, incompleteStatus, noteLostOutput, schemaRefusedStatus } from '#src/envelope/status.ts';
 import { finishDecode } from '#src/envelope/decodeParts.ts';
 import { objectReply } from '#src/envelope/reply.ts';
+import { splitMessageTexts } from '#src/envelope/splitMessages.ts';
 import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from '#src/envelope/types.ts';
 import { pushAll } from '#src/arrays.ts';
 
@@ -99,9 +100,11 @@ function decodeClaude(route: string, envelope: Envelope, options: DecodeOptions 
     notes.push('no terminal {"type":"result"} object in stdout');
   }
 
-  // 2. Assistant events, in stream order: StructuredOutput (or any) tool calls and text blocks.
-  for (const e of events) {
-    if (e.value.type !== 'assistant') continue;
+  // 2. Assistant events, in stream order: StructuredOutput (or any) tool calls and text blocks; the
+  //    text of one message id spread over several events is also read joined, at its last event.
+  const split = splitMessageTexts(events.map((e) => e.value));
+  events.forEach((e, index) => {
+    if (e.value.type !== 'assistant') return;
     const message = e.value.message;
     const content = isPlainObject(message) && Array.isArray(message.content) ? message.content : [];
     content.forEach((block, i) => {
@@ -113,7 +116,13 @@ function decodeClaude(route: string, envelope: Envelope, options: DecodeOptions 
         pushAll(candidates, candidatesFromText(block.text, { origin: 'assistant-text', pointer: `${pointer}/text`, offset: e.offset, ...e.event }, anchor, notes));
       }
     });
-  }
+    const joined = split.get(index);
+    if (joined) {
+      const first = events[joined.first]!;
+      notes.push(`assembled the text of assistant message ${joined.id} from ${joined.pieces} text blocks over several events`);
+      pushAll(candidates, candidatesFromText(joined.text, { origin: 'assistant-text', pointer: `${first.base}/message/content`, offset: first.offset, ...e.event }, anchor, notes));
+    }
+  });
 
   // 3. The result string of the terminal object (plain or fenced JSON, or prose around it).
   if (terminal && typeof terminal.value.result === 'string') {
@@ -123,7 +132,8 @@ function decodeClaude(route: string, envelope: Envelope, options: DecodeOptions 
   const human: string[] = [];
   let status: EnvelopeStatus;
   if (terminal && !docs.truncated) {
-    status = readStatus(terminal.value);
+    // A provider 400 that names the schema (tool input_schema) refused it at the first request.
+    status = schemaRefusedStatus(readStatus(terminal.value));
   } else if (events.length > 0 || docs.truncated) {
     status = incompleteStatus(envelope, docs.truncated ? 'the last line of stdout is cut' : 'no terminal {"type":"result"} object', ancillary);
   } else {

@@ -37,7 +37,7 @@ import { candidatesFromText, commentaryMark, dedupeCandidates } from '#src/envel
 import { envelopeFacts } from '#src/envelope/decodeParts.ts';
 import { textReply } from '#src/envelope/reply.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
-import { crashedStatus, incompleteStatus, noteLostOutput } from '#src/envelope/status.ts';
+import { crashedStatus, incompleteStatus, noteLostOutput, schemaRefusedStatus } from '#src/envelope/status.ts';
 import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, Reply, RouteDecoder } from '#src/envelope/types.ts';
 import { pushAll } from '#src/arrays.ts';
 
@@ -290,12 +290,10 @@ function readStatus(
     // failure, not the provider's: retrying the route hits the same limit (openai/codex#37676, the
     // `RolloutBudgetExceeded` error of openai/codex#29715), as Claude's `error_max_turns` is.
     if (f.status === null && f.code === null && LOCAL_LIMIT.test(f.message)) return { status: { kind: 'cli-error', message: f.message, isError: true }, code: null };
-    const status: EnvelopeStatus = {
-      kind: f.code === 'invalid_json_schema' ? 'startup-rejected' : 'provider-error',
-      message: f.message,
-      apiErrorStatus: f.status,
-      isError: true,
-    };
+    // A 400 naming the schema (`code: "invalid_json_schema"`, `Invalid schema for response_format`)
+    // refused it at the first request: startup-rejected, the provider's message kept.
+    const status = schemaRefusedStatus({ kind: 'provider-error', message: f.message, apiErrorStatus: f.status, isError: true }, f.code === null ? [] : [f.code]);
+    if (status.kind === 'startup-rejected') status.message = f.message;
     return { status, code: f.code };
   }
   if (documentCount === 0) {

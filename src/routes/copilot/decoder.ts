@@ -16,7 +16,7 @@
  */
 import { candidatesFromText } from '#src/envelope/candidates.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
-import { crashedStatus, errorStatusFromCode, incompleteStatus, pushApiErrorStatus } from '#src/envelope/status.ts';
+import { crashedStatus, errorStatusFromCode, incompleteStatus, isHttpErrorStatus, pushApiErrorStatus, schemaRefusedStatus, statusInErrorText } from '#src/envelope/status.ts';
 import { finishDecode, startDecode } from '#src/envelope/decodeParts.ts';
 import { lastNonBlank, textReply } from '#src/envelope/reply.ts';
 import type { Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from '#src/envelope/types.ts';
@@ -27,12 +27,15 @@ export const COPILOT_ROUTE = 'copilot/json';
 
 /**
  * What a Copilot `session.error` event's `data` says: a provider error when `statusCode` is an HTTP
- * error status (400-599), else a CLI error, with `message` verbatim.
+ * error status (400-599), or, without one, when the message carries one (`Last error: 529
+ * Overloaded`, a relayed body's `"status": 429`: {@link statusInErrorText}); else a CLI error, with
+ * `message` verbatim. A 400 naming the schema is `startup-rejected` ({@link schemaRefusedStatus}).
  */
 export function copilotErrorStatus(data: unknown): EnvelopeStatus {
   const d = isPlainObject(data) ? data : {};
   const message = typeof d.message === 'string' && d.message !== '' ? d.message : typeof d.errorType === 'string' ? d.errorType : 'error';
-  return errorStatusFromCode(d.statusCode, message);
+  const code = isHttpErrorStatus(d.statusCode) ? d.statusCode : statusInErrorText(message.replace(/^.*\bLast error:\s*/s, ''));
+  return schemaRefusedStatus(errorStatusFromCode(code, message));
 }
 
 function toolArguments(request: Record<string, unknown>): unknown {

@@ -21,7 +21,7 @@ import { findJsonObjects } from '#src/scan/index.ts';
 import { framingOf, readJsonDocuments, type JsonDocument } from '#src/envelope/jsonl.ts';
 import { candidatesFromText, commentaryMark, dedupeCandidates } from '#src/envelope/candidates.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
-import { crashedStatus, incompleteStatus, isHttpErrorStatus, noteLostOutput } from '#src/envelope/status.ts';
+import { crashedStatus, incompleteStatus, isHttpErrorStatus, noteLostOutput, schemaRefusedStatus } from '#src/envelope/status.ts';
 import { envelopeFacts, finishDecode } from '#src/envelope/decodeParts.ts';
 import { lastNonBlank, objectReply, textReply } from '#src/envelope/reply.ts';
 import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from '#src/envelope/types.ts';
@@ -73,14 +73,19 @@ function stderrErrorObject(stderr: string): Record<string, unknown> | undefined 
   return last;
 }
 
-/** Status from an `error` object (stdout terminal or stderr report), with its evidence fragments. */
+/**
+ * Status from an `error` object (stdout terminal or stderr report), with its evidence fragments. A
+ * 400 whose words name a schema (`generation_config.response_schema`, `function_declarations[n].parameters`:
+ * `Invalid JSON payload received. Unknown name ...`) is `startup-rejected`: the API refused the
+ * request's schema before any model turn.
+ */
 function errorStatus(error: Record<string, unknown>, human: string[], ancillary: string[]): EnvelopeStatus {
   const message = typeof error.message === 'string' && error.message.trim() !== '' ? error.message : undefined;
   if (message) human.push(message);
   const status = geminiErrorStatus(error);
   if (status !== null) {
     ancillary.push(`api_error_status=${status}`);
-    return { kind: 'provider-error', apiErrorStatus: status, message: message ?? `HTTP ${status}` };
+    return schemaRefusedStatus({ kind: 'provider-error', apiErrorStatus: status, message: message ?? `HTTP ${status}` });
   }
   return { kind: 'cli-error', ...(message ? { message } : {}) };
 }

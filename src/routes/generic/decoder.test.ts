@@ -133,3 +133,12 @@ describe('generic Claude Code clones: is_error wins over subtype success (claude
     expect(d.status).toMatchObject({ kind: 'provider-error', apiErrorStatus: 529 });
   });
 });
+
+describe('an error frame whose words carry the provider status (issue 21.2)', () => {
+  const grok = genericDecoder('grok/json');
+  it('is a provider error naming the status; an error frame without one stays a CLI error', () => {
+    const withStatus = grok.decode({ stdout: JSON.stringify({ type: 'error', message: 'Codex error: {"error":{"type":"usage_limit_reached"},"status_code":429}' }), stderr: '', exitCode: 1, elapsedMs: 1 }).status;
+    expect(withStatus).toMatchObject({ kind: 'provider-error', apiErrorStatus: 429 });
+    expect(grok.decode({ stdout: JSON.stringify({ type: 'error', message: "Couldn't start session: no such model" }), stderr: '', exitCode: 1, elapsedMs: 1 }).status.kind).toBe('cli-error');
+  });
+});

@@ -10,10 +10,11 @@
 import { readJsonDocuments, type JsonDocument } from '#src/envelope/jsonl.ts';
 import { candidatesFromStructured, candidatesFromText } from '#src/envelope/candidates.ts';
 import { findKeys, foldKey, isPlainObject, pointerToken } from '#src/envelope/keys.ts';
-import { apiErrorTextStatus, crashedStatus, incompleteStatus, pushApiErrorStatus } from '#src/envelope/status.ts';
+import { apiErrorTextStatus, crashedStatus, incompleteStatus, pushApiErrorStatus, schemaRefusedStatus, statusInErrorText } from '#src/envelope/status.ts';
 import { finishDecode } from '#src/envelope/decodeParts.ts';
 import { objectReply, textReply } from '#src/envelope/reply.ts';
 import type { Candidate, DecodeOptions, EnvelopeStatus, Reply, RouteDecoder } from '#src/envelope/types.ts';
+import { splitMessageTexts } from '#src/envelope/splitMessages.ts';
 import { pushAll, prependAll } from '#src/arrays.ts';
 
 /**
@@ -37,6 +38,11 @@ export interface EventFilter {
  * - `assistantEvents`: also read Claude Code-style `{"type":"assistant","message":{"content":[..]}}`
  *   events in stream order: `tool_use` inputs (origin `tool_use:<name>`) and text blocks (origin
  *   `assistant-text`) (for Claude Code-compatible streams: Amp, cursor-agent, grok's messages mode);
+ * - `textEvents`: the answer text streams as chunk events (`{"type": <type>, <field>: "<piece>"}`,
+ *   xAI grok `--output-format streaming-json` `{"type":"text","data":"..."}`, one event or many small
+ *   chunks): consecutive chunks are one text, assembled before it is read (origin `assistant-text`,
+ *   `event` = the line of its first chunk); any other event ends it, except the `passThrough` types
+ *   (`thought`), which are never read;
  * - `event`: a JSONL event filter that picks the terminal object (wins over `terminalType`);
  * - `pointer`: RFC 6901 JSON Pointer to the answer inside the terminal object (`""` = the object
  *   itself); the answer is then read ONLY there (an object, or JSON inside a string);
@@ -53,6 +59,7 @@ export interface GenericDecoderOptions {
   textFields?: readonly string[];
   terminalType?: string | readonly string[];
   assistantEvents?: boolean;
+  textEvents?: { type: string; field: string; passThrough?: readonly string[] };
   event?: EventFilter;
   pointer?: string;
   key?: string;
@@ -193,6 +200,7 @@ export function genericDecoder(route: string, options: GenericDecoderOptions = {
       let reply: Reply = {};
 
       if (options.assistantEvents && !located) pushAll(candidates, assistantEventCandidates(docs.documents, docs.framing === 'lines', anchor));
+      if (options.textEvents && !located) pushAll(candidates, textEventCandidates(docs.documents, options.textEvents, docs.framing === 'lines', anchor, notes, human));
 
       if (terminal) {
         const t = terminal.value;
@@ -242,10 +250,16 @@ export function genericDecoder(route: string, options: GenericDecoderOptions = {
           const code = apiErrorTextStatus(t.result);
           status = { kind: 'provider-error', message: t.result, ...(typeof code === 'number' ? { apiErrorStatus: code } : {}) };
           pushApiErrorStatus(status, ancillary);
+        } else if (t.type === 'error' && human[0] !== undefined && statusInErrorText(human[0]) !== null) {
+          // An error frame whose words carry the provider's status (`{"type":"error","message":"429 ..."}`,
+          // a relayed body's `"status_code": 429`): the provider's error, naming it (issue 21 point 2).
+          status = { kind: 'provider-error', apiErrorStatus: statusInErrorText(human[0]), message: human[0] };
+          pushApiErrorStatus(status, ancillary);
         } else if (t.type === 'error' || t.is_error === true || (typeof t.subtype === 'string' && t.subtype.startsWith('error'))) {
           status = { kind: 'cli-error', message: human[0] ?? 'error' };
           if (typeof t.subtype === 'string') status.subtype = t.subtype;
         }
+        status = schemaRefusedStatus(status, human);
         if (options.freeText) pushAll(candidates, candidatesFromText(envelope.stdout, { origin: 'stdout', pointer: '', offset: 0 }, anchor));
       } else {
         if (docs.documents.length > 0 && (options.event || terminalTypes)) {
@@ -270,10 +284,15 @@ export function genericDecoder(route: string, options: GenericDecoderOptions = {
   };
 }
 
-/** Claude Code-style assistant events: tool_use inputs and JSON in text blocks, in stream order. */
+/**
+ * Claude Code-style assistant events: tool_use inputs and JSON in text blocks, in stream order; the
+ * text of one message id spread over several events is also read joined, at its last event
+ * (src/envelope/splitMessages.ts).
+ */
 function assistantEventCandidates(documents: JsonDocument[], lines: boolean, anchor: string | undefined): Candidate[] {
   const out: Candidate[] = [];
-  for (const doc of documents) {
+  const split = splitMessageTexts(documents.map((d) => d.value));
+  for (const [index, doc] of documents.entries()) {
     if (!isPlainObject(doc.value) || doc.value.type !== 'assistant') continue;
     const message = doc.value.message;
     const content = isPlainObject(message) && Array.isArray(message.content) ? message.content : [];
@@ -287,7 +306,52 @@ function assistantEventCandidates(documents: JsonDocument[], lines: boolean, anc
         pushAll(out, candidatesFromText(block.text, { origin: 'assistant-text', pointer: `${pointer}/text`, offset: doc.offset, ...event }, anchor));
       }
     });
+    const joined = split.get(index);
+    if (joined) pushAll(out, candidatesFromText(joined.text, { origin: 'assistant-text', pointer: '/message/content', offset: documents[joined.first]!.offset, ...event }, anchor));
   }
+  return out;
+}
+
+/**
+ * The answer text of chunk events (see {@link GenericDecoderOptions.textEvents}): consecutive
+ * chunks joined, each text read when it closes, so candidates stay in stream order; each non-empty
+ * text is also a human-readable evidence line.
+ */
+function textEventCandidates(
+  documents: JsonDocument[],
+  spec: { type: string; field: string; passThrough?: readonly string[] },
+  lines: boolean,
+  anchor: string | undefined,
+  notes: string[],
+  human: string[],
+): Candidate[] {
+  const out: Candidate[] = [];
+  let open: { text: string; doc: JsonDocument; pieces: number } | undefined;
+  const close = () => {
+    if (!open) return;
+    const { text, doc, pieces } = open;
+    open = undefined;
+    if (text.trim() !== '') human.push(text);
+    if (pieces > 1) notes.push(`assembled the text on line ${doc.line + 1} from ${pieces} ${spec.type} events`);
+    pushAll(out, candidatesFromText(text, { origin: 'assistant-text', pointer: `/${pointerToken(spec.field)}`, offset: doc.offset, ...(lines ? { event: doc.line } : {}) }, anchor, notes));
+  };
+  for (const doc of documents) {
+    if (!isPlainObject(doc.value)) continue;
+    const type = String(doc.value.type);
+    if (type === spec.type) {
+      const piece = doc.value[spec.field];
+      const text = typeof piece === 'string' ? piece : '';
+      if (open) {
+        open.text += text;
+        open.pieces += 1;
+      } else {
+        open = { text, doc, pieces: 1 };
+      }
+    } else if (!spec.passThrough?.includes(type)) {
+      close();
+    }
+  }
+  close();
   return out;
 }
 

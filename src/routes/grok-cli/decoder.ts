@@ -29,7 +29,7 @@
  */
 import { candidatesFromText } from '#src/envelope/candidates.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
-import { crashedStatus, errorStatusFromCode, httpStatusIn, incompleteStatus, noteLostOutput, pushApiErrorStatus } from '#src/envelope/status.ts';
+import { crashedStatus, errorStatusFromCode, httpStatusIn, incompleteStatus, noteLostOutput, pushApiErrorStatus, schemaRefusedStatus, statusInErrorText } from '#src/envelope/status.ts';
 import { finishDecode, startDecode, type DecodeParts } from '#src/envelope/decodeParts.ts';
 import { lastNonBlank, textReply } from '#src/envelope/reply.ts';
 import type { JsonDocument } from '#src/envelope/jsonl.ts';
@@ -51,7 +51,7 @@ const API_ERROR = /^Grok API error: (\d{3})\b/;
 export function grokCliErrorStatus(content: string, exitCode: number | null): EnvelopeStatus | null {
   if (content.startsWith(GROK_CLI_ERROR_PREFIX)) {
     const rest = content.slice(GROK_CLI_ERROR_PREFIX.length);
-    return errorStatusFromCode(httpStatusIn(rest, API_ERROR), content);
+    return schemaRefusedStatus(errorStatusFromCode(httpStatusIn(rest, API_ERROR) ?? statusInErrorText(rest.replace(/^Grok API error:\s*/, '')), content));
   }
   if (exitCode !== null && exitCode !== 0 && content.startsWith('Error: ')) return { kind: 'cli-error', message: content };
   return null;
@@ -177,7 +177,7 @@ function toolCallCandidates(calls: unknown, pointer: string, doc: JsonDocument, 
 /** What an `error` chunk or event says: a provider error with its HTTP status when it starts with one. */
 function streamErrorStatus(message: string): EnvelopeStatus {
   if (message.startsWith(GROK_CLI_ERROR_PREFIX)) return grokCliErrorStatus(message, 1) ?? { kind: 'cli-error', message };
-  return errorStatusFromCode(httpStatusIn(message, ERROR_STATUS), message);
+  return schemaRefusedStatus(errorStatusFromCode(httpStatusIn(message, ERROR_STATUS) ?? statusInErrorText(message), message));
 }
 
 function decodeStream(route: string, framing: 'chunks' | 'steps', envelope: Envelope, options: DecodeOptions, parts: DecodeParts): Decoded {

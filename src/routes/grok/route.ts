@@ -20,8 +20,16 @@ export const grokRoute = defineRoute({
       route: 'grok/streaming-json',
       framings: ['jsonl'],
       streams: true,
-      // The final `end` line carries structuredOutput / structuredOutputError; `error` lines end a failed run.
-      decoder: () => genericDecoder('grok/streaming-json', { header: 'xAI grok streaming-json (documented)', terminalType: ['end', 'error'] }),
+      // The final `end` line carries structuredOutput / structuredOutputError (never the text); `error`
+      // lines end a failed run. The answer text streams as `{"type":"text","data":"<chunk>"}` events
+      // (one per ACP agent message chunk) and `thought` chunks are reasoning
+      // (xai-org/grok-build crates/codegen/xai-grok-pager/src/headless/reducer/acp.rs, `AcpLine::Text`).
+      decoder: () =>
+        genericDecoder('grok/streaming-json', {
+          header: 'xAI grok streaming-json (documented)',
+          terminalType: ['end', 'error'],
+          textEvents: { type: 'text', field: 'data', passThrough: ['thought'] },
+        }),
     },
     {
       route: 'grok/streaming-messages-json',

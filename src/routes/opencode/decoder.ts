@@ -3,8 +3,10 @@
  * `{type, timestamp, sessionID, part | error}` with `type` in `step_start`, `text`, `tool_use`,
  * `reasoning`, `step_finish`, `error`. No schema flag, no structured field: the answer is JSON in the
  * `text` parts. There is no terminal "done" event (opencode issue #36413): a stream whose last
- * `step_start` has no `step_finish` (nor an `error`) after it, or whose last line is cut, is
- * incomplete and never accepted. `reasoning` parts are never read.
+ * `step_start` has no `step_finish` (nor an `error`) after it, whose last `step_finish` says the run
+ * goes on (`reason: "tool-calls"`: a tool loop is step_finish(tool-calls) -> step_start -> ... ->
+ * step_finish(stop), multica-ai/multica#5238), or whose last line is cut, is incomplete and never
+ * accepted. `reasoning` parts are never read.
  *
  * Facts (opencode 1.18.33 against the loopback Chat Completions mock, research/cli-envelopes.md
  * section 6, checked by probes/opencode.test.ts):
@@ -16,7 +18,7 @@
  */
 import { candidatesFromText, commentaryMark } from '#src/envelope/candidates.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
-import { crashedStatus, errorStatusFromCode, incompleteStatus, noteLostOutput, pushApiErrorStatus } from '#src/envelope/status.ts';
+import { crashedStatus, errorStatusFromCode, incompleteStatus, isHttpErrorStatus, noteLostOutput, pushApiErrorStatus, schemaRefusedStatus, statusInErrorText } from '#src/envelope/status.ts';
 import { finishDecode, startDecode } from '#src/envelope/decodeParts.ts';
 import { lastNonBlank, textReply } from '#src/envelope/reply.ts';
 import type { Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from '#src/envelope/types.ts';
@@ -27,20 +29,33 @@ export const OPENCODE_ROUTE = 'opencode/jsonl';
 
 /**
  * What an opencode `error` event says: a provider error when `error.data.statusCode` is an HTTP
- * error status (400-599), else a CLI error; the message is `error.data.message`, else `error.name`.
+ * error status (400-599), or, without one, when the message or the relayed `responseBody` carries
+ * one ({@link statusInErrorText}), else a CLI error; the message is `error.data.message`, else
+ * `error.name`. A 400 whose message or body names the schema is `startup-rejected`
+ * ({@link schemaRefusedStatus}).
  */
 export function opencodeErrorStatus(error: unknown): EnvelopeStatus {
   const e = isPlainObject(error) ? error : {};
   const data = isPlainObject(e.data) ? e.data : {};
   const message = typeof data.message === 'string' && data.message !== '' ? data.message : typeof e.name === 'string' ? e.name : 'error';
-  return errorStatusFromCode(data.statusCode, message);
+  const body = typeof data.responseBody === 'string' ? data.responseBody : '';
+  const code = isHttpErrorStatus(data.statusCode) ? data.statusCode : e.name === 'APIError' || body !== '' ? (statusInErrorText(message) ?? statusInErrorText(body)) : null;
+  return schemaRefusedStatus(errorStatusFromCode(code, message), [body]);
 }
 
+/** `step_finish` reasons that say the run takes another step (the AI SDK's finish reason `tool-calls`). */
+const CONTINUES = /^tool[-_ ]?calls?$/i;
+
 /**
- * opencode 1.18.33 refuses an argument by printing only the usage of `opencode run` on stderr (no
- * error line), exit 1, nothing on stdout: its first line is the CLI's only word for the refusal.
+ * How opencode refuses its own invocation, nothing on stdout:
+ * - 1.18.33 refuses an argument by printing only the usage of `opencode run` on stderr (no error
+ *   line), exit 1: its first line is the CLI's only word for the refusal;
+ * - `-s <id>` of a session it does not have: `Error: Session not found` (1.1.16,
+ *   anomalyco/opencode#8502), `NotFoundError: Session not found: ses_x` (anomalyco/opencode#20799),
+ *   or `NotFoundError: NotFoundError` then ` data: { message: "Session not found: ses_x" }` with
+ *   **exit 0** (1.14.19, anomalyco/opencode#27559).
  */
-const USAGE_REJECTION = [/^opencode run \[message\.\.\]/];
+const USAGE_REJECTION = [/^opencode run \[message\.\.\]/, /\bSession not found\b/];
 
 /**
  * The opencode decoder. Candidates: the JSON in each `text` part (origin `assistant-text`) and the
@@ -70,13 +85,17 @@ function decodeOpencode(envelope: Envelope, options: DecodeOptions = {}): Decode
   let stepOpen = false;
   let sawError = false;
   const texts: string[] = [];
+  let lastFinishReason: string | undefined;
   for (const doc of docs.documents) {
     const e = doc.value;
     if (!isPlainObject(e) || typeof e.type !== 'string') continue;
     terminal = e;
     const part = isPlainObject(e.part) ? e.part : undefined;
     if (e.type === 'step_start') stepOpen = true;
-    else if (e.type === 'step_finish') stepOpen = false;
+    else if (e.type === 'step_finish') {
+      stepOpen = false;
+      lastFinishReason = part && typeof part.reason === 'string' ? part.reason : undefined;
+    }
     if (e.type === 'text' && part && typeof part.text === 'string' && commentaryMark(part) === null) {
       if (part.text.trim() !== '') human.push(part.text);
       texts.push(part.text);
@@ -100,6 +119,8 @@ function decodeOpencode(envelope: Envelope, options: DecodeOptions = {}): Decode
     status = crashedStatus(envelope, envelope.stderr, USAGE_REJECTION) ?? status;
   } else if (status.kind === 'ok' && (docs.truncated || (stepOpen && !sawError))) {
     status = incompleteStatus(envelope, docs.truncated ? 'the last line of stdout is cut' : 'the last step_start has no step_finish', ancillary);
+  } else if (status.kind === 'ok' && !sawError && lastFinishReason !== undefined && CONTINUES.test(lastFinishReason)) {
+    status = incompleteStatus(envelope, `the last step_finish has reason "${lastFinishReason}": another step was due`, ancillary);
   }
   if (status.kind === 'ok') noteLostOutput(usage, candidates.length > 0 || human.length > 0, human, notes);
   const decoded = finishDecode(OPENCODE_ROUTE, { candidates, human, ancillary, notes, docs, reply: textReply(lastNonBlank(texts), 'assistant-text', usage) }, status, terminal, envelope, options);

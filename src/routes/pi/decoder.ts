@@ -17,7 +17,7 @@
  */
 import { candidatesFromText } from '#src/envelope/candidates.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
-import { crashedStatus, errorStatusFromCode, httpStatusIn, incompleteStatus, noteLostOutput, pushApiErrorStatus } from '#src/envelope/status.ts';
+import { crashedStatus, errorStatusFromCode, incompleteStatus, noteLostOutput, pushApiErrorStatus, schemaRefusedStatus, statusInErrorText } from '#src/envelope/status.ts';
 import { finishDecode, startDecode } from '#src/envelope/decodeParts.ts';
 import { textReply } from '#src/envelope/reply.ts';
 import type { Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from '#src/envelope/types.ts';
@@ -26,16 +26,15 @@ import { pushAll } from '#src/arrays.ts';
 /** The pi route. */
 export const PI_ROUTE = 'pi/json';
 
-/** `<status> <message>` at the start of an `errorMessage` (the OpenAI SDK's APIError wording). */
-const API_ERROR = /^(\d{3})\b/;
-
 /**
  * What an assistant message with `stopReason: "error"` says: a provider error when its
- * `errorMessage` starts with an HTTP error status (`529 Overloaded`), else a CLI error
- * (`Connection error.`).
+ * `errorMessage` carries an HTTP error status, at its start (`529 Overloaded`, the OpenAI SDK's
+ * APIError wording) or inside the provider body it relays (`Codex error: {..."status_code":429...}`,
+ * earendil-works/pi#4172; {@link statusInErrorText}), else a CLI error (`Connection error.`). A 400
+ * naming the schema is `startup-rejected` ({@link schemaRefusedStatus}).
  */
 export function piErrorStatus(errorMessage: string): EnvelopeStatus {
-  return errorStatusFromCode(httpStatusIn(errorMessage.trim(), API_ERROR), errorMessage);
+  return schemaRefusedStatus(errorStatusFromCode(statusInErrorText(errorMessage), errorMessage));
 }
 
 /**

@@ -19,7 +19,7 @@
 import { framingOf, jsonEvents, readJsonDocuments } from '#src/envelope/jsonl.ts';
 import { candidatesFromStructured, candidatesFromText } from '#src/envelope/candidates.ts';
 import { findKeys, isPlainObject, pointerToken } from '#src/envelope/keys.ts';
-import { crashedStatus, httpStatusIn, incompleteStatus, noteLostOutput, pushApiErrorStatus, stripAnsi } from '#src/envelope/status.ts';
+import { crashedStatus, httpStatusIn, incompleteStatus, noteLostOutput, pushApiErrorStatus, schemaRefusedStatus, stripAnsi } from '#src/envelope/status.ts';
 import { finishDecode } from '#src/envelope/decodeParts.ts';
 import { objectReply } from '#src/envelope/reply.ts';
 import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from '#src/envelope/types.ts';
@@ -137,7 +137,8 @@ function decodeQwen(route: string, envelope: Envelope, options: DecodeOptions = 
   }
   if (human.length === 0) pushAll(human, apiErrors);
 
-  let status = readStatus(envelope, t, errorMessage ?? apiErrors.at(-1), documents);
+  // A provider 400 that names the schema (tool parameters) refused it at the first request.
+  let status = schemaRefusedStatus(readStatus(envelope, t, errorMessage ?? apiErrors.at(-1), documents));
   if ((truncated || (!t && messages.length > 0)) && status.kind !== 'provider-error' && status.kind !== 'startup-rejected') {
     status = incompleteStatus(envelope, truncated ? 'the last line of stdout is cut' : 'no terminal {"type":"result"} object', ancillary);
   }
