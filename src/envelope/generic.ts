@@ -9,7 +9,8 @@
  */
 import { readJsonDocuments, type JsonDocument } from './jsonl.ts';
 import { candidatesFromStructured, candidatesFromText } from './candidates.ts';
-import { findKeys, foldKey, isPlainObject, pointerToken } from './keys.ts';
+import { joinPointer, parsePointer } from '#src/pointer.ts';
+import { findKeys, foldKey, isPlainObject } from './keys.ts';
 import { apiErrorTextStatus, crashedStatus, incompleteStatus, pushApiErrorStatus } from './status.ts';
 import { finishDecode } from './decodeParts.ts';
 import type { Candidate, DecodeOptions, EnvelopeStatus, RouteDecoder } from './types.ts';
@@ -205,14 +206,14 @@ export function genericDecoder(route: string, options: GenericDecoderOptions = {
           // The structured field goes first (before the assistant events already read), text fields last.
           const fromStructured: Candidate[] = [];
           for (const key of findKeys(t, structuredKeys)) {
-            const found = candidatesFromStructured(t[key], at(key, `/${pointerToken(key)}`));
+            const found = candidatesFromStructured(t[key], at(key, joinPointer('', key)));
             if (found[0] && !structured) structured = found[0];
             pushAll(fromStructured, found);
           }
           prependAll(candidates, fromStructured);
           for (const field of findKeys(t, textFields)) {
             const value = t[field];
-            if (typeof value === 'string') pushAll(candidates, candidatesFromText(value, at(field, `/${pointerToken(field)}`), anchor, notes));
+            if (typeof value === 'string') pushAll(candidates, candidatesFromText(value, at(field, joinPointer('', field)), anchor, notes));
           }
         }
         for (const field of [t.result, t.message, isPlainObject(t.error) ? t.error.message : t.error]) {
@@ -300,10 +301,11 @@ interface Located {
   pointer: string;
 }
 
-/** Resolve an RFC 6901 pointer in `root`; `undefined` when any token is missing. */
+/** Resolve an RFC 6901 pointer in `root`; `undefined` when any token is missing or `pointer` is not a pointer. */
 function resolvePointer(root: unknown, pointer: string): Located | undefined {
   if (pointer === '') return { value: root, label: 'document', pointer: '' };
-  const tokens = pointer.slice(1).split('/').map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (!pointer.startsWith('/')) return undefined;
+  const tokens = parsePointer(pointer);
   let here: unknown = root;
   for (const token of tokens) {
     if (Array.isArray(here) && /^(0|[1-9]\d*)$/.test(token) && Number(token) < here.length) here = here[Number(token)];
@@ -325,9 +327,9 @@ function findKeyBreadthFirst(root: Record<string, unknown>, key: string): Locate
     }
     if (!isPlainObject(value)) continue;
     for (const k of Object.keys(value)) {
-      if (foldKey(k) === wanted) return { value: value[k], label: k, pointer: `${pointer}/${pointerToken(k)}` };
+      if (foldKey(k) === wanted) return { value: value[k], label: k, pointer: joinPointer(pointer, k) };
     }
-    for (const k of Object.keys(value)) queue.push({ value: value[k], pointer: `${pointer}/${pointerToken(k)}` });
+    for (const k of Object.keys(value)) queue.push({ value: value[k], pointer: joinPointer(pointer, k) });
   }
   return undefined;
 }

@@ -16,7 +16,7 @@ export { opencodeDecoder, opencodeErrorStatus, OPENCODE_ROUTE } from '#src/route
 export { copilotDecoder, copilotErrorStatus, COPILOT_ROUTE } from '#src/routes/copilot/decoder.ts';
 export { piDecoder, piErrorStatus, PI_ROUTE } from '#src/routes/pi/decoder.ts';
 export { defaultDecoders, withDecoders, decoderFor, UnknownRouteError } from './registry.ts';
-export { foldKey, findKeys, isPlainObject, pointerToken, isStructuredOrigin } from './keys.ts';
+export { foldKey, findKeys, isPlainObject, isStructuredOrigin } from './keys.ts';
 export { readReply, REPLY_TEXT_FIELDS } from './reply.ts';
 export { envelopeFacts } from './decodeParts.ts';
 export { readJsonDocuments, jsonEvents, framingOf } from './jsonl.ts';

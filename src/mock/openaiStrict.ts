@@ -32,6 +32,8 @@
  * or measured rejections only; it never invents one.
  */
 
+import { formatPointer, joinPointer } from '#src/pointer.ts';
+
 /** Keywords OpenAI strict mode refuses wherever they appear (documented, then measured). */
 export const OPENAI_STRICT_REFUSED_KEYWORDS: readonly string[] = [
   'allOf',
@@ -103,9 +105,7 @@ function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function pointerOf(path: readonly (string | number)[]): string {
-  return path.map((t) => `/${String(t).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
-}
+
 
 /** A path as a Python tuple, the way the service prints it: `()`, `('properties',)`, `('properties', 'a', 'anyOf', 0)`. */
 export function pythonTuple(path: readonly (string | number)[]): string {
@@ -192,11 +192,11 @@ function walk(
 ): void {
   if (!isObject(node)) return;
   const inContext = `In context=${pythonTuple(path)}, `;
-  const here = pointerOf(path);
+  const here = formatPointer(path);
 
   for (const keyword of OPENAI_STRICT_REFUSED_KEYWORDS) {
     if (!Object.hasOwn(node, keyword) || (isRoot && skipAtRoot.has(keyword))) continue;
-    out.push({ rule: 'refused-keyword', pointer: `${here}/${keyword}`, context: [...path], keyword, message: `${inContext}'${keyword}' is not permitted.` });
+    out.push({ rule: 'refused-keyword', pointer: joinPointer(here, keyword), context: [...path], keyword, message: `${inContext}'${keyword}' is not permitted.` });
   }
   if (typeof node.format === 'string' && !OPENAI_STRICT_FORMATS.includes(node.format)) {
     out.push({ rule: 'format', pointer: `${here}/format`, context: [...path], keyword: 'format', message: `${inContext}'${node.format}' is not a valid format.` });

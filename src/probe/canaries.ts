@@ -18,6 +18,7 @@
  * `additionalProperties: false`), and {@link CANARY_PAYLOAD} satisfies the baseline and every canary,
  * so an accepted canary completes against the mock in one model request.
  */
+import { parsePointer } from '#src/pointer.ts';
 
 /** The group of a canary; see the module comment. */
 export type CanaryGroup = 'baseline' | 'custom-keyword' | 'standard-annotation' | 'draft-keyword';
@@ -99,7 +100,7 @@ function clone<T>(value: T): T {
 /** The object at `pointer` (`''` or `/properties/<name>`) inside `root`. */
 function at(root: Record<string, unknown>, pointer: string): Record<string, unknown> {
   if (pointer === '') return root;
-  const name = pointer.split('/')[2]!;
+  const name = parsePointer(pointer)[1]!;
   return (root.properties as Record<string, Record<string, unknown>>)[name]!;
 }
 

@@ -8,7 +8,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { locateJsonError } from '#src/schema/jsonError.ts';
 import { loadProfileManifest, ManifestError, type ProfileManifest } from '#src/schema/manifest.ts';
-import { escapePointerToken } from '#src/schema/pointer.ts';
+import { joinPointer } from '#src/pointer.ts';
 import { getProfile } from '#src/schema/profiles.ts';
 import { findRecursiveRefs, indexSchema, unreferencedNodes } from '#src/schema/refs.ts';
 import type { LintContext, LintFinding, Profile, RuleHit, Severity } from '#src/schema/types.ts';
@@ -33,7 +33,7 @@ export const ALL_PROFILES = '*';
 /** Where a finding about keyword `keyword` of the schema at `pointer` points: `pointer/keyword`. */
 export function keywordPointer(pointer: string, keyword: string): string {
   if (keyword === '') return pointer === '' ? '(root)' : pointer;
-  return `${pointer}/${escapePointerToken(keyword)}`;
+  return joinPointer(pointer, keyword);
 }
 
 function finding(
