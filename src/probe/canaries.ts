@@ -14,8 +14,8 @@
  *   Claude Code (`prefixItems`, `dependentRequired`, `$anchor`, a lone `if`), a 2020-12 `$schema`,
  *   and the draft-07 `$schema` as its control.
  *
- * The baseline lints clean for every profile (OpenAI strict included: every property required,
- * `additionalProperties: false`), and {@link CANARY_PAYLOAD} satisfies the baseline and every canary,
+ * The baseline lints clean for every profile but Gemini's legacy responseSchema (OpenAI strict
+ * included: every property required, `additionalProperties: false`, which responseSchema refuses), and {@link CANARY_PAYLOAD} satisfies the baseline and every canary,
  * so an accepted canary completes against the mock in one model request.
  */
 import { parsePointer } from '#src/pointer.ts';
