@@ -25,6 +25,8 @@
  * - an array schema without `items` (`array schema missing items`, modelscope/ms-agent#610) or with
  *   the tuple form of `items` (`[...] is not of type 'object', 'boolean'`, measured);
  * - more than 10 levels of object nesting, 5,000 properties or 1,000 enum values (guide, newer copy).
+ * - a nested schema with no `type` (and no `anyOf` or `$ref` standing in for it): `In context=('properties',
+ *   'questions'), schema must have a 'type' key.` (SocialGouv/iterion#250 through Codex, can1357/oh-my-pi#211);
  *
  * Not refused, because the evidence conflicts or is missing: `default`, `examples`, `minLength`,
  * `maxLength` (refused in 2024-25 reports, accepted in 2026 measurements), and keywords nobody
@@ -62,12 +64,13 @@ export const OPENAI_STRICT_LIMITS = Object.freeze({ nestingLevels: 10, propertie
 /**
  * Which rule a violation breaks:
  * `root-type` (no `type`, or not `object`, or a bare `$ref`), `root-union` (a union/enum/not at
- * the root), `additional-properties`, `required`, `refused-keyword`, `format`, `array-items`,
+ * the root), `type-key` (a nested schema with neither `type` nor `anyOf`/`$ref`), `additional-properties`, `required`, `refused-keyword`, `format`, `array-items`,
  * `tuple-items`, `nesting`, `properties-count`, `enum-count`.
  */
 export type StrictRule =
   | 'root-type'
   | 'root-union'
+  | 'type-key'
   | 'additional-properties'
   | 'required'
   | 'refused-keyword'
@@ -197,6 +200,11 @@ function walk(
   for (const keyword of OPENAI_STRICT_REFUSED_KEYWORDS) {
     if (!Object.hasOwn(node, keyword) || (isRoot && skipAtRoot.has(keyword))) continue;
     out.push({ rule: 'refused-keyword', pointer: joinPointer(here, keyword), context: [...path], keyword, message: `${inContext}'${keyword}' is not permitted.` });
+  }
+  if (!isRoot && !['type', 'anyOf', '$ref'].some((k) => Object.hasOwn(node, k))) {
+    // Measured: "In context=('properties', 'questions'), schema must have a 'type' key." (SocialGouv/iterion#250, through Codex;
+    // can1357/oh-my-pi#211 for an empty items schema).
+    out.push({ rule: 'type-key', pointer: here, context: [...path], keyword: 'type', message: `${inContext}schema must have a 'type' key.` });
   }
   if (typeof node.format === 'string' && !OPENAI_STRICT_FORMATS.includes(node.format)) {
     out.push({ rule: 'format', pointer: `${here}/format`, context: [...path], keyword: 'format', message: `${inContext}'${node.format}' is not a valid format.` });
