@@ -35,31 +35,19 @@
  */
 
 import { formatPointer, joinPointer } from '#src/pointer.ts';
+import { OPENAI_STRICT_FACTS } from '#src/schema/profileData.ts';
 
-/** Keywords OpenAI strict mode refuses wherever they appear (documented, then measured). */
-export const OPENAI_STRICT_REFUSED_KEYWORDS: readonly string[] = [
-  'allOf',
-  'not',
-  'dependentRequired',
-  'dependentSchemas',
-  'if',
-  'then',
-  'else',
-  'oneOf',
-  'uniqueItems',
-  'minProperties',
-  'propertyNames',
-  'contains',
-];
+/** Keywords OpenAI strict mode refuses wherever they appear (documented, then measured): the openai-strict profile's data. */
+export const OPENAI_STRICT_REFUSED_KEYWORDS: readonly string[] = OPENAI_STRICT_FACTS.refusedKeywords;
 
 /** The `format` values OpenAI strict mode supports (OpenAI guide "Structured model outputs"). */
-export const OPENAI_STRICT_FORMATS: readonly string[] = ['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid'];
+export const OPENAI_STRICT_FORMATS: readonly string[] = OPENAI_STRICT_FACTS.formats;
 
 /** Keywords refused at the root even though `anyOf`/`enum` are fine deeper down. */
-const ROOT_REFUSED = ['oneOf', 'anyOf', 'allOf', 'enum', 'not'] as const;
+const ROOT_REFUSED: readonly string[] = OPENAI_STRICT_FACTS.rootRefused;
 
 /** Limits of the guide's newer copy: nesting levels, properties in total, enum values in total. */
-export const OPENAI_STRICT_LIMITS = Object.freeze({ nestingLevels: 10, properties: 5000, enumValues: 1000 });
+export const OPENAI_STRICT_LIMITS = Object.freeze({ ...OPENAI_STRICT_FACTS.limits });
 
 /**
  * Which rule a violation breaks:

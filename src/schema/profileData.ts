@@ -247,6 +247,20 @@ const OPENAI_SUPPORTED = [
   'description', 'title', '$schema',
 ];
 
+/**
+ * The OpenAI strict-mode facts the provider mock (src/mock/openaiStrict.ts) enforces too, so the
+ * lint profile and the mock that stands in for the service cannot drift apart.
+ */
+export const OPENAI_STRICT_FACTS = {
+  /** Refused wherever they appear: the guide's list, then the measured ones. */
+  refusedKeywords: [...Object.keys(OPENAI_DOC_UNSUPPORTED), ...Object.keys(OPENAI_MEASURED)],
+  formats: OPENAI_FORMATS,
+  /** Refused at the root even where they are fine deeper down. */
+  rootRefused: ['anyOf', 'oneOf', 'allOf', 'enum', 'not'],
+  /** The guide's newer copy: nesting levels, properties in total, enum values in total. */
+  limits: { nestingLevels: 10, properties: 5000, enumValues: 1000 },
+} as const;
+
 const openAiStrict: ProfileSpec = {
   name: 'openai-strict',
   title: 'OpenAI Structured Outputs, strict mode (Responses text.format, Chat response_format, strict tools)',
@@ -267,7 +281,7 @@ const openAiStrict: ProfileSpec = {
       description: 'The root may not carry anyOf/oneOf/allOf/enum/not.',
       source: `${OPENAI_DOC} ("root must not be anyOf"); Codex-observed error "must have type 'object' and not have 'oneOf'/'anyOf'/'allOf'/'enum'/'not' at the top level" (${SV} §2.6){{via}}`,
       hint: 'Move the union under a property of a root object.',
-      keywords: ['anyOf', 'oneOf', 'allOf', 'enum', 'not'],
+      keywords: OPENAI_STRICT_FACTS.rootRefused,
       consequence: '{{refused}}',
     },
     {
@@ -356,7 +370,7 @@ const openAiStrict: ProfileSpec = {
       description: `Only these formats: ${OPENAI_FORMATS.join(', ')}.`,
       source: `${OPENAI_DOC} (${SV} §2.3); measured "'uri' is not a valid format" (${SV} §2.4){{via}}`,
       hint: 'Drop "format" (describe it in "description") or use a supported one.',
-      allowed: OPENAI_FORMATS,
+      allowed: OPENAI_STRICT_FACTS.formats,
       consequence: '{{refused}}',
     },
     {
@@ -366,7 +380,7 @@ const openAiStrict: ProfileSpec = {
       source: `${OPENAI_DOC}, newer copy (${SV} §2.5); counting one level per object schema on a path is inferred{{via}}`,
       hint: 'Flatten the schema.',
       measure: 'objectDepth',
-      limit: 10,
+      limit: OPENAI_STRICT_FACTS.limits.nestingLevels,
       what: 'levels of object nesting',
       keyword: '',
     },
@@ -377,7 +391,7 @@ const openAiStrict: ProfileSpec = {
       source: `${OPENAI_DOC} (${SV} §2.5){{via}}`,
       hint: 'Split the schema.',
       measure: 'properties',
-      limit: 5000,
+      limit: OPENAI_STRICT_FACTS.limits.properties,
       what: 'object properties in total',
       keyword: 'properties',
     },
@@ -388,7 +402,7 @@ const openAiStrict: ProfileSpec = {
       source: `${OPENAI_DOC} (${SV} §2.5){{via}}`,
       hint: 'Shorten the enums.',
       measure: 'enumValues',
-      limit: 1000,
+      limit: OPENAI_STRICT_FACTS.limits.enumValues,
       what: 'enum values in total',
       keyword: 'enum',
     },
