@@ -11,6 +11,7 @@
  */
 import { integerOption, outputFileOption, reporterOption, shardOption } from './options.ts';
 import { REPORTER_NAMES } from '#src/report/names.ts';
+import { PROFILE_SPECS } from '#src/schema/profileData.ts';
 
 /** One option: commander's flags and description, plus its default, parser or choices. */
 export interface OptionSpec {
@@ -226,7 +227,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'lint',
     description: 'Lint JSON Schemas for portability across model CLIs and providers',
     readme:
-      "lints JSON Schemas for portability (`--profile claude-code\\|codex\\|openai-strict\\|anthropic\\|gemini\\|gemini-response-schema\\|qwen-code\\|xgrammar\\|portable`, `--format json`); each finding names the file, the JSON Pointer, the keyword, the profile rule and a fix; `--config <file>` lints each contract's schema against the profiles of the CLIs it names (`clis`); a path that does not exist exits 2",
+      `lints JSON Schemas for portability (\`--profile ${PROFILE_SPECS.map((p) => p.name).join('\\|')}\`, \`--format json\`); each finding names the file, the JSON Pointer, the keyword, the profile rule and a fix; \`--config <file>\` lints each contract's schema against the profiles of the CLIs it names (\`clis\`); a path that does not exist exits 2`,
     arguments: [{ name: '[paths...]', description: 'schema files or folders (default: schemas/contracts, or with --config the schemas of its contracts)' }],
     options: [
       { flags: '--config <file>', description: 'lint the production schema of every contract of this config against the profiles of the CLIs it names (`clis`)' },
