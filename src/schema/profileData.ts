@@ -740,7 +740,7 @@ const geminiResponseSchema: ProfileSpec = {
       id: 'single-type',
       check: 'single-type',
       description: '"type" is one name of the OpenAPI Type enum (STRING, NUMBER, INTEGER, BOOLEAN, ARRAY, OBJECT, NULL), never an array; optionality is "nullable": true.',
-      source: `${GEMINI_SCHEMA_PROTO} (enum Type; "Type type = 1", not repeated); measured: 'Unknown name "type" at ...: Proto field is not repeating, cannot start list.' (prism-php/prism#974)`,
+      source: `${GEMINI_SCHEMA_PROTO} (enum Type; "Type type = 1", not repeated); the same enum in googleapis/js-genai (@google/genai) src/types.ts "export enum Type"; measured: 'Unknown name "type" at ...: Proto field is not repeating, cannot start list.' (prism-php/prism#974)`,
       hint: 'Use one type and "nullable": true instead of ["T", "null"].',
       types: ['string', 'number', 'integer', 'boolean', 'array', 'object', 'null'],
       message: `"type" must be one OpenAPI type name; ${GEMINI_SCHEMA_REFUSED} ("Proto field is not repeating, cannot start list" for an array)`,
