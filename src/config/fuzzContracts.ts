@@ -15,11 +15,11 @@
  * Contracts read by a reply codec (`extensions.codec`) are skipped: their answers are not schema
  * payloads alone (a Markdown footer, an event with allowed kinds).
  */
+import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { schemaPayload } from '#src/arbitraries/schemaPayload.ts';
 import { valueAt, type DefinedContract } from '#src/contract/define.ts';
 import type { Verdict } from '#src/contract/types.ts';
-import { canonicalJson } from '#src/envelope/candidates.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
 import { decoderFor } from '#src/routes/registry.ts';
 import type { Envelope } from '#src/envelope/types.ts';
@@ -89,7 +89,7 @@ function check(contract: DefinedContract, sample: Sample, verdict: Verdict): str
     if (verdict.verdict !== 'accepted') return `expected accepted, got ${verdict.verdict}: ${verdict.evidence.join(' | ')}`;
     if (isPlainObject(sample.payload) && isPlainObject(verdict.value)) {
       for (const [k, v] of Object.entries(sample.payload)) {
-        if (canonicalJson(verdict.value[k]) !== canonicalJson(v)) return `the accepted value changed member "${k}"`;
+        if (!isDeepStrictEqual(verdict.value[k], v)) return `the accepted value changed member "${k}"`;
       }
     }
     if ((sample.style === 'free-text' || sample.style === 'free-text-fenced') && verdict.fromText !== true) return 'an answer from free text is not marked fromText';

@@ -34,7 +34,7 @@ import { boundLine, type ClipPolicy } from '#src/diagnostics/evidence.ts';
 import { isPlainObject, isStructuredOrigin } from '#src/envelope/keys.ts';
 import type { Candidate, Decoded, DecodeOptions } from '#src/envelope/types.ts';
 import { UsageLedger, type UsageLedgerState } from '#src/policy/usage.ts';
-import { parsePointer } from '#src/schema/pointer.ts';
+import { formatPointer, joinPointer, parsePointer } from '#src/pointer.ts';
 import { buildCodec, type Codec, type ReplyCodec } from './codecs.ts';
 import { failureEvidence, noAnswer, runFailure } from './outcome.ts';
 import { selectLastShaped, type LastShapedRule } from './select.ts';
@@ -236,7 +236,7 @@ function undeclared(schema: unknown, tokens: readonly string[], type?: string): 
       return `the schema at ${at}/properties lists ${names.length ? names.map((n) => `"${n}"`).join(', ') : 'no property'}`;
     }
     node = props[token];
-    at += `/properties/${token.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    at = joinPointer(at, 'properties', token);
   }
   if (type !== undefined && isPlainObject(node) && node.type !== undefined) {
     const types = Array.isArray(node.type) ? node.type : [node.type];
@@ -277,7 +277,7 @@ export function normalizeDefinition(def: ContractDefinition, baseDir: string = p
     }
     if (!isPlainObject(schema)) throw new ContractDefinitionError(`${label}: schema file ${schemaFile} must hold a JSON object`);
   } else schema = def.schema as Record<string, unknown>;
-  const anchorPointer = def.anchor.startsWith('/') ? def.anchor : `/${def.anchor.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+  const anchorPointer = def.anchor.startsWith('/') ? def.anchor : formatPointer([def.anchor]);
   const against = schemaFile ?? 'its inline schema';
   const anchorProblem = undeclared(schema, parsePointer(anchorPointer));
   if (anchorProblem) throw new ContractDefinitionError(`${label}: \`anchor\` "${def.anchor}" names no property of ${against}: ${anchorProblem}`);

@@ -4,7 +4,7 @@
  * above it (no route, no contract): the decoders and their registry live in src/routes/
  * (src/routes/decoders.ts).
  */
-export { foldKey, findKeys, isPlainObject, pointerToken, isStructuredOrigin, STRUCTURED_FIELD_NAMES } from './keys.ts';
+export { foldKey, findKeys, isPlainObject, isStructuredOrigin, STRUCTURED_FIELD_NAMES } from './keys.ts';
 export { objectReply, textReply, REPLY_TEXT_FIELDS } from './reply.ts';
 export { envelopeFacts } from './decodeParts.ts';
 export { readJsonDocuments, jsonEvents, framingOf } from './jsonl.ts';

@@ -2,6 +2,7 @@
  * Comparing a verdict with a case's expectation. Returns the mismatches, one sentence each; `[]`
  * means the verdict conforms.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { canonicalJson } from '#src/envelope/candidates.ts';
 import type { Verdict } from '#src/contract/types.ts';
 import type { CaseExpectation } from '#src/record/caseTypes.ts';
@@ -20,7 +21,7 @@ export function compareVerdict(expect: CaseExpectation, verdict: Verdict): strin
   }
   if (expect.value !== undefined) {
     const value = verdict.verdict === 'accepted' || verdict.verdict === 'dropped-nonfinal' ? verdict.value : undefined;
-    if (value === undefined || canonicalJson(value) !== canonicalJson(expect.value)) {
+    if (value === undefined || !isDeepStrictEqual(value, expect.value)) {
       problems.push(`expected value ${clip(canonicalJson(expect.value))}, got ${value === undefined ? '(none)' : clip(canonicalJson(value))}`);
     }
   }

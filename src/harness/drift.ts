@@ -20,6 +20,7 @@
  * `crashed` / `startup-rejected`, when the recorded one did not) gives no drift line: it is
  * reported as broken ({@link probeBroken}), never as drift.
  */
+import { joinPointer } from '#src/pointer.ts';
 import type { Envelope, RouteDecoder } from '#src/envelope/types.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
 import { readJsonDocuments } from '#src/envelope/jsonl.ts';
@@ -80,10 +81,6 @@ const MAX_DEPTH = 16;
 /** Most names one drift line lists before `and N more`. */
 const MAX_LISTED = 24;
 
-function escapeToken(key: string): string {
-  return key.replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
 function walkPaths(value: unknown, pointer: string, into: Map<string, Set<string>>, depth: number): void {
   const types = into.get(pointer) ?? new Set<string>();
   types.add(jsonType(value));
@@ -92,7 +89,7 @@ function walkPaths(value: unknown, pointer: string, into: Map<string, Set<string
   if (Array.isArray(value)) {
     for (const item of value) walkPaths(item, `${pointer}/*`, into, depth + 1);
   } else if (isPlainObject(value)) {
-    for (const [k, v] of Object.entries(value)) walkPaths(v, `${pointer}/${escapeToken(k)}`, into, depth + 1);
+    for (const [k, v] of Object.entries(value)) walkPaths(v, joinPointer(pointer, k), into, depth + 1);
   }
 }
 

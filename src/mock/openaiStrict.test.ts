@@ -55,7 +55,9 @@ describe('checkOpenAiStrict', () => {
       cond: { type: 'string', if: { const: 'a' }, then: { const: 'a' } },
       rec: { type: 'object', additionalProperties: false, required: [], properties: {}, propertyNames: { pattern: '^a' }, minProperties: 1 },
     });
-    const found = checkOpenAiStrict(schema).map((v) => [v.rule, v.pointer]);
+    const found = checkOpenAiStrict(schema)
+      .filter((v) => v.rule !== 'type-key')
+      .map((v) => [v.rule, v.pointer]);
     expect(found).toEqual([
       ['refused-keyword', '/properties/ids/uniqueItems'],
       ['refused-keyword', '/properties/both/allOf'],
@@ -110,6 +112,19 @@ describe('checkOpenAiStrict', () => {
     ]);
     const branch = checkOpenAiStrict(schema)[1]!;
     expect(branch.message).toBe("In context=('properties', 'pick', 'anyOf', 0), 'additionalProperties' is required to be supplied and to be false.");
+  });
+
+  it('refuses a nested schema without "type" unless an anyOf or a $ref stands in for it, in the measured wording', () => {
+    const schema = {
+      type: 'object',
+      properties: { questions: {}, list: { type: 'array', items: {} }, either: { anyOf: [{ type: 'string' }, { type: 'null' }] }, ref: { $ref: '#/$defs/s' } },
+      $defs: { s: { type: 'string' } },
+      required: ['questions', 'list', 'either', 'ref'],
+      additionalProperties: false,
+    };
+    const found = checkOpenAiStrict(schema).filter((v) => v.rule === 'type-key');
+    expect(found.map((v) => v.pointer)).toEqual(['/properties/questions', '/properties/list/items']);
+    expect(found[0]!.message).toBe("In context=('properties', 'questions'), schema must have a 'type' key.");
   });
 
   it('counts object nesting levels against the limit of 10', () => {

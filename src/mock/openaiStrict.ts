@@ -25,6 +25,8 @@
  * - an array schema without `items` (`array schema missing items`, modelscope/ms-agent#610) or with
  *   the tuple form of `items` (`[...] is not of type 'object', 'boolean'`, measured);
  * - more than 10 levels of object nesting, 5,000 properties or 1,000 enum values (guide, newer copy).
+ * - a nested schema with no `type` (and no `anyOf` or `$ref` standing in for it): `In context=('properties',
+ *   'questions'), schema must have a 'type' key.` (SocialGouv/iterion#250 through Codex, can1357/oh-my-pi#211);
  *
  * Not refused, because the evidence conflicts or is missing: `default`, `examples`, `minLength`,
  * `maxLength` (refused in 2024-25 reports, accepted in 2026 measurements), and keywords nobody
@@ -32,40 +34,31 @@
  * or measured rejections only; it never invents one.
  */
 
-/** Keywords OpenAI strict mode refuses wherever they appear (documented, then measured). */
-export const OPENAI_STRICT_REFUSED_KEYWORDS: readonly string[] = [
-  'allOf',
-  'not',
-  'dependentRequired',
-  'dependentSchemas',
-  'if',
-  'then',
-  'else',
-  'oneOf',
-  'uniqueItems',
-  'minProperties',
-  'propertyNames',
-  'contains',
-];
+import { formatPointer, joinPointer } from '#src/pointer.ts';
+import { OPENAI_STRICT_FACTS } from '#src/schema/profileData.ts';
+
+/** Keywords OpenAI strict mode refuses wherever they appear (documented, then measured): the openai-strict profile's data. */
+export const OPENAI_STRICT_REFUSED_KEYWORDS: readonly string[] = OPENAI_STRICT_FACTS.refusedKeywords;
 
 /** The `format` values OpenAI strict mode supports (OpenAI guide "Structured model outputs"). */
-export const OPENAI_STRICT_FORMATS: readonly string[] = ['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid'];
+export const OPENAI_STRICT_FORMATS: readonly string[] = OPENAI_STRICT_FACTS.formats;
 
 /** Keywords refused at the root even though `anyOf`/`enum` are fine deeper down. */
-const ROOT_REFUSED = ['oneOf', 'anyOf', 'allOf', 'enum', 'not'] as const;
+const ROOT_REFUSED: readonly string[] = OPENAI_STRICT_FACTS.rootRefused;
 
 /** Limits of the guide's newer copy: nesting levels, properties in total, enum values in total. */
-export const OPENAI_STRICT_LIMITS = Object.freeze({ nestingLevels: 10, properties: 5000, enumValues: 1000 });
+export const OPENAI_STRICT_LIMITS = Object.freeze({ ...OPENAI_STRICT_FACTS.limits });
 
 /**
  * Which rule a violation breaks:
  * `root-type` (no `type`, or not `object`, or a bare `$ref`), `root-union` (a union/enum/not at
- * the root), `additional-properties`, `required`, `refused-keyword`, `format`, `array-items`,
+ * the root), `type-key` (a nested schema with neither `type` nor `anyOf`/`$ref`), `additional-properties`, `required`, `refused-keyword`, `format`, `array-items`,
  * `tuple-items`, `nesting`, `properties-count`, `enum-count`.
  */
 export type StrictRule =
   | 'root-type'
   | 'root-union'
+  | 'type-key'
   | 'additional-properties'
   | 'required'
   | 'refused-keyword'
@@ -103,9 +96,7 @@ function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function pointerOf(path: readonly (string | number)[]): string {
-  return path.map((t) => `/${String(t).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
-}
+
 
 /** A path as a Python tuple, the way the service prints it: `()`, `('properties',)`, `('properties', 'a', 'anyOf', 0)`. */
 export function pythonTuple(path: readonly (string | number)[]): string {
@@ -192,11 +183,16 @@ function walk(
 ): void {
   if (!isObject(node)) return;
   const inContext = `In context=${pythonTuple(path)}, `;
-  const here = pointerOf(path);
+  const here = formatPointer(path);
 
   for (const keyword of OPENAI_STRICT_REFUSED_KEYWORDS) {
     if (!Object.hasOwn(node, keyword) || (isRoot && skipAtRoot.has(keyword))) continue;
-    out.push({ rule: 'refused-keyword', pointer: `${here}/${keyword}`, context: [...path], keyword, message: `${inContext}'${keyword}' is not permitted.` });
+    out.push({ rule: 'refused-keyword', pointer: joinPointer(here, keyword), context: [...path], keyword, message: `${inContext}'${keyword}' is not permitted.` });
+  }
+  if (!isRoot && !['type', 'anyOf', '$ref'].some((k) => Object.hasOwn(node, k))) {
+    // Measured: "In context=('properties', 'questions'), schema must have a 'type' key." (SocialGouv/iterion#250, through Codex;
+    // can1357/oh-my-pi#211 for an empty items schema).
+    out.push({ rule: 'type-key', pointer: here, context: [...path], keyword: 'type', message: `${inContext}schema must have a 'type' key.` });
   }
   if (typeof node.format === 'string' && !OPENAI_STRICT_FORMATS.includes(node.format)) {
     out.push({ rule: 'format', pointer: `${here}/format`, context: [...path], keyword: 'format', message: `${inContext}'${node.format}' is not a valid format.` });

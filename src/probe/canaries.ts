@@ -14,10 +14,11 @@
  *   Claude Code (`prefixItems`, `dependentRequired`, `$anchor`, a lone `if`), a 2020-12 `$schema`,
  *   and the draft-07 `$schema` as its control.
  *
- * The baseline lints clean for every profile (OpenAI strict included: every property required,
- * `additionalProperties: false`), and {@link CANARY_PAYLOAD} satisfies the baseline and every canary,
+ * The baseline lints clean for every profile but Gemini's legacy responseSchema (OpenAI strict
+ * included: every property required, `additionalProperties: false`, which responseSchema refuses), and {@link CANARY_PAYLOAD} satisfies the baseline and every canary,
  * so an accepted canary completes against the mock in one model request.
  */
+import { parsePointer } from '#src/pointer.ts';
 
 /** The group of a canary; see the module comment. */
 export type { CanaryGroup } from '#src/report/startupTypes.ts';
@@ -100,7 +101,7 @@ function clone<T>(value: T): T {
 /** The object at `pointer` (`''` or `/properties/<name>`) inside `root`. */
 function at(root: Record<string, unknown>, pointer: string): Record<string, unknown> {
   if (pointer === '') return root;
-  const name = pointer.split('/')[2]!;
+  const name = parsePointer(pointer)[1]!;
   return (root.properties as Record<string, Record<string, unknown>>)[name]!;
 }
 

@@ -3,6 +3,7 @@
  * non-final placeholder (`final: false`, missing or non-boolean `final`) inserted anywhere in the
  * envelope: before or after it, in another event, in the empty structured field.
  */
+import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { answerStyle } from '#src/arbitraries/answerStyle.ts';
 import { checkAnswer, povAnswer } from '#src/arbitraries/povAnswer.ts';
@@ -79,7 +80,7 @@ function failure(input: PlaceholderInsertion, env: PropertyEnv): string | null {
   const { sample } = input;
   if (sample.plan) {
     const truth = expectedOf(insertAnswer(sample.plan, input.placeholder, input.style, input.at));
-    if (truth.verdict !== 'accepted' || canonicalJson(truth.value) !== canonicalJson(sample.expected.value)) {
+    if (truth.verdict !== 'accepted' || !isDeepStrictEqual(truth.value, sample.expected.value)) {
       return `generator bug: inserting a placeholder changed the ground truth to ${truth.verdict}`;
     }
   }
@@ -87,7 +88,7 @@ function failure(input: PlaceholderInsertion, env: PropertyEnv): string | null {
   if (!attempts) return null;
   const v = judgeAttempts(sample.route, attempts, env);
   if (v.verdict !== 'accepted') return `the final answer was displaced: ${v.verdict} (${v.evidence.join(' | ').slice(0, 300)})`;
-  if (canonicalJson(v.value) !== canonicalJson(sample.expected.value)) return `another value was accepted: ${canonicalJson(v.value).slice(0, 300)}`;
+  if (!isDeepStrictEqual(v.value, sample.expected.value)) return `another value was accepted: ${canonicalJson(v.value).slice(0, 300)}`;
   return null;
 }
 

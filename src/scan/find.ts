@@ -1,4 +1,4 @@
-import { pointerToken } from '#src/scan/pointer.ts';
+import { escapePointerToken } from '#src/pointer.ts';
 import { eachJsonHit } from '#src/scan/scan.ts';
 import type { FindOptions, FoundObject, ScanHit } from '#src/scan/types.ts';
 
@@ -112,7 +112,7 @@ export function* eachJsonObject(text: string, options: FindOptions = {}): Genera
       const keys = Object.keys(object);
       for (let k = keys.length - 1; k >= 0; k--) {
         const key = keys[k] as string;
-        pushChild(stack, frame, object[key], pointerToken(key));
+        pushChild(stack, frame, object[key], escapePointerToken(key));
       }
     }
   }

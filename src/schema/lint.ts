@@ -8,11 +8,11 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { locateJsonError } from '#src/schema/jsonError.ts';
 import { loadProfileManifest, ManifestError, type ProfileManifest } from '#src/schema/manifest.ts';
-import { escapePointerToken } from '#src/schema/pointer.ts';
+import { joinPointer } from '#src/pointer.ts';
 import { getProfile } from '#src/schema/profiles.ts';
 import { findRecursiveRefs, indexSchema, unreferencedNodes } from '#src/schema/refs.ts';
 import type { LintContext, LintFinding, Profile, RuleHit, Severity } from '#src/schema/types.ts';
-import { draftFromSchemaUri } from '#src/schema/vocabularies.ts';
+import { draftFromSchemaUri, type DraftId } from '#src/schema/vocabularies.ts';
 import { declaredDraft, isSchemaValue, lenientPositions, walkSchema, type SchemaNode } from '#src/schema/walk.ts';
 import { pushAll } from '#src/arrays.ts';
 
@@ -33,7 +33,7 @@ export const ALL_PROFILES = '*';
 /** Where a finding about keyword `keyword` of the schema at `pointer` points: `pointer/keyword`. */
 export function keywordPointer(pointer: string, keyword: string): string {
   if (keyword === '') return pointer === '' ? '(root)' : pointer;
-  return `${pointer}/${escapePointerToken(keyword)}`;
+  return joinPointer(pointer, keyword);
 }
 
 function finding(
@@ -61,6 +61,56 @@ function describe(value: unknown): string {
   return `a ${typeof value}`;
 }
 
+/** A finding with its sort keys: document order of its node, then profile order, then rule order. */
+interface OrderedFinding {
+  finding: LintFinding;
+  order: number;
+  profile: number;
+  rule: number;
+}
+
+/** What every rule sees besides its node (see {@link LintContext}); the costly parts are computed once, on demand. */
+function lintContext(schema: unknown, draft: DraftId, schemaUri: string | undefined, nodes: readonly SchemaNode[]): LintContext {
+  const index = indexSchema(nodes);
+  let recursive: readonly SchemaNode[] | undefined;
+  let unreferenced: ReadonlySet<SchemaNode> | undefined;
+  return {
+    root: schema,
+    draft,
+    schemaUri,
+    index,
+    recursiveRefs: () => (recursive ??= findRecursiveRefs(index)),
+    unreferenced: () => (unreferenced ??= unreferencedNodes(index)),
+  };
+}
+
+/** Runs every rule of every profile: document rules once on the root, node rules on every node. */
+function ruleFindings(profiles: readonly Profile[], nodes: readonly SchemaNode[], context: LintContext, file: string | undefined): OrderedFinding[] {
+  const out: OrderedFinding[] = [];
+  const root = nodes[0] as SchemaNode;
+  profiles.forEach((profile, p) => {
+    profile.rules.forEach((rule, r) => {
+      const base = { file, profile: profile.name, rule: rule.id, severity: rule.severity, hint: rule.hint };
+      const emit = (node: SchemaNode, hit: RuleHit): void => {
+        const pointer = hit.pointer ?? node.pointer;
+        const at = hit.pointer === undefined ? node : (context.index.byPointer(hit.pointer) ?? node);
+        out.push({
+          finding: finding({ ...base, severity: hit.severity ?? rule.severity, hint: hit.hint ?? rule.hint }, pointer, hit.keyword, hit.message),
+          order: at.index,
+          profile: p,
+          rule: r,
+        });
+      };
+      if (rule.scope === 'document') {
+        for (const hit of rule.check(root, context)) emit(root, hit);
+      } else {
+        for (const node of nodes) for (const hit of rule.check(node, context)) emit(node, hit);
+      }
+    });
+  });
+  return out;
+}
+
 /**
  * Lints one in-memory schema against the named profiles.
  *
@@ -86,7 +136,7 @@ export function lintSchema(schema: unknown, options: LintOptions): LintFinding[]
     ];
   }
 
-  const out: { finding: LintFinding; order: number; profile: number; rule: number }[] = [];
+  const out: OrderedFinding[] = [];
   const schemaUri = typeof schema === 'object' && typeof schema.$schema === 'string' ? schema.$schema : undefined;
   if (typeof schema === 'object' && Object.hasOwn(schema, '$schema') && draftFromSchemaUri(schema.$schema) === undefined) {
     out.push({
@@ -119,39 +169,8 @@ export function lintSchema(schema: unknown, options: LintOptions): LintFinding[]
     });
   }
 
-  const index = indexSchema(nodes);
-  let recursive: readonly SchemaNode[] | undefined;
-  let unreferenced: ReadonlySet<SchemaNode> | undefined;
-  const context: LintContext = {
-    root: schema,
-    draft,
-    schemaUri,
-    index,
-    recursiveRefs: () => (recursive ??= findRecursiveRefs(index)),
-    unreferenced: () => (unreferenced ??= unreferencedNodes(index)),
-  };
-  const root = nodes[0] as SchemaNode;
-
-  profiles.forEach((profile, p) => {
-    profile.rules.forEach((rule, r) => {
-      const base = { file, profile: profile.name, rule: rule.id, severity: rule.severity, hint: rule.hint };
-      const emit = (node: SchemaNode, hit: RuleHit): void => {
-        const pointer = hit.pointer ?? node.pointer;
-        const at = hit.pointer === undefined ? node : (index.byPointer(hit.pointer) ?? node);
-        out.push({
-          finding: finding({ ...base, severity: hit.severity ?? rule.severity, hint: hit.hint ?? rule.hint }, pointer, hit.keyword, hit.message),
-          order: at.index,
-          profile: p,
-          rule: r,
-        });
-      };
-      if (rule.scope === 'document') {
-        for (const hit of rule.check(root, context)) emit(root, hit);
-      } else {
-        for (const node of nodes) for (const hit of rule.check(node, context)) emit(node, hit);
-      }
-    });
-  });
+  const context = lintContext(schema, draft, schemaUri, nodes);
+  pushAll(out, ruleFindings(profiles, nodes, context, file));
 
   out.sort((a, b) => a.order - b.order || a.profile - b.profile || a.rule - b.rule);
   return out.map((entry) => entry.finding);

@@ -73,7 +73,7 @@ describe('runLint', () => {
     const { code, stdout, stderr } = await run({ paths: [clean], profiles: ['claude-code', 'gpt'], format: 'text' });
     expect(code).toBe(2);
     expect(stdout).toBe('');
-    expect(stderr).toBe('[routecert] unknown profile "gpt". Valid profiles: claude-code, qwen-code, codex, openai-strict, anthropic, gemini, xgrammar, portable\n');
+    expect(stderr).toBe('[routecert] unknown profile "gpt". Valid profiles: claude-code, qwen-code, codex, openai-strict, anthropic, gemini, gemini-response-schema, xgrammar, portable\n');
   });
 
   it('exits 2 without paths or with an unknown format', async () => {

@@ -24,8 +24,11 @@ function manyProperties(count: number, each: unknown = str): Schema {
   return obj(properties);
 }
 
-/** The minimal good schema every profile takes. */
+/** The minimal good schema every profile takes but Gemini's legacy responseSchema (no additionalProperties there). */
 const GOOD = obj({ a: str });
+const GOOD_LEGACY_GEMINI = { type: 'object', properties: { a: str }, required: ['a'] };
+/** The minimal good schema of each profile. */
+const minimalGood = (profile: string): Schema => (profile === 'gemini-response-schema' ? GOOD_LEGACY_GEMINI : GOOD);
 
 /** A richer schema each profile still takes. */
 const GOOD_PER_PROFILE: Record<string, Schema> = {
@@ -53,18 +56,31 @@ const GOOD_PER_PROFILE: Record<string, Schema> = {
     required: ['a'],
     additionalProperties: false,
   },
+  'gemini-response-schema': {
+    type: 'OBJECT',
+    description: 'd',
+    properties: {
+      a: { type: 'STRING', format: 'date-time', nullable: true, minLength: 1, pattern: '^2' },
+      n: { type: 'integer', format: 'int64', minimum: 0, maximum: 9 },
+      l: { type: 'array', items: { type: 'string', enum: ['x', 'y'] }, minItems: 1, maxItems: 3 },
+      o: { type: 'object', properties: { b: { type: 'boolean' } }, propertyOrdering: ['b'] },
+    },
+    required: ['a'],
+    propertyOrdering: ['a', 'n', 'l', 'o'],
+  },
   gemini: { type: 'object', properties: { a: { type: 'string', format: 'date' }, b: { type: 'number', minimum: 0, maximum: 1 }, next: { $ref: '#' } }, required: ['a'], propertyOrdering: ['a', 'b', 'next'] },
   xgrammar: {
     type: 'object',
     properties: { a: { type: 'string', maxLength: 3 }, b: { type: 'string', pattern: '^b' }, c: { type: 'number', minimum: 0 }, m: { type: 'object', patternProperties: { '^x': str } } },
     additionalProperties: true,
   },
-  portable: obj({ a: { type: ['string', 'null'], description: 'd' }, b: { $ref: '#/$defs/b' }, c: { type: 'array', items: str, minItems: 1 } }, { $schema: 'http://json-schema.org/draft-07/schema#', $defs: { b: obj({ when: { type: 'string', format: 'date-time' }, kind: { enum: ['x', 1, null] } }) } }),
+  portable: obj({ a: { type: ['string', 'null'], description: 'd' }, b: { $ref: '#/$defs/b' }, c: { type: 'array', items: str, minItems: 1 } }, { $schema: 'http://json-schema.org/draft-07/schema#', $defs: { b: obj({ when: { type: 'string', format: 'date-time' }, kind: { type: ['string', 'null'], enum: ['x', null] } }) } }),
 };
 
 const OPENAI_BAD: Record<string, Schema> = {
   'root-object': { type: 'array', items: str },
   'root-union': obj({}, { anyOf: [obj({ a: str })] }),
+  'property-type': obj({ a: { description: 'any value' } }),
   'additional-properties-false': { type: 'object', properties: { a: str }, required: ['a'] },
   'required-all': obj({ a: str, b: str }, { required: ['a'] }),
   'unsupported-keyword': obj({ a: { allOf: [str] } }),
@@ -123,6 +139,14 @@ const BAD: Record<string, Record<string, Schema>> = {
     format: obj({ a: { type: 'string', format: 'email' } }),
     'recursive-required': { type: 'object', properties: { next: { $ref: '#' } }, required: ['next'] },
   },
+  'gemini-response-schema': {
+    'unknown-field': { type: 'object', properties: { a: { type: 'object', properties: { b: str }, additionalProperties: false } } },
+    'type-required': { type: 'object', properties: { a: { description: 'no type' } } },
+    'single-type': { type: 'object', properties: { a: { type: ['string', 'null'] } } },
+    'any-of-newer-models': { type: 'object', properties: { a: { anyOf: [str, { type: 'integer' }] } } },
+    'enum-strings': { type: 'object', properties: { a: { type: 'integer', enum: [1, 2] } } },
+    format: { type: 'object', properties: { a: { type: 'string', format: 'email' } } },
+  },
   xgrammar: {
     'multiple-of': { type: 'integer', multipleOf: 2 },
     'array-keyword': { type: 'array', items: str, uniqueItems: true },
@@ -137,6 +161,7 @@ const BAD: Record<string, Record<string, Schema>> = {
     'schema-uri': { ...GOOD, $schema: 'http://json-schema.org/draft-07/schema' },
     'root-object': { type: ['object', 'null'] },
     'root-composition': { $ref: '#/$defs/root', $defs: { root: GOOD } },
+    'property-type': obj({ a: { type: 'array', items: {} } }),
     'additional-properties-false': { type: 'object', properties: { a: str }, required: ['a'] },
     'required-all': obj({ a: str, b: str }, { required: ['b'] }),
     'outside-subset': obj({ a: { oneOf: [str] } }),
@@ -159,7 +184,7 @@ const BAD: Record<string, Record<string, Schema>> = {
 
 describe('profiles', () => {
   it('has every profile the brief names, each rule with an id, description, source and hint', () => {
-    expect(PROFILE_NAMES).toEqual(['claude-code', 'qwen-code', 'codex', 'openai-strict', 'anthropic', 'gemini', 'xgrammar', 'portable']);
+    expect(PROFILE_NAMES).toEqual(['claude-code', 'qwen-code', 'codex', 'openai-strict', 'anthropic', 'gemini', 'gemini-response-schema', 'xgrammar', 'portable']);
     for (const profile of PROFILES) {
       expect(profile.source.length).toBeGreaterThan(0);
       const ids = profile.rules.map((rule) => rule.id);
@@ -198,7 +223,7 @@ describe('profiles', () => {
 for (const profile of PROFILES) {
   describe(`profile ${profile.name}`, () => {
     it('stays quiet on the minimal good schema', () => {
-      expect(lintSchema(GOOD, { profiles: [profile.name] })).toEqual([]);
+      expect(lintSchema(minimalGood(profile.name), { profiles: [profile.name] })).toEqual([]);
     });
 
     it('stays quiet on a richer schema it takes', () => {
@@ -255,6 +280,7 @@ describe('rule details', () => {
 
   it('openai-strict treats an object without "type" but with "properties" as an object', () => {
     expect(rules(obj({ a: { properties: { b: str }, required: ['b'] } }), 'openai-strict')).toEqual([
+      'property-type /properties/a  error',
       'additional-properties-false /properties/a additionalProperties error',
     ]);
   });

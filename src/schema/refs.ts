@@ -3,7 +3,7 @@
  * (a `$ref` that leads back to a schema containing it) and finding definitions nothing references.
  * Everything is iterative, like the walker.
  */
-import { localRefToPointer } from '#src/schema/pointer.ts';
+import { localRefToPointer } from '#src/pointer.ts';
 import type { SchemaNode } from '#src/schema/walk.ts';
 
 /**

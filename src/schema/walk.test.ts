@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapePointerToken, joinPointer, localRefToPointer, parsePointer, unescapePointerToken } from '#src/schema/pointer.ts';
+import { escapePointerToken } from '#src/pointer.ts';
 import { DRAFTS, getVocabulary, type SubschemaShape } from '#src/schema/vocabularies.ts';
 import { lenientPositions, walkSchema, type SchemaNode } from '#src/schema/walk.ts';
 
@@ -140,31 +140,5 @@ describe('walkSchema: what it visits', () => {
   it('walks a 10,000-deep JSON text parsed by JSON.parse', () => {
     const text = '{"items":'.repeat(10_000) + '{}' + '}'.repeat(10_000);
     expect([...walkSchema(JSON.parse(text))].length).toBe(10_001);
-  });
-});
-
-describe('JSON Pointer helpers', () => {
-  it('escape and unescape are inverse, ~ first', () => {
-    expect(escapePointerToken('a/b~c')).toBe('a~1b~0c');
-    expect(escapePointerToken('~1')).toBe('~01');
-    expect(unescapePointerToken('~01')).toBe('~1');
-    for (const token of ['', 'a', '/', '~', '~0', '~1', 'a/~b']) expect(unescapePointerToken(escapePointerToken(token))).toBe(token);
-  });
-
-  it('joins and parses pointers', () => {
-    expect(joinPointer('', 'properties', 'a/b', 0)).toBe('/properties/a~1b/0');
-    expect(parsePointer('/properties/a~1b/0')).toEqual(['properties', 'a/b', '0']);
-    expect(parsePointer('')).toEqual([]);
-    expect(() => parsePointer('properties')).toThrow(SyntaxError);
-  });
-
-  it('turns local $refs into pointers', () => {
-    expect(localRefToPointer('#')).toBe('');
-    expect(localRefToPointer('#/$defs/a%20b')).toBe('/$defs/a b');
-    expect(localRefToPointer('#/definitions/a~1b')).toBe('/definitions/a~1b');
-    expect(localRefToPointer('#anchor')).toBeUndefined();
-    expect(localRefToPointer('other.json#/a')).toBeUndefined();
-    expect(localRefToPointer('#/%E0%A4%A')).toBeUndefined();
-    expect(localRefToPointer(5)).toBeUndefined();
   });
 });

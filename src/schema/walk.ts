@@ -7,7 +7,7 @@
  * tracks the objects on the current path, so a cyclic object graph (not JSON, but possible in
  * code) is reported once and not followed.
  */
-import { joinPointer } from '#src/schema/pointer.ts';
+import { joinPointer } from '#src/pointer.ts';
 import { pushAll } from '#src/arrays.ts';
 import {
   DEFAULT_DRAFT,

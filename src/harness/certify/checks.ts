@@ -11,7 +11,7 @@
  * its own check so a worker that breaks one rule fails exactly that check (issue 10 part 6,
  * proven by the miniatures in examples/miniatures/).
  */
-import { canonicalJson } from '#src/envelope/candidates.ts';
+import { isDeepStrictEqual } from 'node:util';
 import type { VerdictName } from '#src/contract/types.ts';
 import { clipText, EVIDENCE_LIMIT_CHARS } from '#src/diagnostics/evidence.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
@@ -343,7 +343,7 @@ const tieToLater: CheckDefinition = {
     const tie = base ? tieAttempt(base, env.anchor, env.rules.finalityKey) : null;
     if (!base || !tie) return { skip: `no envelope with two equal-scoring candidates can be derived for ${env.route.route}` };
     const accepted = env.acceptedValue(tie.attempt);
-    if (accepted === undefined || canonicalJson(accepted) !== canonicalJson(tie.later)) return { skip: `routecert's own contract does not pick the later of the derived tie on ${env.route.route}` };
+    if (accepted === undefined || !isDeepStrictEqual(accepted, tie.later)) return { skip: `routecert's own contract does not pick the later of the derived tie on ${env.route.route}` };
     return { runs: [{ label: `case ${caseLabel(base)} with two equal-scoring final answers in its text`, attempts: [tie.attempt], cases: [base], data: { value: tie.later, earlier: tie.earlier } }] };
   },
   judge: ([run], env) => {
@@ -439,7 +439,7 @@ const retrySameArgv: CheckDefinition = {
     if (retried.length === 0) return { pass: false, evidence: [], skip: noRetryObserved };
     const problems: string[] = [];
     for (const { o, a, b } of retried) {
-      if (canonicalJson(argvShape(a)) !== canonicalJson(argvShape(b))) problems.push(`${o.label}: the retry changed the argv: ${clip(JSON.stringify(argvShape(a)), 300)} then ${clip(JSON.stringify(argvShape(b)), 300)}`);
+      if (!isDeepStrictEqual(argvShape(a), argvShape(b))) problems.push(`${o.label}: the retry changed the argv: ${clip(JSON.stringify(argvShape(a)), 300)} then ${clip(JSON.stringify(argvShape(b)), 300)}`);
     }
     return verdict(problems, retried.map(({ o }) => `${o.label}: both calls had the same argv`));
   },
@@ -690,7 +690,8 @@ const schemaOneToken: CheckDefinition = {
   plan: (env) => (env.route.schemaFlag === null ? { skip: `${env.route.route} passes no schema on the command line` } : { runs: [] }),
   judge: (_runs, env, all) => {
     const flag = env.route.schemaFlag!;
-    const want = canonicalJson(env.schema);
+    // The schema as JSON (what a worker that serialises it sends), so an `undefined` member is absent on both sides.
+    const want: unknown = JSON.parse(JSON.stringify(env.schema));
     const calls = all.flatMap(({ observed: o }) => callsTo(o, env.route.cli).map((c) => ({ o, c })));
     if (calls.length === 0) return { pass: false, evidence: [`no call of \`${env.route.cli}\` was recorded`] };
     const problems: string[] = [];
@@ -707,7 +708,7 @@ const schemaOneToken: CheckDefinition = {
         problems.push(`${o.label}: call ${c.attempt + 1}: the token after ${flag} is not the schema's JSON (split into several tokens?): ${clip(c.argv[i + 1]!)}`);
         continue;
       }
-      if (!isPlainObject(parsed) || canonicalJson(parsed) !== want) problems.push(`${o.label}: call ${c.attempt + 1}: the token after ${flag} is JSON but not the schema handed to the worker: ${clip(c.argv[i + 1]!)}`);
+      if (!isPlainObject(parsed) || !isDeepStrictEqual(parsed, want)) problems.push(`${o.label}: call ${c.attempt + 1}: the token after ${flag} is JSON but not the schema handed to the worker: ${clip(c.argv[i + 1]!)}`);
     }
     return verdict([...new Set(problems)].slice(0, 10), [`${calls.length} calls of \`${env.route.cli}\`: each had the whole schema as the one token after ${flag}`]);
   },

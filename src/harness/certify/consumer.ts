@@ -14,6 +14,7 @@
  * Source of the behaviours: issue 14; the cases are the corpus's (fixtures/cases), replayed by the
  * fake CLIs (src/harness/shim), or derived from them (a stream cut before its terminal event).
  */
+import { isDeepStrictEqual } from 'node:util';
 import { canonicalJson } from '#src/envelope/candidates.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
 import { projectPath } from '#src/paths.ts';
@@ -126,7 +127,7 @@ export function expectAnswer(o: RunObservation, expected: unknown): string[] {
   const out = outcomeOf(o);
   if ('problem' in out) return [out.problem];
   if (out.kind !== 'object') return [`${o.label}: the caller got ${describeOutcome(out)}, not the answer object`];
-  if (canonicalJson(out.value) !== canonicalJson(expected)) return [`${o.label}: the answer differs: expected ${clip(canonicalJson(expected))}, got ${clip(canonicalJson(out.value))}`];
+  if (!isDeepStrictEqual(out.value, expected)) return [`${o.label}: the answer differs: expected ${clip(canonicalJson(expected))}, got ${clip(canonicalJson(out.value))}`];
   return [];
 }
 

@@ -6,6 +6,7 @@
  * A worker that wraps or namespaces its output gives an adapter hook (`artifact.select`) that maps
  * the artifact back to the answer before this comparison.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { canonicalJson } from '#src/envelope/candidates.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
 
@@ -35,7 +36,7 @@ export function comparedProperties(schema: Record<string, unknown>): string[] | 
  * The differences between `actual` (the artifact, after the adapter's `select`) and `expected`
  * (the answer that should be published). `[]` means the artifact carries the answer.
  *
- * Rules: with `strict`, canonical equality of the whole value (extra properties listed). Otherwise
+ * Rules: with `strict`, deep equality of the whole value (extra properties listed). Otherwise
  * every schema property the expected answer has must be in the artifact with an equal value; a
  * schema property the answer lacks, and any property the schema does not name, are ignored (receipt
  * fields the worker adds).
@@ -43,7 +44,7 @@ export function comparedProperties(schema: Record<string, unknown>): string[] | 
 export function meaningDifferences(expected: unknown, actual: unknown, schema: Record<string, unknown>, options: { strict?: boolean } = {}): MeaningDifference[] {
   const props = comparedProperties(schema);
   if (!isPlainObject(expected) || !isPlainObject(actual) || (props === null && !options.strict)) {
-    return canonicalJson(expected) === canonicalJson(actual) ? [] : [{ kind: 'whole', property: null, expected, actual }];
+    return isDeepStrictEqual(expected, actual) ? [] : [{ kind: 'whole', property: null, expected, actual }];
   }
   const out: MeaningDifference[] = [];
   const keys = options.strict ? [...new Set([...Object.keys(expected), ...Object.keys(actual)])] : props!.filter((k) => Object.hasOwn(expected, k));
@@ -52,7 +53,7 @@ export function meaningDifferences(expected: unknown, actual: unknown, schema: R
     const inActual = Object.hasOwn(actual, key);
     if (inExpected && !inActual) out.push({ kind: 'missing', property: key, expected: expected[key] });
     else if (!inExpected && inActual) out.push({ kind: 'extra', property: key, actual: actual[key] });
-    else if (canonicalJson(expected[key]) !== canonicalJson(actual[key])) out.push({ kind: 'differs', property: key, expected: expected[key], actual: actual[key] });
+    else if (!isDeepStrictEqual(expected[key], actual[key])) out.push({ kind: 'differs', property: key, expected: expected[key], actual: actual[key] });
   }
   return out;
 }

@@ -19,8 +19,9 @@
  */
 import { readJsonDocuments, jsonEvents, type JsonEvent } from '#src/envelope/jsonl.ts';
 import { candidatesFromStructured, candidatesFromText } from '#src/envelope/candidates.ts';
-import { findKeys, isPlainObject, pointerToken } from '#src/envelope/keys.ts';
+import { findKeys, isPlainObject } from '#src/envelope/keys.ts';
 import { apiErrorTextStatus, crashedStatus, incompleteStatus, noteLostOutput, schemaRefusedStatus } from '#src/envelope/status.ts';
+import { joinPointer } from '#src/pointer.ts';
 import { finishDecode } from '#src/envelope/decodeParts.ts';
 import { objectReply } from '#src/envelope/reply.ts';
 import { splitMessageTexts } from '#src/envelope/splitMessages.ts';
@@ -89,7 +90,7 @@ function decodeClaude(route: string, envelope: Envelope, options: DecodeOptions 
     for (const key of findKeys(terminal.value, STRUCTURED_FIELD_NAMES)) {
       const found = candidatesFromStructured(terminal.value[key], {
         origin: key,
-        pointer: `${terminal.base}/${pointerToken(key)}`,
+        pointer: joinPointer(terminal.base, key),
         offset: terminal.offset,
         ...terminal.event,
       });

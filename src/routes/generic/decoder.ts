@@ -9,12 +9,13 @@
  */
 import { readJsonDocuments, type JsonDocument } from '#src/envelope/jsonl.ts';
 import { candidatesFromStructured, candidatesFromText } from '#src/envelope/candidates.ts';
-import { findKeys, foldKey, isPlainObject, pointerToken } from '#src/envelope/keys.ts';
+import { findKeys, foldKey, isPlainObject } from '#src/envelope/keys.ts';
 import { apiErrorTextStatus, crashedStatus, incompleteStatus, pushApiErrorStatus, schemaRefusedStatus, statusInErrorText } from '#src/envelope/status.ts';
 import { finishDecode } from '#src/envelope/decodeParts.ts';
 import { objectReply, textReply } from '#src/envelope/reply.ts';
 import type { Candidate, DecodeOptions, EnvelopeStatus, Reply, RouteDecoder } from '#src/envelope/types.ts';
 import { splitMessageTexts } from '#src/envelope/splitMessages.ts';
+import { joinPointer, parsePointer } from '#src/pointer.ts';
 import { pushAll, prependAll } from '#src/arrays.ts';
 
 /**
@@ -208,7 +209,7 @@ export function genericDecoder(route: string, options: GenericDecoderOptions = {
         if (located) {
           const found = options.pointer !== undefined ? resolvePointer(t, options.pointer) : findKeyBreadthFirst(t, options.key!);
           if (found === undefined) {
-            notes.push(`the answer location ${options.pointer !== undefined ? `pointer ${options.pointer || '""'}` : `key ${options.key}`} is not in the terminal object`);
+            notes.push(`the answer location ${options.pointer !== undefined ? `pointer ${options.pointer || '"'}` : `key ${options.key}`} is not in the terminal object`);
           } else {
             reply = typeof found.value === 'string' ? textReply(found.value, found.label, t.usage) : { structured: { key: found.label, value: found.value }, ...(t.usage === undefined ? {} : { usage: t.usage }) };
             const fromLocation = candidatesFromStructured(found.value, at(found.label, found.pointer));
@@ -220,14 +221,14 @@ export function genericDecoder(route: string, options: GenericDecoderOptions = {
           // The structured field goes first (before the assistant events already read), text fields last.
           const fromStructured: Candidate[] = [];
           for (const key of findKeys(t, structuredKeys)) {
-            const found = candidatesFromStructured(t[key], at(key, `/${pointerToken(key)}`));
+            const found = candidatesFromStructured(t[key], at(key, joinPointer('', key)));
             if (found[0] && !structured) structured = found[0];
             pushAll(fromStructured, found);
           }
           prependAll(candidates, fromStructured);
           for (const field of findKeys(t, textFields)) {
             const value = t[field];
-            if (typeof value === 'string') pushAll(candidates, candidatesFromText(value, at(field, `/${pointerToken(field)}`), anchor, notes));
+            if (typeof value === 'string') pushAll(candidates, candidatesFromText(value, at(field, joinPointer('', field)), anchor, notes));
           }
         }
         for (const field of [t.result, t.message, isPlainObject(t.error) ? t.error.message : t.error]) {
@@ -333,7 +334,7 @@ function textEventCandidates(
     open = undefined;
     if (text.trim() !== '') human.push(text);
     if (pieces > 1) notes.push(`assembled the text on line ${doc.line + 1} from ${pieces} ${spec.type} events`);
-    pushAll(out, candidatesFromText(text, { origin: 'assistant-text', pointer: `/${pointerToken(spec.field)}`, offset: doc.offset, ...(lines ? { event: doc.line } : {}) }, anchor, notes));
+    pushAll(out, candidatesFromText(text, { origin: 'assistant-text', pointer: joinPointer('', spec.field), offset: doc.offset, ...(lines ? { event: doc.line } : {}) }, anchor, notes));
   };
   for (const doc of documents) {
     if (!isPlainObject(doc.value)) continue;
@@ -372,10 +373,11 @@ interface Located {
   pointer: string;
 }
 
-/** Resolve an RFC 6901 pointer in `root`; `undefined` when any token is missing. */
+/** Resolve an RFC 6901 pointer in `root`; `undefined` when any token is missing or `pointer` is not a pointer. */
 function resolvePointer(root: unknown, pointer: string): Located | undefined {
   if (pointer === '') return { value: root, label: 'document', pointer: '' };
-  const tokens = pointer.slice(1).split('/').map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (!pointer.startsWith('/')) return undefined;
+  const tokens = parsePointer(pointer);
   let here: unknown = root;
   for (const token of tokens) {
     if (Array.isArray(here) && /^(0|[1-9]\d*)$/.test(token) && Number(token) < here.length) here = here[Number(token)];
@@ -397,9 +399,9 @@ function findKeyBreadthFirst(root: Record<string, unknown>, key: string): Locate
     }
     if (!isPlainObject(value)) continue;
     for (const k of Object.keys(value)) {
-      if (foldKey(k) === wanted) return { value: value[k], label: k, pointer: `${pointer}/${pointerToken(k)}` };
+      if (foldKey(k) === wanted) return { value: value[k], label: k, pointer: joinPointer(pointer, k) };
     }
-    for (const k of Object.keys(value)) queue.push({ value: value[k], pointer: `${pointer}/${pointerToken(k)}` });
+    for (const k of Object.keys(value)) queue.push({ value: value[k], pointer: joinPointer(pointer, k) });
   }
   return undefined;
 }

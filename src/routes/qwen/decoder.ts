@@ -18,8 +18,9 @@
  */
 import { framingOf, jsonEvents, readJsonDocuments } from '#src/envelope/jsonl.ts';
 import { candidatesFromStructured, candidatesFromText } from '#src/envelope/candidates.ts';
-import { findKeys, isPlainObject, pointerToken } from '#src/envelope/keys.ts';
+import { findKeys, isPlainObject } from '#src/envelope/keys.ts';
 import { crashedStatus, httpStatusIn, incompleteStatus, noteLostOutput, pushApiErrorStatus, schemaRefusedStatus, stripAnsi } from '#src/envelope/status.ts';
+import { joinPointer } from '#src/pointer.ts';
 import { finishDecode } from '#src/envelope/decodeParts.ts';
 import { objectReply } from '#src/envelope/reply.ts';
 import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from '#src/envelope/types.ts';
@@ -97,7 +98,7 @@ function decodeQwen(route: string, envelope: Envelope, options: DecodeOptions = 
 
   if (terminal) {
     for (const key of findKeys(terminal.value, STRUCTURED_FIELD_NAMES)) {
-      const found = candidatesFromStructured(terminal.value[key], { origin: key, ...at(terminal, `/${pointerToken(key)}`) });
+      const found = candidatesFromStructured(terminal.value[key], { origin: key, ...at(terminal, joinPointer('', key)) });
       if (found[0] && !structured) structured = found[0];
       pushAll(candidates, found);
     }

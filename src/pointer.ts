@@ -1,18 +1,24 @@
 /**
- * JSON Pointer (RFC 6901) helpers: escaping of reference tokens (`~` -> `~0`, `/` -> `~1`),
- * joining and parsing, and turning a local `$ref` (`#/...`, URI fragment form) into a pointer.
+ * JSON Pointer (RFC 6901), the one module every layer uses to write and read pointers: escaping
+ * of reference tokens (`~` -> `~0`, `/` -> `~1`), formatting and joining, parsing, and turning a
+ * local `$ref` (`#/...`, the URI fragment form) into a pointer. It imports nothing, so the
+ * scanner, the envelope toolkit, the schema lint, contracts and the harness may all use it.
  *
  * @see https://www.rfc-editor.org/rfc/rfc6901
  */
 
 /**
- * Escapes one reference token: `~` becomes `~0`, then `/` becomes `~1` (RFC 6901 §3).
+ * Escapes one reference token: `~` becomes `~0`, then `/` becomes `~1` (RFC 6901 §3). A number
+ * (an array index) is written in decimal.
  *
  * @example
  * escapePointerToken('a/b~c'); // 'a~1b~0c'
+ * escapePointerToken(3);       // '3'
  */
-export function escapePointerToken(token: string): string {
-  return token.replace(/~/g, '~0').replace(/\//g, '~1');
+export function escapePointerToken(token: string | number): string {
+  const text = String(token);
+  if (!text.includes('~') && !text.includes('/')) return text;
+  return text.replaceAll('~', '~0').replaceAll('/', '~1');
 }
 
 /**
@@ -22,23 +28,35 @@ export function escapePointerToken(token: string): string {
  * unescapePointerToken('a~1b~0c'); // 'a/b~c'
  */
 export function unescapePointerToken(token: string): string {
-  return token.replace(/~1/g, '/').replace(/~0/g, '~');
+  if (!token.includes('~')) return token;
+  return token.replaceAll('~1', '/').replaceAll('~0', '~');
 }
 
 /**
  * Appends tokens to a pointer, escaping each. `''` is the whole document.
  *
  * @example
- * joinPointer('/properties', 'a/b'); // '/properties/a~1b'
+ * joinPointer('/properties', 'a/b');  // '/properties/a~1b'
+ * joinPointer('', 'items', 0);        // '/items/0'
  */
 export function joinPointer(pointer: string, ...tokens: readonly (string | number)[]): string {
   let out = pointer;
-  for (const token of tokens) out += '/' + escapePointerToken(String(token));
+  for (const token of tokens) out += '/' + escapePointerToken(token);
   return out;
 }
 
 /**
- * Splits a pointer into its unescaped tokens. `''` gives `[]`.
+ * The pointer of a path of unescaped tokens from the document root; `[]` gives `''`.
+ *
+ * @example
+ * formatPointer(['properties', 'a/b', 0]); // '/properties/a~1b/0'
+ */
+export function formatPointer(tokens: readonly (string | number)[]): string {
+  return joinPointer('', ...tokens);
+}
+
+/**
+ * Splits a pointer into its unescaped tokens. `''` gives `[]`; `'/'` gives `['']` (the key `""`).
  *
  * @throws {SyntaxError} when a non-empty pointer does not start with `/`.
  * @example
