@@ -113,6 +113,9 @@ export function boundedEvidence(
 /** At most this many error frames (and stderr error lines) are kept whole per stream. */
 export const ERROR_WORDS_MAX = 5;
 
+/** Lines longer than this (UTF-16 code units) are not read as error frames. */
+const ERROR_FRAME_MAX_CHARS = 64 * 1024;
+
 /** Event `type`s that are error frames: `error`, `session.error`, `turn.failed`, `stream_error`, ... */
 const ERROR_TYPE = /(?:^|[._-])(?:error|failed|failure)$/i;
 
@@ -151,7 +154,7 @@ function ownMessage(frame: Record<string, unknown>): string | undefined {
  * each frame whose `type` names an error (`error`, `session.error`, `turn.failed`) or that carries
  * an `error` field (an object or a non-empty string), its message (`message`, `error.message`,
  * `error`, `data.message`, `errorMessage`), else the frame itself; in stream order, de-duplicated,
- * at most {@link ERROR_WORDS_MAX}. Only lines that mention `error` or `fail` are parsed. Never throws.
+ * at most {@link ERROR_WORDS_MAX}. Only lines of at most 64 KiB that mention `error` or `fail` are parsed. Never throws.
  * Source: a Gemini CLI stream-json `{"type":"error","severity":"error","message":"Invalid stream: ..."}`
  * frame in the middle of a long stream (google-gemini/gemini-cli#26218) was clipped out of the evidence.
  *
@@ -164,7 +167,8 @@ export function errorFrames(stdout: string): string[] {
   for (const line of lines) {
     if (out.length >= ERROR_WORDS_MAX) break;
     const t = line.trim();
-    if (!t.startsWith('{') || !/error|fail/i.test(t)) continue;
+    // An error frame is small: a longer line (a whole answer) is not parsed again here.
+    if (!t.startsWith('{') || t.length > ERROR_FRAME_MAX_CHARS || !/error|fail/i.test(t)) continue;
     let frame: unknown;
     try {
       frame = JSON.parse(t);
