@@ -26,8 +26,6 @@ import { objectReply } from '#src/envelope/reply.ts';
 import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from '#src/envelope/types.ts';
 import { pushAll } from '#src/arrays.ts';
 
-/** Spellings of the structured field (one list, in src/envelope/keys.ts). */
-export { STRUCTURED_FIELD_NAMES } from '#src/envelope/keys.ts';
 import { STRUCTURED_FIELD_NAMES } from '#src/envelope/keys.ts';
 
 /**
