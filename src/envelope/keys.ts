@@ -42,6 +42,19 @@ export function isStructuredOrigin(origin: string): boolean {
   return STRUCTURED_FOLDED.has(foldKey(origin));
 }
 
+/**
+ * The origin labels the envelope toolkit names (src/envelope/types.ts `Origin`): string fields of a
+ * terminal object, assistant text, a side file, free text. Besides these, a candidate's origin is a
+ * structured field ({@link isStructuredOrigin}), `tool_use:<name>`, or one a route declares
+ * (`origins` in its src/routes/<cli>/route.ts).
+ */
+export const NAMED_ORIGINS: readonly string[] = ['result', 'text', 'response', 'assistant-text', 'stdout', 'stderr', 'last-message'];
+
+/** Whether `origin` is a documented origin: named, a structured field, `tool_use:<name>`, or in `declared`. */
+export function isKnownOrigin(origin: string, declared: readonly string[] = []): boolean {
+  return NAMED_ORIGINS.includes(origin) || declared.includes(origin) || isStructuredOrigin(origin) || origin.startsWith('tool_use:');
+}
+
 /** True for a JSON object (not null, not an array). */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -105,6 +105,7 @@ export {
   summariseStartup,
 } from '#src/probe/startup.ts';
 export type { Canary, CanaryGroup } from '#src/probe/canaries.ts';
+export type { StartupSubject, StartupTableOptions, StartupTarget } from '#src/probe/startup.ts';
 export type {
   StartupCell,
   StartupColumn,
@@ -114,12 +115,9 @@ export type {
   StartupRow,
   StartupRowKind,
   StartupStage,
-  StartupSubject,
   StartupSummary,
   StartupTable,
-  StartupTableOptions,
-  StartupTarget,
-} from '#src/probe/startup.ts';
+} from '#src/report/startupTypes.ts';
 // Schema in the prompt (CLIs without a schema flag)
 export { SCHEMA_PROMPT_LEAD, promptWithSchema } from '#src/routes/schemaPrompt.ts';
 // Gemini CLI routes

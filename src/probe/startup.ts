@@ -31,7 +31,7 @@ import { keywordPointer, lintSchema } from '#src/schema/lint.ts';
 import type { StartupExpectation, StartupRowKind, StartupObservation, StartupCell, StartupRow, StartupColumn, StartupSummary, StartupTable } from '#src/report/startupTypes.ts';
 import { clipText } from '#src/diagnostics/evidence.ts';
 
-export type { StartupOutcome, StartupStage, StartupExpectation, StartupRowKind, StartupObservation, StartupCell, StartupRow, StartupColumn, StartupSummary, StartupTable } from '#src/report/startupTypes.ts';
+export type { StartupCell, StartupTable } from '#src/report/startupTypes.ts';
 
 /**
  * The lint profile (src/schema/profiles.ts) that models each CLI's schema flag, by routecert CLI

@@ -5,9 +5,9 @@
  * definitions by src/routes/index.ts; src/routes/routes.test.ts fails when a definition's facts
  * disagree with each other, with the corpus or with probes/package.json.
  *
- * Adding a CLI: a folder `src/routes/<cli>/` with `route.ts` (and `decoder.ts`, `probe.ts`, `plan.ts`
- * as it needs), one line in src/routes/index.ts, cases under `fixtures/cases/<route>/`, then
- * `npm run readme:routes`.
+ * Adding a CLI: a folder `src/routes/<cli>/` with `route.ts` exporting its definition (and
+ * `decoder.ts`, `probe.ts`, `plan.ts` as it needs; src/routes/index.ts loads a folder it does not
+ * list), cases under `fixtures/cases/<route>/`, then `npm run readme:routes`.
  */
 import type { PlannedProbe } from '#src/routes/plan.ts';
 import type { ProbeDriver } from '#src/routes/driver.ts';
@@ -74,7 +74,7 @@ export type ProbeHooks = Pick<ProbeDriver, 'handlers' | 'prepare' | 'rejectionLi
  * The hermetic probe of a CLI that runs here.
  * - `hooks`: the provider mock (`handlers`), argv/env/side files (`prepare`), the CLI's own
  *   startup-rejection line (`rejectionLine`), the side requests it makes, its version table and
- *   live spec (`sideRequests`, `versions`, `live`; src/probe/driver.ts), from the folder's `probe.ts`;
+ *   live spec (`sideRequests`, `versions`, `live`; src/routes/driver.ts), from the folder's `probe.ts`;
  * - `plan`: the pov probe plan `routecert record` and `routecert run` follow (the folder's `plan.ts`);
  * - `mock`: the provider mock and the redirect, in words (`probe --list`);
  * - `lintProfile`: the lint profile (src/schema/profiles.ts) that models the schema flag, if any;
@@ -99,6 +99,8 @@ export interface ProbeSpec {
  * - `versions`: see {@link VersionSpec} (`null` for `generic`, which is no CLI);
  * - `casesFrom`: where its cases come from, in words (README route table);
  * - `probe`: see {@link ProbeSpec}; absent when the CLI cannot run here (documented cases only);
+ * - `origins`: candidate origins its decoders give besides the toolkit's named ones, the structured
+ *   field and `tool_use:<name>` (src/envelope/keys.ts `isKnownOrigin`); the decoder laws accept them;
  * - `note`: why there is no probe, or anything else `probe --list` should say.
  */
 export interface RouteSpec {
@@ -112,6 +114,7 @@ export interface RouteSpec {
   versions: VersionSpec | null;
   casesFrom: string;
   probe?: ProbeSpec;
+  origins?: readonly string[];
   note?: string;
 }
 
@@ -182,7 +185,16 @@ export function defineRoute(spec: RouteSpec): RouteDefinition {
       ...(spec.probe.hooks.live ? { live: spec.probe.hooks.live } : {}),
     };
   }
-  return Object.freeze({ ...spec, driver });
+  const definition: RouteDefinition = Object.freeze({ ...spec, driver });
+  DEFINED.add(definition);
+  return definition;
+}
+
+const DEFINED = new WeakSet<object>();
+
+/** Whether `value` was made by {@link defineRoute} (how src/routes/index.ts finds a folder's definition). */
+export function isRouteDefinition(value: unknown): value is RouteDefinition {
+  return typeof value === 'object' && value !== null && DEFINED.has(value);
 }
 
 /**

@@ -2,12 +2,17 @@
  * Every route definition routecert ships (one `src/routes/<cli>/route.ts` each, made with
  * `defineRoute()`), and the registries derived from them: decoders, probe drivers, known CLIs
  * (`probe --list`), lint profiles, startup-only routes, certification's route facts and the
- * README's route table. Nothing else lists CLIs or routes; add a CLI by adding its folder and one
- * entry in {@link ROUTE_DEFINITIONS}.
+ * README's route table. Nothing else lists CLIs or routes. Add a CLI by adding its folder
+ * (`src/routes/<cli>/route.ts` exporting its `defineRoute()` result) and its cases: a folder not in
+ * the shipped list below is found and loaded at start-up ({@link ROUTE_DEFINITIONS}), as are the
+ * folders under each directory named in `ROUTECERT_ROUTE_DIRS` (a team's own CLI, a test fixture).
  */
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { RouteDecoder } from '#src/envelope/types.ts';
 import type { ProbeDriver } from '#src/routes/driver.ts';
-import type { RouteDefinition, RouteFormatSpec } from '#src/routes/define.ts';
+import { isRouteDefinition, type RouteDefinition, type RouteFormatSpec } from '#src/routes/define.ts';
 import { ampRoute } from './amp/route.ts';
 import { claudeRoute } from './claude/route.ts';
 import { codexRoute } from './codex/route.ts';
@@ -21,11 +26,8 @@ import { opencodeRoute } from './opencode/route.ts';
 import { piRoute } from './pi/route.ts';
 import { qwenRoute } from './qwen/route.ts';
 
-/**
- * Every route definition, in the order `routecert probe --list`, the probe runs and the README
- * list them: the CLIs probed here first, then those with documented cases only, then `generic`.
- */
-export const ROUTE_DEFINITIONS: readonly RouteDefinition[] = [
+/** The shipped definitions, in the order lists print them: the CLIs probed here first, then those with documented cases only. */
+const SHIPPED: readonly RouteDefinition[] = [
   claudeRoute,
   codexRoute,
   qwenRoute,
@@ -37,6 +39,51 @@ export const ROUTE_DEFINITIONS: readonly RouteDefinition[] = [
   grokRoute,
   cursorAgentRoute,
   ampRoute,
+];
+
+/** Environment variable: more directories of route folders (`<dir>/<cli>/route.ts`), separated by the path delimiter. */
+export const ROUTE_DIRS_ENV = 'ROUTECERT_ROUTE_DIRS';
+
+/**
+ * The definitions of the route folders that are not shipped: every `<dir>/<cli>/route.ts` (or
+ * `route.js` in the build) under this folder and under each directory of {@link ROUTE_DIRS_ENV},
+ * each module's exported `defineRoute()` results, sorted by CLI name. A folder whose CLI name is
+ * already taken is left out (the shipped one wins).
+ *
+ * @throws {Error} when a route module fails to load (its error, with the file).
+ */
+async function discoveredDefinitions(taken: ReadonlySet<string>): Promise<RouteDefinition[]> {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const file = import.meta.url.endsWith('.ts') ? 'route.ts' : 'route.js';
+  const dirs = [here, ...(process.env[ROUTE_DIRS_ENV] ?? '').split(path.delimiter).filter((d) => d !== '').map((d) => path.resolve(d))];
+  const found: RouteDefinition[] = [];
+  for (const dir of dirs) {
+    if (!existsSync(dir)) continue;
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const module = path.join(dir, entry.name, file);
+      if (!entry.isDirectory() || (dir === here && taken.has(entry.name)) || !existsSync(module)) continue;
+      let loaded: Record<string, unknown>;
+      try {
+        loaded = (await import(pathToFileURL(module).href)) as Record<string, unknown>;
+      } catch (error) {
+        throw new Error(`[routecert] route folder ${module}: ${(error as Error).message}`, { cause: error });
+      }
+      for (const value of Object.values(loaded)) {
+        if (isRouteDefinition(value) && !taken.has(value.cli) && !found.some((d) => d.cli === value.cli)) found.push(value);
+      }
+    }
+  }
+  return found.sort((a, b) => a.cli.localeCompare(b.cli));
+}
+
+/**
+ * Every route definition, in the order `routecert probe --list`, the probe runs and the README
+ * list them: the shipped CLIs (probed here first, then documented only), then the discovered
+ * folders, then `generic`.
+ */
+export const ROUTE_DEFINITIONS: readonly RouteDefinition[] = [
+  ...SHIPPED,
+  ...(await discoveredDefinitions(new Set([...SHIPPED.map((d) => d.cli), genericRoute.cli]))),
   genericRoute,
 ];
 

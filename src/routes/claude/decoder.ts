@@ -28,8 +28,6 @@ import { splitMessageTexts } from '#src/envelope/splitMessages.ts';
 import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from '#src/envelope/types.ts';
 import { pushAll } from '#src/arrays.ts';
 
-/** Spellings of the structured field (one list, in src/envelope/keys.ts). */
-export { STRUCTURED_FIELD_NAMES } from '#src/envelope/keys.ts';
 import { STRUCTURED_FIELD_NAMES } from '#src/envelope/keys.ts';
 
 /**

@@ -208,6 +208,7 @@ export const CLAUDE_VERSIONS: VersionTable = {
  */
 export const claudeProbe: ProbeHooks = {
   handlers: (scenario, payloads) => anthropicHandlers({ scenario, payloads }),
+  rejectionLine: claudeRejectionLine,
   async prepare(input) {
     if (!isClaudeRoute(input.route) && input.route !== CLAUDE_TEXT_ROUTE) {
       throw new Error(`[routecert] claude has no route ${input.route}; routes: ${[...CLAUDE_ROUTES, CLAUDE_TEXT_ROUTE].join(', ')}`);
