@@ -38,8 +38,9 @@ export interface CheckResult {
 /**
  * One route of the certificate.
  * - `cli`: the CLI behind the route and the version its replayed cases were recorded with;
- * - `status`: `certified` (no check failed), `not-certified` (a check failed), `adapter-broken`
- *   (the smoke failed: the adapter, not the worker, is at fault; nothing else ran), `could-not-run`
+ * - `status`: `certified` (no check failed), `not-certified` (a check or the smoke failed; every
+ *   check ran), `adapter-broken` (the adapter failed before it reached the worker: its command
+ *   could not start, or no smoke run called a CLI or left an artifact; nothing else ran), `could-not-run`
  *   (the corpus has no smoke case for the route);
  * - `summary`: counts over `checks` (the smoke excluded).
  */
@@ -123,7 +124,7 @@ export function certificateMarkdown(c: Certificate): string {
   for (const r of c.routes) {
     lines.push(`## ${r.route}: ${r.status}`, '');
     lines.push(`CLI \`${r.cli.name}\` ${r.cli.version} (version the replayed cases were recorded with); ${r.summary.pass} passed, ${r.summary.fail} failed, ${r.summary.skipped} skipped.`, '');
-    if (r.status === 'adapter-broken') lines.push('**The smoke failed: the adapter is broken (command, paths, route names or environment), so no check ran.**', '');
+    if (r.status === 'adapter-broken') lines.push('**The smoke failed before the worker was reached: the adapter is broken (command, paths, route names or environment), so no check ran.**', '');
     lines.push('| check | result | evidence |', '|---|---|---|');
     for (const k of [...r.smoke, ...r.checks]) {
       const evidence = k.status === 'skipped' ? (k.reason ?? '') : k.evidence.join('<br>');

@@ -111,8 +111,9 @@ function skipped(def: CheckDefinition, reason: string): CheckResult {
 /**
  * Certify the worker of `config` on each of its routes.
  *
- * Never throws for what the worker does: a failing check is a `fail` in the certificate, a broken
- * adapter is `adapter-broken` (exit code 3).
+ * Never throws for what the worker does: a failing check (the smoke included) is a `fail` in the
+ * certificate and every other check still runs; only an adapter that never reached the worker is
+ * `adapter-broken` (exit code 3, see {@link adapterFault}).
  *
  * @throws {CertifyConfigError} for an unusable config, an unknown route, or a schema file that does not load.
  * @example
@@ -268,16 +269,18 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
     } else {
       const s = await runChecks(smokeDefs, []);
       smokeResults = s.results;
-      if (smokeResults.some((r) => r.status !== 'pass')) {
+      const broken = smokeResults.some((r) => r.status !== 'pass') ? adapterFault(s.observed.map((r) => r.observed), { calls: true }) : null;
+      if (broken !== null) {
         status = 'adapter-broken';
-        checkResults = rest.map((d) => skipped(d, 'the smoke failed: the adapter is broken, so the worker was not checked'));
+        checkResults = rest.map((d) => skipped(d, `the smoke failed before the worker was reached (${broken}): the adapter is broken, so the worker was not checked`));
       } else {
+        // A smoke the worker itself failed is the worker's failure: every other check still runs, so
+        // a worse worker never shows fewer failed checks (issue 19 part 5).
         const main = await runChecks(rest.filter((d) => d.stage === 'check'), []);
         const records = await runChecks(rest.filter((d) => d.stage === 'records'), [...s.observed, ...main.observed]);
         const byId = new Map([...main.results, ...records.results].map((r) => [r.id, r]));
         checkResults = rest.map((d) => byId.get(d.id)!);
-        // A certificate with no passing check certifies nothing (every check skipped, or none selected).
-        status = checkResults.some((r) => r.status === 'fail') || !checkResults.some((r) => r.status === 'pass') ? 'not-certified' : 'certified';
+        status = routeStatus(smokeResults, checkResults);
       }
     }
     const certificate: RouteCertificate = {
@@ -317,6 +320,30 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
     footer: { finishedAt: new Date().toISOString(), durationMs: Math.round(performance.now() - started), exitCode },
   };
   return { certificate, exitCode };
+}
+
+/**
+ * Why the adapter (routecert's side: the config's command, an example's adapter script) failed
+ * before it reached the worker or consumer under test, or `null` when it reached it. Only then is
+ * a route `adapter-broken`: the command could not start (`fault`), or, with `calls`, no smoke run
+ * called any CLI and none left an artifact (nothing of the worker was ever seen); without `calls`
+ * (an in-process consumer, which calls no CLI), no smoke run left an artifact.
+ */
+export function adapterFault(smokeRuns: readonly RunObservation[], options: { calls: boolean }): string | null {
+  const fault = smokeRuns.find((o) => o.fault !== undefined);
+  if (fault) return `${fault.label}: ${fault.fault}`;
+  const reached = smokeRuns.some((o) => o.artifact.exists || (options.calls && o.calls.length > 0));
+  if (reached || smokeRuns.length === 0) return null;
+  return options.calls ? 'no smoke run called a CLI or left an artifact' : 'no smoke run left an artifact';
+}
+
+/**
+ * The status of a route whose adapter reached the worker: `not-certified` when a smoke or a check
+ * failed, or when no check passed (a certificate with every check skipped certifies nothing);
+ * else `certified`.
+ */
+export function routeStatus(smoke: readonly CheckResult[], checks: readonly CheckResult[]): 'certified' | 'not-certified' {
+  return smoke.some((r) => r.status === 'fail') || checks.some((r) => r.status === 'fail') || !checks.some((r) => r.status === 'pass') ? 'not-certified' : 'certified';
 }
 
 function isSlow(run: PlannedRun): boolean {
