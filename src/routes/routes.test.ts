@@ -74,7 +74,7 @@ describe('the route definitions agree', () => {
     }
     for (const d of ROUTE_DEFINITIONS) if (d.bin !== null) expect(FAKE_CLI_NAMES).toContain(d.bin);
     expect(certifyRoute('claude-code/json')).toMatchObject({ route: 'claude-code/json', cli: 'claude', streams: false, schemaFlag: '--json-schema', outputFormat: { flags: ['--output-format'], value: 'json' } });
-    expect(certifyRoute('codex/jsonl')).toMatchObject({ outputFormat: { flags: ['--json'], value: null }, sideFiles: [{ role: 'last-message', flags: ['-o', '--output-last-message'] }] });
+    expect(certifyRoute('codex/jsonl')).toMatchObject({ outputFormat: { flags: ['--json', '--experimental-json'], value: null }, sideFiles: [{ role: 'last-message', flags: ['-o', '--output-last-message'] }] });
     expect(certifyRoute('codex/jsonl').forbiddenFlags.map((f) => f.flag)).toContain('--dangerously-bypass-approvals-and-sandbox');
     expect(certifyRoute('grok/json').schemaFlag).toBe('--json-schema');
     expect(certifyRoute('qwen-code/stream-json')).toMatchObject({ cli: 'qwen', streams: true, schemaFlag: '--json-schema' });

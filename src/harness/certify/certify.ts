@@ -19,7 +19,7 @@ import { isPlainObject } from '#src/envelope/keys.ts';
 import { projectPath } from '#src/paths.ts';
 import { loadCorpus, type LoadedCase } from '#src/record/corpus.ts';
 import { caseLabel } from './cases.ts';
-import { certificateHeader, type Certificate, type CheckResult, type RouteCertificate } from './certificate.ts';
+import { certificateHeader, corpusDigest, replayedCaseIds, toolVersions, type Certificate, type CertifiedCli, type CheckResult, type RouteCertificate } from './certificate.ts';
 import { DEFAULT_RUN_WINDOWS, OUTER_GRACE_MS, smokeCases, type CheckDefinition, type CheckEnv, type JudgedRun, type PlannedRun } from './checks.ts';
 import { artifactAdapter, CertifyConfigError, configProblems, type CertifyConfig, type LoadedConfig } from './config.ts';
 import { definitionFrom, POV_DEFINITION, rulesOf, type ContractDefinition } from './rules.ts';
@@ -52,7 +52,10 @@ export type CertifyProgress =
  * - `onProgress`: called as smoke and checks finish;
  * - `parallelRoutes`: certify the routes at the same time (their runs share `concurrency`);
  *   progress events of different routes then interleave; @default false;
- * - `keep`: keep the temporary folders (to inspect a run).
+ * - `keep`: keep the temporary folders (to inspect a run);
+ * - `subject`: the package certified (name and version), for the certificate's header;
+ * - `cli`: the CLI version to certify with (the fake CLI reports it on `--version`, the certificate
+ *   names it) and where it comes from; @default the version the replayed cases were recorded with.
  */
 export interface CertifyOptions {
   routes?: string[];
@@ -61,6 +64,8 @@ export interface CertifyOptions {
   onProgress?: (event: CertifyProgress) => void;
   parallelRoutes?: boolean;
   keep?: boolean;
+  subject?: { name: string; version: string };
+  cli?: { version: string; source: string };
 }
 
 /** A certificate and the exit code it maps to: 0 certified, 1 a check failed, 3 a smoke failed or a route could not run. */
@@ -203,7 +208,10 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
       strict,
     };
     const versionCase = smoke.final ?? pov.find((c) => c.case.route === route.route);
-    const cli = { name: versionCase?.case.cli.name ?? route.cli, version: versionCase?.case.cli.version ?? 'unknown' };
+    const recorded = versionCase?.case.cli.version ?? 'unknown';
+    const cli: CertifiedCli = options.cli
+      ? { name: versionCase?.case.cli.name ?? route.cli, version: options.cli.version, source: options.cli.source, ...(recorded !== options.cli.version ? { casesRecordedWith: recorded } : {}) }
+      : { name: versionCase?.case.cli.name ?? route.cli, version: recorded };
 
     const runChecks = async (defs: readonly CheckDefinition[], earlier: readonly JudgedRun[]): Promise<{ results: CheckResult[]; observed: JudgedRun[] }> => {
       const planned = defs.map((def) => {
@@ -315,10 +323,19 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
       : 0;
   const certificate: Certificate = {
     certificateVersion: 1,
-    header: certificateHeader({ startedAt, worker: cfg.worker, configFile: loaded.file, contract: definition.name, corpus: path.relative(process.cwd(), casesDir) || casesDir }),
+    header: certificateHeader({
+      startedAt,
+      worker: cfg.worker,
+      configFile: loaded.file,
+      contract: definition.name,
+      corpus: path.relative(process.cwd(), casesDir) || casesDir,
+      subject: options.subject,
+      tools: toolVersions([...(cfg.worker.tools ?? []), ...(cfg.worker.command?.[0] ? [cfg.worker.command[0]] : [])]),
+    }),
     routes: routeCertificates,
     footer: { finishedAt: new Date().toISOString(), durationMs: Math.round(performance.now() - started), exitCode },
   };
+  certificate.header.corpusDigest = corpusDigest(pov.map((c) => ({ id: c.case.id, route: c.case.route })), routes, replayedCaseIds(certificate));
   return { certificate, exitCode };
 }
 

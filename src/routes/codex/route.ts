@@ -13,7 +13,8 @@ export const codexRoute = defineRoute({
   title: 'Codex',
   bin: 'codex',
   npmPackage: '@openai/codex',
-  routes: [{ route: 'codex/jsonl', framings: ['jsonl'], streams: true, outputFormat: { flags: ['--json'], value: null }, decoder: codexDecoder }],
+  // `--experimental-json` is a clap alias of `--json` (codex-rs/exec/src/cli.rs: `#[arg(long = "json", alias = "experimental-json")]`); @openai/codex-sdk spawns it.
+  routes: [{ route: 'codex/jsonl', framings: ['jsonl'], streams: true, outputFormat: { flags: ['--json', '--experimental-json'], value: null }, decoder: codexDecoder }],
   schema: { flag: '--output-schema', value: 'file' },
   forbiddenFlags: [
     { flag: '--dangerously-bypass-approvals-and-sandbox', source: '`codex exec --help` of Codex 0.171.0' },
