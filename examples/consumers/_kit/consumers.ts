@@ -106,7 +106,7 @@ export async function certifyConsumer(c: Consumer, options: { checks?: string[];
   const loaded = await loadConfig(path.join(ROOT, c.dir, 'routecert.config.ts'));
   if (c.drive === 'gemini-mock') {
     const core = c.core ?? c.pkg;
-    return (await certifyAgainstGeminiMock(loaded, { name: core, version: installedVersion(c.dir, core) ?? 'unknown' })).certificate;
+    return (await certifyAgainstGeminiMock(loaded, { name: core, version: installedVersion(c.dir, core) ?? 'unknown' }, { subject: { name: c.pkg, version: installedVersion(c.dir, c.pkg) ?? 'unknown' } })).certificate;
   }
   const subject = { name: c.pkg, version: installedVersion(c.dir, c.pkg) ?? 'unknown' };
   const cli = pinnedCli(c);
@@ -182,7 +182,7 @@ export function withMatrix(readme: string, matrix: string): string {
   return `${readme.slice(0, a + start.length)}\n${matrix}${readme.slice(b)}`;
 }
 
-/** `install` or `certify [dir...]`; returns the exit code. */
+/** `install`, `certify [dir...]` or `failopen [dir...]` (./failopen.ts); returns the exit code. */
 export async function consumersMain(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   const chosen = rest.length > 0 ? CONSUMERS.filter((c) => rest.includes(c.dir) || rest.includes(c.pkg)) : CONSUMERS;
@@ -197,8 +197,12 @@ export async function consumersMain(argv: string[]): Promise<number> {
     process.stdout.write(`consumers installed in ${Math.round((Date.now() - started) / 1000)} s\n`);
     return 0;
   }
+  if (command === 'failopen') {
+    const { failOpenMain } = await import('./failopen.ts');
+    return failOpenMain(rest);
+  }
   if (command !== 'certify') {
-    process.stderr.write('usage: node bin/consumers.js install|certify [dir...]\n');
+    process.stderr.write('usage: node bin/consumers.js install|certify|failopen [dir...]\n');
     return 2;
   }
   const rows: { c: Consumer; version: string; cert: Certificate }[] = [];

@@ -7,8 +7,8 @@
  *   Codex `--json`), as the route definition spells it;
  * - `schema-sent`: every call carries the contract's schema, as the route takes it: one JSON argv
  *   token after the flag (`--json-schema`), or a file named after the flag (`--output-schema`)
- *   whose content the fake CLI recorded when it was called; a consumer that drops the flag, sends
- *   another schema or an SDK option that never reaches the CLI fails;
+ *   whose content the fake CLI recorded when it was called, compared by {@link schemaShape}; a
+ *   consumer that drops the flag, sends another schema or an SDK option that never reaches the CLI fails;
  * - `schema-one-token`: the JSON-token form only: the schema is ONE argv token (research/ce-plugin.md 1.2);
  * - `forbidden-flags`: no call carries a flag that lifts the CLI's permission checks: the flags
  *   every route must never emit (research/ce-plugin.md 1.2, {@link FORBIDDEN_FLAGS}) and the CLI's
@@ -112,6 +112,22 @@ function schemaOfCall(c: ShimCallRecord, flag: string, form: 'json' | 'file'): {
   }
 }
 
+/**
+ * The shape of a JSON Schema the schema-sent check compares: for each object schema, its property
+ * names (each with its own shape) and its sorted required keys; for an array schema, its items'
+ * shape. Keywords a consumer adapts to its provider (`$schema`, `title`, `format`,
+ * `additionalProperties: false` for OpenAI's strict mode) do not change the shape; a dropped,
+ * renamed or added property or required key does.
+ */
+export function schemaShape(schema: unknown): unknown {
+  if (!isPlainObject(schema)) return null;
+  const out: Record<string, unknown> = {};
+  if (isPlainObject(schema.properties)) out.properties = Object.fromEntries(Object.keys(schema.properties).sort().map((k) => [k, schemaShape((schema.properties as Record<string, unknown>)[k])]));
+  if (Array.isArray(schema.required)) out.required = [...schema.required].map(String).sort();
+  if (schema.items !== undefined) out.items = schemaShape(schema.items);
+  return out;
+}
+
 export const schemaSent: CheckDefinition = {
   id: 'schema-sent',
   title: "every call carries the contract's schema, as the route takes it (JSON token or file)",
@@ -121,14 +137,14 @@ export const schemaSent: CheckDefinition = {
   plan: (env) => (env.route.schema === null ? { skip: `${env.route.route} takes no schema on the command line (it goes into the prompt)` } : { runs: [] }),
   judge: (_runs, env, all) => {
     const { flag, value: form } = env.route.schema!;
-    const want = canonicalJson(env.schema);
+    const want = canonicalJson(schemaShape(env.schema));
     const calls = callsOf(all, env.route.cli);
     if (calls.length === 0) return { pass: false, evidence: [`no call of \`${env.route.cli}\` was recorded`] };
     const problems: string[] = [];
     for (const { o, c } of calls) {
       const got = schemaOfCall(c, flag, form);
       if ('problem' in got) problems.push(`${o.label}: call ${c.attempt + 1}: ${got.problem}`);
-      else if (!isPlainObject(got.schema) || canonicalJson(got.schema) !== want) problems.push(`${o.label}: call ${c.attempt + 1}: ${flag} carries another schema than the contract's: ${clip(canonicalJson(got.schema))}`);
+      else if (!isPlainObject(got.schema) || canonicalJson(schemaShape(got.schema)) !== want) problems.push(`${o.label}: call ${c.attempt + 1}: ${flag} carries another schema than the contract's (other properties or required keys): ${clip(canonicalJson(schemaShape(got.schema)))}`);
     }
     return verdict(problems, [`${calls.length} calls of \`${env.route.cli}\`: each had the contract's schema after ${flag}${form === 'file' ? ' (in the file it names)' : ''}`]);
   },
@@ -148,19 +164,20 @@ export const schemaOneToken: CheckDefinition = {
     if (calls.length === 0) return { pass: false, evidence: [`no call of \`${env.route.cli}\` was recorded`] };
     const problems: string[] = [];
     for (const { o, c } of calls) {
-      const i = c.argv.indexOf(flag);
-      if (i < 0 || i + 1 >= c.argv.length) {
+      // `--json-schema <json>` or `--json-schema=<json>` (the Claude Agent SDK's form): one token either way.
+      const values = valuesOf(c.argv, [flag]);
+      if (values.length === 0) {
         problems.push(`${o.label}: call ${c.attempt + 1} has no ${flag} <schema>: ${clip(JSON.stringify(c.argv))}`);
         continue;
       }
       let parsed: unknown;
       try {
-        parsed = JSON.parse(c.argv[i + 1]!);
+        parsed = JSON.parse(values[0]!);
       } catch {
-        problems.push(`${o.label}: call ${c.attempt + 1}: the token after ${flag} is not the schema's JSON (split into several tokens?): ${clip(c.argv[i + 1]!)}`);
+        problems.push(`${o.label}: call ${c.attempt + 1}: the token after ${flag} is not the schema's JSON (split into several tokens?): ${clip(values[0]!)}`);
         continue;
       }
-      if (!isPlainObject(parsed) || canonicalJson(parsed) !== want) problems.push(`${o.label}: call ${c.attempt + 1}: the token after ${flag} is JSON but not the schema handed to the worker: ${clip(c.argv[i + 1]!)}`);
+      if (!isPlainObject(parsed) || canonicalJson(parsed) !== want) problems.push(`${o.label}: call ${c.attempt + 1}: the token after ${flag} is JSON but not the schema handed to the worker: ${clip(values[0]!)}`);
     }
     return verdict(problems, [`${calls.length} calls of \`${env.route.cli}\`: each had the whole schema as the one token after ${flag}`]);
   },

@@ -103,11 +103,12 @@ const PLANS: Record<string, MockPlan> = {
 
 /**
  * Certify the in-process Gemini consumer of `loaded` against the Gemini mock. `cli` names the core
- * it runs (package and version) for the certificate.
+ * it runs (package and version) for the certificate; `options.checks`: only these checks besides
+ * the smoke; `options.subject`: the package certified, for the header.
  *
  * Never throws for what the consumer does.
  */
-export async function certifyAgainstGeminiMock(loaded: LoadedConfig, cli: { name: string; version: string }): Promise<CertifyOutcome> {
+export async function certifyAgainstGeminiMock(loaded: LoadedConfig, cli: { name: string; version: string }, options: { checks?: readonly string[]; subject?: { name: string; version: string } } = {}): Promise<CertifyOutcome> {
   const started = performance.now();
   const startedAt = new Date().toISOString();
   const schemaFile = loaded.config.schema ? path.resolve(loaded.dir, loaded.config.schema) : projectPath('schemas/contracts/pov.schema.json');
@@ -118,7 +119,7 @@ export async function certifyAgainstGeminiMock(loaded: LoadedConfig, cli: { name
   const results: CheckResult[] = [];
   const smokeRuns: RunObservation[] = [];
   try {
-    for (const def of CONSUMER_CHECKS) {
+    for (const def of CONSUMER_CHECKS.filter((d) => d.stage === 'smoke' || !options.checks || options.checks.includes(d.id))) {
       const plan = PLANS[def.id];
       const base = { id: def.id, title: def.title, covers: [...def.covers], expectedVerdict: def.expectedVerdict };
       if (!plan || 'skip' in plan) {
@@ -150,7 +151,7 @@ export async function certifyAgainstGeminiMock(loaded: LoadedConfig, cli: { name
   const exitCode: 0 | 1 | 3 = status === 'adapter-broken' ? 3 : status === 'not-certified' ? 1 : 0;
   const certificate: Certificate = {
     certificateVersion: 1,
-    header: certificateHeader({ startedAt, worker: loaded.config.worker, configFile: loaded.file, contract, corpus: 'src/mock/gemini.ts scenarios (Gemini API mock on 127.0.0.1)' }),
+    header: certificateHeader({ startedAt, worker: loaded.config.worker, configFile: loaded.file, contract, corpus: 'src/mock/gemini.ts scenarios (Gemini API mock on 127.0.0.1)', subject: options.subject }),
     routes: [
       {
         route: 'gemini-api/in-process',
