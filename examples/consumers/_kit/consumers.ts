@@ -93,7 +93,7 @@ export function pinnedCli(c: Consumer): { version: string; source: string } | nu
 }
 
 /** The pinned version of `pkg` in the consumer's package.json. */
-function pinnedVersion(c: Consumer): string {
+export function pinnedVersion(c: Consumer): string {
   return (JSON.parse(readFileSync(path.join(ROOT, c.dir, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies[c.pkg]!;
 }
 
