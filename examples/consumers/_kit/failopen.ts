@@ -27,6 +27,7 @@ import { CONSUMERS, installedVersion, pinnedCli, type Consumer } from './consume
  * - `dir`: the consumer's folder; `pkg`: the installed package the fault goes into;
  * - `files`: its files (relative to the package) the patch is tried on; `find` must occur in at
  *   least one, and every occurrence is replaced by `replace`;
+ * - `more`: further edits of the same fault (each must match too), when the code does it in two places;
  * - `fault`: what the copy does wrong, in words; `check`: the check that must refuse it.
  */
 export interface Fault {
@@ -35,6 +36,7 @@ export interface Fault {
   files: string[];
   find: string;
   replace: string;
+  more?: { find: string; replace: string }[];
   fault: string;
   check: string;
 }
@@ -63,6 +65,7 @@ export const FAULTS: readonly Fault[] = [
   { ...CODEX_CLI, check: 'forbidden-flags', fault: 'adds `--dangerously-bypass-approvals-and-sandbox`', find: 'const args = [...base.args, "exec", "--experimental-json"];', replace: 'const args = [...base.args, "exec", "--experimental-json", "--dangerously-bypass-approvals-and-sandbox"];' },
   { ...CODEX_CLI, check: 'output-format', fault: 'drops `--experimental-json`', find: 'const args = [...base.args, "exec", "--experimental-json"];', replace: 'const args = [...base.args, "exec"];' },
   { ...CODEX_CLI, check: 'usage', fault: 'reports empty usage', find: 'usage: usageSummary', replace: 'usage: createEmptyCodexUsage()' },
+  { ...CODEX_CLI, check: 'answer-last-message', fault: 'keeps the first agent message, not the last', find: 'accumulatedText = item.text;', replace: 'accumulatedText ||= item.text;' },
   { ...CODEX_CLI, check: 'deadline', fault: "ignores the caller's abort signal", find: 'options.abortSignal.addEventListener("abort", onAbort, { once: true });', replace: 'void onAbort;' },
   // @anthropic-ai/claude-agent-sdk 0.3.328 (minified)
   { ...AGENT_SDK, check: 'schema-sent', fault: 'drops `--json-schema` (outputFormat never reaches the CLI)', find: 'if(S)ne.push(et("--json-schema",le(S)));', replace: '' },
@@ -107,16 +110,18 @@ export async function failOpenCopy(fault: Fault, root: string): Promise<string> 
   await cp(path.join(original, 'adapter.mjs'), path.join(dir, 'adapter.mjs'));
   await cp(path.join(original, 'package.json'), path.join(dir, 'package.json'));
   await linkTree(path.join(original, 'node_modules'), path.join(dir, 'node_modules'), fault.pkg);
-  let hits = 0;
-  for (const file of fault.files) {
-    const target = path.join(dir, 'node_modules', fault.pkg, file);
-    if (!(await lstat(target).catch(() => null))) continue;
-    const text = await readFile(target, 'utf8');
-    if (!text.includes(fault.find)) continue;
-    hits += 1;
-    await writeFile(target, text.split(fault.find).join(fault.replace));
+  for (const edit of [{ find: fault.find, replace: fault.replace }, ...(fault.more ?? [])]) {
+    let hits = 0;
+    for (const file of fault.files) {
+      const target = path.join(dir, 'node_modules', fault.pkg, file);
+      if (!(await lstat(target).catch(() => null))) continue;
+      const text = await readFile(target, 'utf8');
+      if (!text.includes(edit.find)) continue;
+      hits += 1;
+      await writeFile(target, text.split(edit.find).join(edit.replace));
+    }
+    if (hits === 0) throw new Error(`the fault "${fault.fault}" (${edit.find.slice(0, 60)}) matches nothing in ${fault.pkg} (${fault.files.join(', ')}): the installed code moved`);
   }
-  if (hits === 0) throw new Error(`the fault "${fault.fault}" matches nothing in ${fault.pkg} (${fault.files.join(', ')}): the installed code moved`);
   return dir;
 }
 
