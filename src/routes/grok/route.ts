@@ -15,7 +15,7 @@ export const grokRoute = defineRoute({
   npmPackage: null,
   routes: [
     // `--json-schema` implies buffered `--output-format json`: one document at the end.
-    { route: 'grok/json', framings: ['json-document'], streams: false, outputFormat: { none: 'grok --json-schema implies the buffered --output-format json (research/ce-plugin.md 1.2)' }, decoder: () => genericDecoder('grok/json', { header: 'xAI grok --json-schema (documented)' }) },
+    { route: 'grok/json', framings: ['json-document'], streams: false, outputFormat: { flags: ['--output-format'], value: 'json' }, decoder: () => genericDecoder('grok/json', { header: 'xAI grok --json-schema (documented)' }) },
     {
       route: 'grok/streaming-json',
       framings: ['jsonl'],
