@@ -2,6 +2,8 @@
 // `npm run consumers:install`: installs each consumer under examples/consumers/<dir>/ from its own
 // package.json and lock (exact pins; kept out of the root package), `npm ci --omit=optional`: the
 // packages' bundled native CLIs are never used (the adapters point them at fake or probed CLIs).
+// `npm run consumers:failopen [-- <dir>...]`: certifies fail-open copies (examples/consumers/_kit/failopen.ts)
+// and writes examples/consumers/FAILOPEN.md.
 // `npm run consumers:certify [-- <dir>...]`: certifies each installed consumer, writes
 // examples/consumers/certificates/<dir>.{json,md} and the matrix (examples/consumers/MATRIX.md,
 // and the README between its consumer-matrix markers).

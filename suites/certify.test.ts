@@ -152,6 +152,20 @@ describe('routecert certify', () => {
     expect(run.stderr).toContain('`routes` must be a non-empty array');
   }, LONG);
 
+  it('a worker that reaches the CLI but fails the smoke is not certified (exit 1), and every other check still runs', async () => {
+    const file = path.join(tmp, 'smoke-fails.config.mjs');
+    writeFileSync(
+      file,
+      "export default { worker: { name: 'calls the CLI, publishes nothing', command: ['sh', '-c', 'claude -p --output-format stream-json --verbose >/dev/null'], prompt: 'stdin', windowEnv: { hardWindowS: 'H', retryMinS: 'R' } }, routes: ['claude-code/stream-json'] };\n",
+    );
+    const { certificate, exitCode } = await certify(await loadConfig(file), { checks: ['forbidden-flags', 'output-format'] });
+    const r = certificate.routes[0]!;
+    expect(exitCode).toBe(1);
+    expect(r.status).toBe('not-certified');
+    expect(r.smoke.find((k) => k.id === 'smoke-final')!.status).toBe('fail');
+    expect(Object.fromEntries(r.checks.map((k) => [k.id, k.status]))).toEqual({ 'output-format': 'pass', 'forbidden-flags': 'pass' });
+  }, LONG);
+
   it('exits 3 and says the adapter is broken when the smoke fails', async () => {
     const file = path.join(tmp, 'broken.config.mjs');
     writeFileSync(

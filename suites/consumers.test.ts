@@ -1,11 +1,12 @@
 /**
  * Certifying consumers (issue 14), a small sample for CI:
  * - the consumer checks bite: a miniature naive consumer (examples/consumers/_kit/naive-adapter.mjs)
- *   fails the answer-place, provider-error and usage checks; it needs no install;
+ *   fails the prose smoke, the answer-place, empty-answer, provider-error and usage checks; it needs no install;
  * - a real consumer, @openai/codex-sdk, goes through the smoke and two checks, unchanged, behind
  *   the fake `codex`: it reports a provider error as an error, and it hands over an answer from a
- *   stream cut before `turn.completed` (the finding in examples/consumers/FINDINGS.md). It skips,
- *   saying so, when `npm run consumers:install` was not run.
+ *   stream cut before `turn.completed` (the finding in examples/consumers/FINDINGS.md); a fail-open
+ *   copy of it (examples/consumers/_kit/failopen.ts) that drops `--output-schema` is refused by
+ *   schema-sent. It skips, saying so, when `npm run consumers:install` was not run.
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -14,7 +15,8 @@ import { certificateProblems } from '#src/harness/certify/certificate.ts';
 import { defineConfig, loadConfig } from '#src/harness/certify/config.ts';
 import { CONSUMER_CONTRACT } from '#src/harness/certify/consumer.ts';
 import { projectPath } from '#src/paths.ts';
-import { installedVersion } from '../examples/consumers/_kit/consumers.ts';
+import { certifyConsumer, CONSUMERS, installedVersion } from '../examples/consumers/_kit/consumers.ts';
+import { certifyFailOpen, FAULTS } from '../examples/consumers/_kit/failopen.ts';
 
 const LONG = 180_000;
 const codexSdk = installedVersion('codex-sdk', '@openai/codex-sdk');
@@ -22,7 +24,7 @@ if (codexSdk === null) console.warn('[routecert] suites/consumers.test.ts: @open
 
 describe('consumer checks', () => {
   it(
-    'a naive consumer (first StructuredOutput, no is_error, no usage) fails answer-last-message, provider-error and usage',
+    'a naive consumer (first StructuredOutput, no is_error, no usage) fails answer-last-message, empty-answer, provider-error and usage',
     async () => {
       const config = defineConfig({
         worker: {
@@ -35,11 +37,15 @@ describe('consumer checks', () => {
         routes: ['claude-code/stream-json'],
         contract: CONSUMER_CONTRACT,
       });
-      const { certificate } = await certify(config, { checks: ['answer-last-message', 'provider-error', 'usage'] });
+      const { certificate } = await certify(config, { checks: ['answer-last-message', 'empty-answer', 'provider-error', 'usage'] });
       const r = certificate.routes[0]!;
-      expect(r.smoke.map((k) => k.status)).toEqual(['pass', 'pass']);
+      // Its prose-only answer is an empty success: the smoke fails, the consumer's fault (it called
+      // the CLI), so the route is not certified and every other check still runs.
+      expect(r.smoke.map((k) => k.status)).toEqual(['pass', 'fail']);
+      expect(r.smoke[1]!.evidence.join(' ')).toContain('neither an error nor the prose');
+      expect(r.status).toBe('not-certified');
       const status = Object.fromEntries(r.checks.filter((k) => k.status !== 'skipped').map((k) => [k.id, k.status]));
-      expect(status).toEqual({ 'answer-last-message': 'fail', 'provider-error': 'fail', usage: 'fail' });
+      expect(status).toEqual({ 'answer-last-message': 'fail', 'empty-answer': 'fail', 'provider-error': 'fail', usage: 'fail' });
       expect(r.checks.find((k) => k.id === 'provider-error')!.evidence.join(' ')).toContain('empty success');
     },
     LONG,
@@ -51,7 +57,8 @@ describe.skipIf(codexSdk === null)(`@openai/codex-sdk@${codexSdk ?? '(not instal
     'passes the smoke and provider-error, fails incomplete-stream, and writes a valid certificate',
     async () => {
       const loaded = await loadConfig(projectPath('examples/consumers/codex-sdk/routecert.config.ts'));
-      const { certificate, exitCode } = await certify(loaded, { checks: ['provider-error', 'incomplete-stream'] });
+      const certificate = await certifyConsumer(CONSUMERS.find((c) => c.dir === 'codex-sdk')!, { checks: ['provider-error', 'incomplete-stream'], probe: false });
+      const exitCode = certificate.footer.exitCode;
       expect(await certificateProblems(certificate)).toEqual([]);
       const r = certificate.routes[0]!;
       expect(r.contract).toBe('consumer-answer');
@@ -65,6 +72,23 @@ describe.skipIf(codexSdk === null)(`@openai/codex-sdk@${codexSdk ?? '(not instal
       expect(byId['incomplete-stream']!.evidence[0]).toMatch(/cut-before-turn-completed.*cut before its terminal event.*answer object/);
       expect(exitCode).toBe(1);
       expect(path.basename(loaded.dir)).toBe('codex-sdk');
+      // The certificate names the package and the codex it pins, not the one the cases were recorded with.
+      expect(certificate.header.subject).toEqual({ name: '@openai/codex-sdk', version: codexSdk });
+      expect(certificate.routes[0]!.cli).toMatchObject({ name: 'codex', version: '0.163.0', casesRecordedWith: '0.171.0' });
+    },
+    LONG,
+  );
+
+  it(
+    'a fail-open copy that drops --output-schema is refused by schema-sent; the original passes it',
+    async () => {
+      const fault = FAULTS.find((f) => f.dir === 'codex-sdk' && f.check === 'schema-sent')!;
+      const copy = await certifyFailOpen(fault);
+      expect(copy.check?.status, copy.check?.evidence.join(' ')).toBe('fail');
+      expect(copy.check?.evidence.join(' ')).toContain('no --output-schema');
+      expect(copy.routeStatus).toBe('not-certified');
+      const original = await certify(await loadConfig(projectPath('examples/consumers/codex-sdk/routecert.config.ts')), { checks: ['schema-sent'] });
+      expect(original.certificate.routes[0]!.checks.find((k) => k.id === 'schema-sent')!.status).toBe('pass');
     },
     LONG,
   );

@@ -13,7 +13,13 @@
 import { readFileSync, writeFileSync, accessSync, constants } from 'node:fs';
 import path from 'node:path';
 
-/** The adapter's inputs: the schema (parsed), the prompt text, the outcome path, the deadline (ms). */
+/** When the adapter started calling the consumer (set by {@link inputs}, read by {@link report}). */
+let calledAt = Date.now();
+
+/**
+ * The adapter's inputs: the schema (parsed), the prompt text, the outcome path, the deadline (ms).
+ * Called right before the consumer is called: the caller's clock starts here.
+ */
 export function inputs() {
   const [schemaFile, promptFile, outFile] = process.argv.slice(2);
   if (!schemaFile || !promptFile || !outFile) {
@@ -21,6 +27,7 @@ export function inputs() {
     process.exit(2);
   }
   const deadlineS = Number(process.env.CONSUMER_DEADLINE_S ?? '600');
+  calledAt = Date.now();
   return {
     schema: JSON.parse(readFileSync(schemaFile, 'utf8')),
     prompt: readFileSync(promptFile, 'utf8'),
@@ -51,19 +58,26 @@ export function cliPath(name) {
   return process.env.CONSUMER_CLI_PATH || onPath(name);
 }
 
-/** Write the outcome file, log one line, and exit 0 (the adapter reports; routecert judges). */
+/**
+ * Write the outcome file (with `elapsedMs`, the caller's time from the call to the consumer's
+ * return), log one line, and exit 0 (the adapter reports; routecert judges).
+ */
 export function report(outFile, outcome) {
-  writeFileSync(outFile, `${JSON.stringify(outcome)}\n`);
+  writeFileSync(outFile, `${JSON.stringify({ ...outcome, elapsedMs: Date.now() - calledAt })}\n`);
   process.stderr.write(`[consumer-adapter] ${outcome.consumer}: ${outcome.kind}${outcome.error ? `: ${outcome.error.message}` : ''}\n`);
   process.exit(0);
 }
 
-/** An outcome for a thrown value. */
+/**
+ * An outcome for a thrown value: its name, its message and, when the error carries one as a field
+ * (an AI SDK `APICallError`'s `statusCode`, a `status`), the HTTP status the caller can read.
+ */
 export function errorOutcome(consumer, error) {
   const e = error instanceof Error ? error : new Error(String(error));
   // An AI SDK APICallError keeps the CLI's stderr in `data`/`cause`: only what the caller's
-  // message shows counts, so the message alone is reported.
-  return { kind: 'error', consumer, error: { name: e.name, message: e.message } };
+  // message shows counts, so the message alone is reported, with a status field the error carries.
+  const status = [e.statusCode, e.status].find((v) => Number.isInteger(v));
+  return { kind: 'error', consumer, error: { name: e.name, message: e.message, ...(status !== undefined ? { status } : {}) } };
 }
 
 /** The installed version of `pkg` (from its package.json next to this adapter). */

@@ -34,6 +34,13 @@ export interface Consumer {
   core?: string;
   /** For the hermetic probe with the real CLI: a schema the provider accepts (Codex's is OpenAI-strict). */
   probeSchema?: string;
+  /**
+   * The CLI the consumer pins or bundles, which it is certified with by default: the version of
+   * package `pkg` in the consumer's node_modules (`dependency`), the `claudeCodeVersion` that
+   * package bundles (`bundled`), or, when the package is an optional dependency `npm run
+   * consumers:install` leaves out, the lowest version of the range the consumer declares (`range`).
+   */
+  cliPin?: { kind: 'dependency' | 'bundled' | 'range'; pkg: string };
 }
 
 /** The POV schema in OpenAI's strict subset: the Responses API refuses the production one under Codex's strict `text.format`. */
@@ -41,10 +48,10 @@ const STRICT_POV = 'schemas/contracts/pov.openai-strict.schema.json';
 
 /** The five consumers of issue 14. */
 export const CONSUMERS: readonly Consumer[] = [
-  { dir: 'claude-agent-sdk', pkg: '@anthropic-ai/claude-agent-sdk', drive: 'fake-cli' },
-  { dir: 'codex-sdk', pkg: '@openai/codex-sdk', drive: 'fake-cli', probeSchema: STRICT_POV },
-  { dir: 'ai-sdk-provider-claude-code', pkg: 'ai-sdk-provider-claude-code', drive: 'fake-cli' },
-  { dir: 'ai-sdk-provider-codex-cli', pkg: 'ai-sdk-provider-codex-cli', drive: 'fake-cli', probeSchema: STRICT_POV },
+  { dir: 'claude-agent-sdk', pkg: '@anthropic-ai/claude-agent-sdk', drive: 'fake-cli', cliPin: { kind: 'bundled', pkg: '@anthropic-ai/claude-agent-sdk' } },
+  { dir: 'codex-sdk', pkg: '@openai/codex-sdk', drive: 'fake-cli', probeSchema: STRICT_POV, cliPin: { kind: 'dependency', pkg: '@openai/codex' } },
+  { dir: 'ai-sdk-provider-claude-code', pkg: 'ai-sdk-provider-claude-code', drive: 'fake-cli', cliPin: { kind: 'bundled', pkg: '@anthropic-ai/claude-agent-sdk' } },
+  { dir: 'ai-sdk-provider-codex-cli', pkg: 'ai-sdk-provider-codex-cli', drive: 'fake-cli', probeSchema: STRICT_POV, cliPin: { kind: 'range', pkg: '@openai/codex' } },
   { dir: 'ai-sdk-provider-gemini-cli', pkg: 'ai-sdk-provider-gemini-cli', drive: 'gemini-mock', core: '@google/gemini-cli-core' },
 ];
 
@@ -56,8 +63,37 @@ export function installedVersion(dir: string, pkg: string): string | null {
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version : null;
 }
 
+const readJson = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+
+/**
+ * The CLI version consumer `c` pins or bundles, and where it comes from (for the certificate), or
+ * null when it states none or is not installed.
+ */
+export function pinnedCli(c: Consumer): { version: string; source: string } | null {
+  const pin = c.cliPin;
+  const own = installedVersion(c.dir, c.pkg);
+  if (!pin || own === null) return null;
+  const at = `${c.pkg}@${own}`;
+  const file = path.join(ROOT, c.dir, 'node_modules', pin.pkg, 'package.json');
+  if (pin.kind === 'bundled') {
+    if (!existsSync(file)) return null;
+    const p = readJson(file);
+    const via = pin.pkg === c.pkg ? at : `${pin.pkg}@${String(p.version)}, the dependency of ${at}`;
+    return typeof p.claudeCodeVersion === 'string' ? { version: p.claudeCodeVersion, source: `bundled by ${via} (claudeCodeVersion)` } : null;
+  }
+  if (pin.kind === 'dependency') {
+    if (!existsSync(file)) return null;
+    return { version: String(readJson(file).version), source: `pinned by ${at} (dependencies: ${pin.pkg})` };
+  }
+  const manifest = readJson(path.join(ROOT, c.dir, 'node_modules', c.pkg, 'package.json'));
+  const range = ['dependencies', 'optionalDependencies', 'peerDependencies'].map((k) => (manifest[k] as Record<string, string> | undefined)?.[pin.pkg]).find((v) => v !== undefined);
+  // The lower bound of a `^x.y.z`, `~x.y.z` or `>=x.y.z` range is the first version it names.
+  const lowest = range && /^\s*(?:\^|~|>=)?\s*(\d+\.\d+\.\d+)/.exec(range)?.[1];
+  return lowest ? { version: lowest, source: `the lowest version of ${at}'s range ${pin.pkg} ${range} (an optional dependency consumers:install leaves out)` } : null;
+}
+
 /** The pinned version of `pkg` in the consumer's package.json. */
-function pinnedVersion(c: Consumer): string {
+export function pinnedVersion(c: Consumer): string {
   return (JSON.parse(readFileSync(path.join(ROOT, c.dir, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies[c.pkg]!;
 }
 
@@ -70,9 +106,11 @@ export async function certifyConsumer(c: Consumer, options: { checks?: string[];
   const loaded = await loadConfig(path.join(ROOT, c.dir, 'routecert.config.ts'));
   if (c.drive === 'gemini-mock') {
     const core = c.core ?? c.pkg;
-    return (await certifyAgainstGeminiMock(loaded, { name: core, version: installedVersion(c.dir, core) ?? 'unknown' })).certificate;
+    return (await certifyAgainstGeminiMock(loaded, { name: core, version: installedVersion(c.dir, core) ?? 'unknown' }, { subject: { name: c.pkg, version: installedVersion(c.dir, c.pkg) ?? 'unknown' } })).certificate;
   }
-  const cert = (await certify(loaded, options.checks ? { checks: options.checks } : {})).certificate;
+  const subject = { name: c.pkg, version: installedVersion(c.dir, c.pkg) ?? 'unknown' };
+  const cli = pinnedCli(c);
+  const cert = (await certify(loaded, { ...(options.checks ? { checks: options.checks } : {}), subject, ...(cli ? { cli } : {}) })).certificate;
   if (options.probe === false) return cert;
   for (const route of loaded.config.routes) {
     const driver = driverForRoute(route);
@@ -114,7 +152,9 @@ export function matrixMarkdown(rows: { c: Consumer; version: string; cert: Certi
       : probeAll.every((k) => k.status === 'pass')
         ? `certified (${probeAll.length}/${probeAll.length}: ${probe.cli.name} ${probe.cli.version})`
         : `**failed** ${probeAll.filter((k) => k.status !== 'pass').map((k) => k.id).join(', ')} (${probe.cli.name} ${probe.cli.version})`;
-    lines.push(`| \`${c.pkg}@${version}\` | ${r.cli.name} ${r.cli.version} (${r.route}) | ${ids.map((id) => MARK[byId.get(id)?.status ?? 'skipped']).join(' | ')} | ${probeCell} |`);
+    const recorded = r.cli.casesRecordedWith ? `; cases recorded with ${r.cli.casesRecordedWith}` : '';
+    const pinned = r.cli.source ? (r.cli.source.startsWith('bundled') ? 'bundled' : r.cli.source.startsWith('pinned') ? 'pinned' : 'lowest in range') : 'as recorded';
+    lines.push(`| \`${c.pkg}@${version}\` | ${r.cli.name} ${r.cli.version} (${pinned}${recorded}; ${r.route}) | ${ids.map((id) => MARK[byId.get(id)?.status ?? 'skipped']).join(' | ')} | ${probeCell} |`);
     for (const k of probeAll) if (k.status === 'fail') failures.push(`- \`${c.pkg}@${version}\` **${k.id}** with the real CLI (${k.cases.join(', ')}): ${whatItDoes(k.evidence[0] ?? '')}`);
     for (const k of [...r.smoke, ...r.checks]) {
       if (k.status === 'fail') failures.push(`- \`${c.pkg}@${version}\` **${k.id}** (${k.cases.map((x) => `case ${x}`).join(', ')}): ${whatItDoes(k.evidence[0] ?? '')}`);
@@ -124,7 +164,7 @@ export function matrixMarkdown(rows: { c: Consumer; version: string; cert: Certi
   return [
     ...lines,
     '',
-    `Each cell is the check of examples/consumers/certificates/<consumer>.md (\`npm run consumers:certify\`, ${rows[0]?.cert.header.startedAt.slice(0, 10) ?? ''}, routecert ${rows[0]?.cert.header.toolVersion ?? ''}): the consumer runs unchanged behind routecert's fake CLI replaying the corpus (CLI version = the one the cases were recorded with), or, for the Gemini provider, against routecert's Gemini mock. The last column is the hermetic probe: the consumer drives the real CLI installed by \`npm run probes:install\` against routecert's provider mock (smoke-final, smoke-prose-only, provider-error). Failures, with the case that shows them and what the consumer does (findings: examples/consumers/FINDINGS.md):`,
+    `Each cell is the check of examples/consumers/certificates/<consumer>.md (\`npm run consumers:certify\`, ${rows[0]?.cert.header.startedAt.slice(0, 10) ?? ''}, routecert ${rows[0]?.cert.header.toolVersion ?? ''}): the consumer runs unchanged behind routecert's fake CLI replaying the corpus, which reports the CLI version the consumer pins or bundles (the CLI column; the cases were recorded with the version named after it), or, for the Gemini provider, against routecert's Gemini mock. A smoke failure is the consumer's, and every other check still runs. The last column is the hermetic probe: the consumer drives the real CLI installed by \`npm run probes:install\` against routecert's provider mock (smoke-final, smoke-prose-only, provider-error). Failures, with the case that shows them and what the consumer does (findings: examples/consumers/FINDINGS.md):`,
     '',
     ...(failures.length > 0 ? failures : ['- none']),
     ...(notes.length > 0 ? ['', 'Not applicable:', '', ...notes] : []),
@@ -142,7 +182,7 @@ export function withMatrix(readme: string, matrix: string): string {
   return `${readme.slice(0, a + start.length)}\n${matrix}${readme.slice(b)}`;
 }
 
-/** `install` or `certify [dir...]`; returns the exit code. */
+/** `install`, `certify [dir...]` or `failopen [dir...]` (./failopen.ts); returns the exit code. */
 export async function consumersMain(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   const chosen = rest.length > 0 ? CONSUMERS.filter((c) => rest.includes(c.dir) || rest.includes(c.pkg)) : CONSUMERS;
@@ -157,8 +197,12 @@ export async function consumersMain(argv: string[]): Promise<number> {
     process.stdout.write(`consumers installed in ${Math.round((Date.now() - started) / 1000)} s\n`);
     return 0;
   }
+  if (command === 'failopen') {
+    const { failOpenMain } = await import('./failopen.ts');
+    return failOpenMain(rest);
+  }
   if (command !== 'certify') {
-    process.stderr.write('usage: node bin/consumers.js install|certify [dir...]\n');
+    process.stderr.write('usage: node bin/consumers.js install|certify|failopen [dir...]\n');
     return 2;
   }
   const rows: { c: Consumer; version: string; cert: Certificate }[] = [];

@@ -16,9 +16,12 @@ const abortController = new AbortController();
 const timer = setTimeout(() => abortController.abort(), deadlineMs);
 
 let result = null;
+let lastText = '';
 try {
   for await (const message of query({ prompt, options: { pathToClaudeCodeExecutable: cliPath('claude'), outputFormat: { type: 'json_schema', schema }, abortController } })) {
     if (message.type === 'result') result = message;
+    // The text the caller saw last (an API error arrives as a synthetic assistant message).
+    if (message.type === 'assistant') lastText = (message.message?.content ?? []).filter((b) => b.type === 'text').map((b) => b.text).join('') || lastText;
   }
 } catch (error) {
   report(outFile, errorOutcome(consumer, error));
@@ -27,8 +30,9 @@ clearTimeout(timer);
 if (result === null) report(outFile, { kind: 'empty', consumer });
 const usage = result.usage ? { inputTokens: result.usage.input_tokens ?? null, outputTokens: result.usage.output_tokens ?? null } : undefined;
 if (result.subtype !== 'success' || result.is_error) {
-  const message = typeof result.result === 'string' && result.result !== '' ? result.result : (result.errors ?? []).join('; ') || result.subtype;
-  report(outFile, { kind: 'error', consumer, error: { name: result.subtype, message }, ...(usage ? { usage } : {}) });
+  const message = typeof result.result === 'string' && result.result !== '' ? result.result : (result.errors ?? []).join('; ') || lastText || result.subtype;
+  const status = Number.isInteger(result.api_error_status) ? { status: result.api_error_status } : {};
+  report(outFile, { kind: 'error', consumer, error: { name: result.subtype, message, ...status }, ...(usage ? { usage } : {}) });
 }
 if (result.structured_output !== undefined) report(outFile, { kind: 'object', value: result.structured_output, consumer, ...(usage ? { usage } : {}) });
 report(outFile, { kind: 'text', text: result.result ?? '', consumer, ...(usage ? { usage } : {}) });

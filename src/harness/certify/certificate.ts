@@ -5,6 +5,8 @@
  * `certificate.md`. Opens with a header and closes with a footer, so a cut-short file is detectable
  * (STYLE.md item 12).
  */
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { compileValidator } from '#src/contract/validator.ts';
@@ -36,16 +38,31 @@ export interface CheckResult {
 }
 
 /**
+ * The CLI a route was certified with.
+ * - `name`, `version`: the CLI and the version the fake CLI reported (`--version`): by default the
+ *   version the replayed cases were recorded with; for a consumer, the CLI it pins or bundles;
+ * - `source`: where the version comes from (`pinned by @openai/codex-sdk@0.163.0 (dependencies)`);
+ * - `casesRecordedWith`: the version the replayed cases were recorded with, when it differs.
+ */
+export interface CertifiedCli {
+  name: string;
+  version: string;
+  source?: string;
+  casesRecordedWith?: string;
+}
+
+/**
  * One route of the certificate.
- * - `cli`: the CLI behind the route and the version its replayed cases were recorded with;
- * - `status`: `certified` (no check failed), `not-certified` (a check failed), `adapter-broken`
- *   (the smoke failed: the adapter, not the worker, is at fault; nothing else ran), `could-not-run`
+ * - `cli`: the CLI behind the route (see {@link CertifiedCli});
+ * - `status`: `certified` (no check failed), `not-certified` (a check or the smoke failed; every
+ *   check ran), `adapter-broken` (the adapter failed before it reached the worker: its command
+ *   could not start, or no smoke run called a CLI or left an artifact; nothing else ran), `could-not-run`
  *   (the corpus has no smoke case for the route);
  * - `summary`: counts over `checks` (the smoke excluded).
  */
 export interface RouteCertificate {
   route: string;
-  cli: { name: string; version: string };
+  cli: CertifiedCli;
   /** The contract's name: `pov`, a team's contract, or the consumer contract (`consumer-answer`). */
   contract: string;
   status: 'certified' | 'not-certified' | 'adapter-broken' | 'could-not-run';
@@ -68,6 +85,12 @@ export interface Certificate {
     /** The contract's name: `pov`, a team's contract, or the consumer contract (`consumer-answer`). */
     contract: string;
     corpus: string;
+    /** The subject certified: the worker's or consumer's package name and version, when known. */
+    subject?: { name: string; version: string };
+    /** {@link corpusDigest} of the cases the certificate could replay; absent for a mock-driven certificate. */
+    corpusDigest?: string;
+    /** The versions of the tools the config names (`worker.tools`, the command's interpreter), first line of `--version`. */
+    tools?: { name: string; version: string }[];
   };
   routes: RouteCertificate[];
   footer: { finishedAt: string; durationMs: Milliseconds; exitCode: 0 | 1 | 3 };
@@ -84,6 +107,9 @@ export function certificateHeader(options: {
   configFile: string | null | undefined;
   contract: string;
   corpus: string;
+  subject?: { name: string; version: string } | undefined;
+  corpusDigest?: string | undefined;
+  tools?: { name: string; version: string }[] | undefined;
 }): Certificate['header'] {
   return {
     tool: 'routecert',
@@ -95,7 +121,45 @@ export function certificateHeader(options: {
     config: options.configFile ? path.relative(process.cwd(), options.configFile) || options.configFile : null,
     contract: options.contract,
     corpus: options.corpus,
+    ...(options.subject ? { subject: options.subject } : {}),
+    ...(options.corpusDigest ? { corpusDigest: options.corpusDigest } : {}),
+    ...(options.tools && options.tools.length > 0 ? { tools: options.tools } : {}),
   };
+}
+
+/**
+ * The digest of the corpus a certificate was made on: `sha256:` + the first 16 hex of sha256 over
+ * the sorted ids of the cases of `routes` plus the cases of `extraIds` (cases of other routes a
+ * check replayed, e.g. a short-stderr case found on any route). Case ids are content hashes, so a
+ * case added, removed or changed on those routes changes the digest: a committed certificate whose
+ * digest differs from today's was made on another corpus.
+ */
+export function corpusDigest(cases: readonly { id: string; route: string }[], routes: readonly string[], extraIds: readonly string[] = []): string {
+  const extra = new Set(extraIds);
+  const ids = [...new Set(cases.filter((c) => routes.includes(c.route) || extra.has(c.id)).map((c) => c.id))].sort();
+  return `sha256:${createHash('sha256').update(ids.join('\n')).digest('hex').slice(0, 16)}`;
+}
+
+/** The case ids a certificate's checks name (`<id> (<route>/<slug>)` labels). */
+export function replayedCaseIds(c: Certificate): string[] {
+  return [...new Set(c.routes.flatMap((r) => [...r.smoke, ...r.checks].flatMap((k) => k.cases.map((x) => /^([0-9a-f]{16}) \(/.exec(x)?.[1]).filter((x): x is string => x !== undefined))))];
+}
+
+/** Tools whose version a certificate records when the config names them. */
+const VERSIONED_TOOLS = new Set(['bash', 'sh', 'python3', 'python', 'jq', 'node', 'ruby', 'perl', 'deno', 'bun', 'curl']);
+
+/**
+ * The versions of the tools among `names` routecert knows to ask (`<tool> --version`, first
+ * non-empty line; `node`: this process's version); a tool that does not answer is `unknown`.
+ */
+export function toolVersions(names: readonly string[]): { name: string; version: string }[] {
+  const wanted = [...new Set(names.map((n) => path.basename(n)).filter((n) => VERSIONED_TOOLS.has(n)))].sort();
+  return wanted.map((name) => {
+    if (name === 'node') return { name, version: process.version };
+    const run = spawnSync(name, ['--version'], { encoding: 'utf8', timeout: 10_000 });
+    const line = `${run.stdout ?? ''}\n${run.stderr ?? ''}`.split(/\r?\n/).map((l) => l.trim()).find((l) => l !== '');
+    return { name, version: run.status === 0 && line ? line : 'unknown' };
+  });
 }
 
 let validate: ((value: unknown) => string[]) | undefined;
@@ -117,13 +181,18 @@ export function certificateMarkdown(c: Certificate): string {
   const lines: string[] = [];
   lines.push(`# routecert certificate: ${c.header.worker.name}`, '');
   lines.push(`- worker: \`${c.header.worker.command.join(' ')}\``);
+  if (c.header.subject) lines.push(`- subject: \`${c.header.subject.name}\` ${c.header.subject.version}`);
+  if (c.header.tools) lines.push(`- tools: ${c.header.tools.map((t) => `${t.name} (${t.version})`).join(', ')}`);
+  if (c.header.corpusDigest) lines.push(`- corpus digest: \`${c.header.corpusDigest}\``);
   lines.push(`- contract: \`${c.header.contract}\`; corpus: \`${c.header.corpus}\``);
   lines.push(`- routecert ${c.header.toolVersion}, node ${c.header.node}, ${c.header.platform}, ${c.header.startedAt}`);
   lines.push(`- exit code ${c.footer.exitCode}, ${Math.round(c.footer.durationMs / 100) / 10} s`, '');
   for (const r of c.routes) {
     lines.push(`## ${r.route}: ${r.status}`, '');
-    lines.push(`CLI \`${r.cli.name}\` ${r.cli.version} (version the replayed cases were recorded with); ${r.summary.pass} passed, ${r.summary.fail} failed, ${r.summary.skipped} skipped.`, '');
-    if (r.status === 'adapter-broken') lines.push('**The smoke failed: the adapter is broken (command, paths, route names or environment), so no check ran.**', '');
+    const cliNote = r.cli.source ?? 'version the replayed cases were recorded with';
+    const recorded = r.cli.casesRecordedWith && r.cli.casesRecordedWith !== r.cli.version ? `; cases recorded with ${r.cli.casesRecordedWith}` : '';
+    lines.push(`CLI \`${r.cli.name}\` ${r.cli.version} (${cliNote}${recorded}); ${r.summary.pass} passed, ${r.summary.fail} failed, ${r.summary.skipped} skipped.`, '');
+    if (r.status === 'adapter-broken') lines.push('**The smoke failed before the worker was reached: the adapter is broken (command, paths, route names or environment), so no check ran.**', '');
     lines.push('| check | result | evidence |', '|---|---|---|');
     for (const k of [...r.smoke, ...r.checks]) {
       const evidence = k.status === 'skipped' ? (k.reason ?? '') : k.evidence.join('<br>');

@@ -19,7 +19,7 @@ import { isPlainObject } from '#src/envelope/keys.ts';
 import { projectPath } from '#src/paths.ts';
 import { loadCorpus, type LoadedCase } from '#src/record/corpus.ts';
 import { caseLabel } from './cases.ts';
-import { certificateHeader, type Certificate, type CheckResult, type RouteCertificate } from './certificate.ts';
+import { certificateHeader, corpusDigest, replayedCaseIds, toolVersions, type Certificate, type CertifiedCli, type CheckResult, type RouteCertificate } from './certificate.ts';
 import { DEFAULT_RUN_WINDOWS, OUTER_GRACE_MS, smokeCases, type CheckDefinition, type CheckEnv, type JudgedRun, type PlannedRun } from './checks.ts';
 import { artifactAdapter, CertifyConfigError, configProblems, type CertifyConfig, type LoadedConfig } from './config.ts';
 import { definitionFrom, POV_DEFINITION, rulesOf, type ContractDefinition } from './rules.ts';
@@ -52,7 +52,10 @@ export type CertifyProgress =
  * - `onProgress`: called as smoke and checks finish;
  * - `parallelRoutes`: certify the routes at the same time (their runs share `concurrency`);
  *   progress events of different routes then interleave; @default false;
- * - `keep`: keep the temporary folders (to inspect a run).
+ * - `keep`: keep the temporary folders (to inspect a run);
+ * - `subject`: the package certified (name and version), for the certificate's header;
+ * - `cli`: the CLI version to certify with (the fake CLI reports it on `--version`, the certificate
+ *   names it) and where it comes from; @default the version the replayed cases were recorded with.
  */
 export interface CertifyOptions {
   routes?: string[];
@@ -61,6 +64,8 @@ export interface CertifyOptions {
   onProgress?: (event: CertifyProgress) => void;
   parallelRoutes?: boolean;
   keep?: boolean;
+  subject?: { name: string; version: string };
+  cli?: { version: string; source: string };
 }
 
 /** A certificate and the exit code it maps to: 0 certified, 1 a check failed, 3 a smoke failed or a route could not run. */
@@ -111,8 +116,9 @@ function skipped(def: CheckDefinition, reason: string): CheckResult {
 /**
  * Certify the worker of `config` on each of its routes.
  *
- * Never throws for what the worker does: a failing check is a `fail` in the certificate, a broken
- * adapter is `adapter-broken` (exit code 3).
+ * Never throws for what the worker does: a failing check (the smoke included) is a `fail` in the
+ * certificate and every other check still runs; only an adapter that never reached the worker is
+ * `adapter-broken` (exit code 3, see {@link adapterFault}).
  *
  * @throws {CertifyConfigError} for an unusable config, an unknown route, or a schema file that does not load.
  * @example
@@ -202,7 +208,10 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
       strict,
     };
     const versionCase = smoke.final ?? pov.find((c) => c.case.route === route.route);
-    const cli = { name: versionCase?.case.cli.name ?? route.cli, version: versionCase?.case.cli.version ?? 'unknown' };
+    const recorded = versionCase?.case.cli.version ?? 'unknown';
+    const cli: CertifiedCli = options.cli
+      ? { name: versionCase?.case.cli.name ?? route.cli, version: options.cli.version, source: options.cli.source, ...(recorded !== options.cli.version ? { casesRecordedWith: recorded } : {}) }
+      : { name: versionCase?.case.cli.name ?? route.cli, version: recorded };
 
     const runChecks = async (defs: readonly CheckDefinition[], earlier: readonly JudgedRun[]): Promise<{ results: CheckResult[]; observed: JudgedRun[] }> => {
       const planned = defs.map((def) => {
@@ -268,16 +277,18 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
     } else {
       const s = await runChecks(smokeDefs, []);
       smokeResults = s.results;
-      if (smokeResults.some((r) => r.status !== 'pass')) {
+      const broken = smokeResults.some((r) => r.status !== 'pass') ? adapterFault(s.observed.map((r) => r.observed), { calls: true }) : null;
+      if (broken !== null) {
         status = 'adapter-broken';
-        checkResults = rest.map((d) => skipped(d, 'the smoke failed: the adapter is broken, so the worker was not checked'));
+        checkResults = rest.map((d) => skipped(d, `the smoke failed before the worker was reached (${broken}): the adapter is broken, so the worker was not checked`));
       } else {
+        // A smoke the worker itself failed is the worker's failure: every other check still runs, so
+        // a worse worker never shows fewer failed checks (issue 19 part 5).
         const main = await runChecks(rest.filter((d) => d.stage === 'check'), []);
         const records = await runChecks(rest.filter((d) => d.stage === 'records'), [...s.observed, ...main.observed]);
         const byId = new Map([...main.results, ...records.results].map((r) => [r.id, r]));
         checkResults = rest.map((d) => byId.get(d.id)!);
-        // A certificate with no passing check certifies nothing (every check skipped, or none selected).
-        status = checkResults.some((r) => r.status === 'fail') || !checkResults.some((r) => r.status === 'pass') ? 'not-certified' : 'certified';
+        status = routeStatus(smokeResults, checkResults);
       }
     }
     const certificate: RouteCertificate = {
@@ -312,11 +323,44 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
       : 0;
   const certificate: Certificate = {
     certificateVersion: 1,
-    header: certificateHeader({ startedAt, worker: cfg.worker, configFile: loaded.file, contract: definition.name, corpus: path.relative(process.cwd(), casesDir) || casesDir }),
+    header: certificateHeader({
+      startedAt,
+      worker: cfg.worker,
+      configFile: loaded.file,
+      contract: definition.name,
+      corpus: path.relative(process.cwd(), casesDir) || casesDir,
+      subject: options.subject,
+      tools: toolVersions([...(cfg.worker.tools ?? []), ...(cfg.worker.command?.[0] ? [cfg.worker.command[0]] : [])]),
+    }),
     routes: routeCertificates,
     footer: { finishedAt: new Date().toISOString(), durationMs: Math.round(performance.now() - started), exitCode },
   };
+  certificate.header.corpusDigest = corpusDigest(pov.map((c) => ({ id: c.case.id, route: c.case.route })), routes, replayedCaseIds(certificate));
   return { certificate, exitCode };
+}
+
+/**
+ * Why the adapter (routecert's side: the config's command, an example's adapter script) failed
+ * before it reached the worker or consumer under test, or `null` when it reached it. Only then is
+ * a route `adapter-broken`: the command could not start (`fault`), or, with `calls`, no smoke run
+ * called any CLI and none left an artifact (nothing of the worker was ever seen); without `calls`
+ * (an in-process consumer, which calls no CLI), no smoke run left an artifact.
+ */
+export function adapterFault(smokeRuns: readonly RunObservation[], options: { calls: boolean }): string | null {
+  const fault = smokeRuns.find((o) => o.fault !== undefined);
+  if (fault) return `${fault.label}: ${fault.fault}`;
+  const reached = smokeRuns.some((o) => o.artifact.exists || (options.calls && o.calls.length > 0));
+  if (reached || smokeRuns.length === 0) return null;
+  return options.calls ? 'no smoke run called a CLI or left an artifact' : 'no smoke run left an artifact';
+}
+
+/**
+ * The status of a route whose adapter reached the worker: `not-certified` when a smoke or a check
+ * failed, or when no check passed (a certificate with every check skipped certifies nothing);
+ * else `certified`.
+ */
+export function routeStatus(smoke: readonly CheckResult[], checks: readonly CheckResult[]): 'certified' | 'not-certified' {
+  return smoke.some((r) => r.status === 'fail') || checks.some((r) => r.status === 'fail') || !checks.some((r) => r.status === 'pass') ? 'not-certified' : 'certified';
 }
 
 function isSlow(run: PlannedRun): boolean {

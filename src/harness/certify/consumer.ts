@@ -19,10 +19,12 @@ import { canonicalJson } from '#src/envelope/candidates.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
 import { projectPath } from '#src/paths.ts';
 import { decoderFor } from '#src/routes/registry.ts';
+import { DEFAULT_PAYLOADS, planTurn } from '#src/mock/scenarios.ts';
 import type { LoadedCase } from '#src/record/corpus.ts';
 import type { ShimAttempt } from '#src/harness/shim/plan.ts';
 import { caseLabel, findCase, findCases, replayOf } from './cases.ts';
 import { CHECKS, type CheckDefinition, type CheckEnv, type CheckJudgement, type PlannedRun } from './checks.ts';
+import { forbiddenFlags, outputFormat, schemaOneToken, schemaSent } from './argvChecks.ts';
 import { STARTUP_ALLOWANCE_MS, type RunObservation } from './execute.ts';
 
 /**
@@ -65,16 +67,21 @@ export function isConsumerContract(value: unknown): value is ConsumerContract {
  * - `kind`: `object` (a parsed structured answer in `value`), `text` (only text, in `text`),
  *   `error` (the consumer threw or reported an error: `error.message`, `error.name`), `empty`
  *   (it returned without an answer and without an error);
+ *   `error.status` is the HTTP status the error carries as a field (an AI SDK `APICallError`'s
+ *   `statusCode`, an SDK result's `api_error_status`), when it has one;
  * - `usage`: token counts as the consumer reported them, `{ inputTokens, outputTokens }`, when it did;
- * - `consumer`: `<package>@<version>`, for evidence.
+ * - `consumer`: `<package>@<version>`, for evidence;
+ * - `elapsedMs`: from the adapter's call into the consumer to its return (ms), as the caller
+ *   measures it (the deadline check reads it).
  */
 export interface ConsumerOutcome {
   kind: 'object' | 'text' | 'error' | 'empty';
   value?: unknown;
   text?: string;
-  error?: { name?: string; message: string };
+  error?: { name?: string; message: string; status?: number };
   usage?: { inputTokens?: number | null; outputTokens?: number | null };
   consumer?: string;
+  elapsedMs?: number;
 }
 
 /** The outcome the adapter wrote, or why there is none (no artifact, not JSON, not an outcome). */
@@ -131,16 +138,53 @@ export function expectAnswer(o: RunObservation, expected: unknown): string[] {
   return [];
 }
 
-/** The caller must get an error (not an answer, not text, not an empty success); `mustMention` must appear in its message. */
-export function expectError(o: RunObservation, why: string, mustMention?: string): string[] {
+const squash = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+/**
+ * The caller must get an error (not an answer, not text, not an empty success). `mustMention`:
+ * fragments its message must carry (whitespace-insensitive), e.g. the CLI's stderr.
+ */
+export function expectError(o: RunObservation, why: string, mustMention: readonly string[] = []): string[] {
   const out = outcomeOf(o);
   if ('problem' in out) return [out.problem];
   if (out.kind !== 'error') return [`${o.label}: ${why}, but the caller got ${describeOutcome(out)}`];
-  const message = out.error?.message ?? '';
-  if (mustMention !== undefined && !message.replace(/\s+/g, ' ').includes(mustMention.replace(/\s+/g, ' '))) {
-    return [`${o.label}: the error the caller got lacks the CLI's message "${mustMention}": "${clip(message)}"`];
-  }
-  return [];
+  const message = squash(out.error?.message ?? '');
+  const missing = mustMention.filter((m) => !message.includes(squash(m)));
+  return missing.length > 0 ? [`${o.label}: the error the caller got lacks ${missing.map((m) => `"${clip(m, 100)}"`).join(' and ')}: "${clip(message)}"`] : [];
+}
+
+/**
+ * What a provider error must bring to the caller: the HTTP status (when the provider gave one) and
+ * the provider's message (its first 100 characters, when it gave one).
+ */
+export interface ProviderErrorFacts {
+  status?: number;
+  message?: string;
+}
+
+/**
+ * The provider's status and message in the envelope of case `c`, as its route decoder reads them
+ * (`api_error_status`, the error event's or result's message; src/envelope/types.ts EnvelopeStatus).
+ */
+export function providerErrorFacts(c: LoadedCase): ProviderErrorFacts {
+  const decoded = decoderFor(c.case.route).decode({ ...c.case.attempts[0]!, elapsedMs: 0 }, { anchor: 'position' });
+  const { apiErrorStatus, message } = decoded.status;
+  const head = message ? squash(message).slice(0, 100) : '';
+  return { ...(typeof apiErrorStatus === 'number' ? { status: apiErrorStatus } : {}), ...(head !== '' ? { message: head } : {}) };
+}
+
+/**
+ * The caller must get an error that carries the provider's status (in its message or as its
+ * `status` field) and the provider's message: a 403 that reaches the caller as "success", or a
+ * message with the status dropped, fails.
+ */
+export function expectProviderError(o: RunObservation, facts: ProviderErrorFacts, why = 'the provider answered with an error'): string[] {
+  const problems = expectError(o, why, facts.message ? [facts.message] : []);
+  if (problems.length > 0 || facts.status === undefined) return problems;
+  const out = outcomeOf(o) as ConsumerOutcome;
+  const status = String(facts.status);
+  if (out.error?.status === facts.status || new RegExp(`(^|\\D)${status}(\\D|$)`).test(out.error?.message ?? '')) return [];
+  return [`${o.label}: the error the caller got does not carry the provider's status ${status} (neither in its message nor as its status): "${clip(out.error?.message ?? '')}"`];
 }
 
 /** The judgement of a run that must hand over `expected` (the smoke's final answer); shared by the fake-CLI, mock and real-CLI runs. */
@@ -148,18 +192,51 @@ export function judgeFinal(o: RunObservation, expected: unknown): CheckJudgement
   return verdict([...runProblems(o), ...expectAnswer(o, expected)], [`${o.label}: the caller got the structured answer unchanged`]);
 }
 
-/** The judgement of a run whose answer was prose only: anything but an answer object. */
+/**
+ * The judgement of a run whose answer was prose only: an explicit failure (an error) or the prose
+ * as text; an answer object, an empty success or empty text fail (issue 19 part 4).
+ */
 export function judgeProse(o: RunObservation): CheckJudgement {
   const out = outcomeOf(o);
   const problems = runProblems(o);
   if ('problem' in out) problems.push(out.problem);
   else if (out.kind === 'object') problems.push(`${o.label}: the caller got ${describeOutcome(out)} from a prose-only answer`);
+  else if (out.kind === 'empty' || (out.kind === 'text' && squash(out.text ?? '') === '')) problems.push(`${o.label}: the caller got ${describeOutcome(out)} from a prose-only answer: neither an error nor the prose`);
   return verdict(problems, ['problem' in out ? '' : `${o.label}: the caller got ${describeOutcome(out)}`]);
 }
 
-/** The judgement of a run whose provider answered with an error: the caller must get an error. */
-export function judgeProviderError(o: RunObservation, why = 'the provider answered with an error'): CheckJudgement {
-  return verdict([...runProblems(o), ...expectError(o, why)], [`${o.label}: ${describeOutcome(outcomeOf(o) as ConsumerOutcome)}`]);
+/** The judgement of a run whose provider answered with an error: the caller must get an error with the provider's status and message. */
+export function judgeProviderError(o: RunObservation, facts: ProviderErrorFacts, why = 'the provider answered with an error'): CheckJudgement {
+  return verdict([...runProblems(o), ...expectProviderError(o, facts, why)], [`${o.label}: ${describeOutcome(outcomeOf(o) as ConsumerOutcome)}`]);
+}
+
+/**
+ * The status and message the provider mock answers in scenario `scenario` (src/mock/scenarios.ts),
+ * for the runs against the mock (the in-process Gemini consumer, the hermetic real-CLI probe).
+ */
+export function mockErrorFacts(scenario: 'api-400' | 'api-529'): ProviderErrorFacts {
+  const turn = planTurn(scenario, DEFAULT_PAYLOADS, { index: 0, structuredTool: null, lastToolResult: null, enforceNudge: false });
+  return turn.kind === 'error' ? { status: turn.status, message: turn.message } : {};
+}
+
+/** The slack a caller's deadline gets: max(1 s, 10 % of it) (issue 19 part 4), in ms. */
+export function deadlineSlackMs(deadlineMs: number): number {
+  return Math.max(1000, deadlineMs / 10);
+}
+
+/**
+ * The judgement of a run whose CLI (or provider) went silent: the caller must get an error, no
+ * later than its deadline plus {@link deadlineSlackMs}, as the adapter measured it from its call
+ * into the consumer (`elapsedMs`); without that measure, from the adapter's start.
+ */
+export function judgeDeadline(o: RunObservation): CheckJudgement {
+  const problems = [...runProblems(o), ...expectError(o, "the caller's deadline passed")];
+  const deadlineMs = o.windows.hardWindowS * 1000;
+  const out = outcomeOf(o);
+  const took = 'problem' in out ? undefined : (out.elapsedMs ?? o.elapsedMs);
+  const limit = deadlineMs + deadlineSlackMs(deadlineMs);
+  if (took !== undefined && took > limit) problems.push(`${o.label}: the consumer returned ${Math.round(took / 100) / 10} s after the call, past the caller's ${o.windows.hardWindowS} s deadline plus ${deadlineSlackMs(deadlineMs) / 1000} s`);
+  return verdict(problems, [`${o.label}: returned by itself ${took === undefined ? '' : `${Math.round(took / 100) / 10} s after the call `}(deadline ${o.windows.hardWindowS} s, slack ${deadlineSlackMs(deadlineMs) / 1000} s) with ${describeOutcome(out as ConsumerOutcome)}`]);
 }
 
 const callsTo = (o: RunObservation, cli: string) => o.calls.filter((c) => c.cli === cli);
@@ -239,7 +316,7 @@ const lastMessage: CheckDefinition = {
 
 const providerError: CheckDefinition = {
   id: 'provider-error',
-  title: 'a provider error reaches the caller as an error, not an answer, text or empty success',
+  title: "a provider error reaches the caller as an error with the provider's status and message, not an answer, text or empty success",
   stage: 'check',
   covers: ['errors'],
   expectedVerdict: 'provider-error',
@@ -248,7 +325,7 @@ const providerError: CheckDefinition = {
     return cases.length > 0 ? { runs: cases.map(replayRun) } : noCase('provider-error case', env.route.route);
   },
   judge: (runs) => {
-    const judged = runs.map(({ observed }) => judgeProviderError(observed));
+    const judged = runs.map(({ observed, planned }) => judgeProviderError(observed, providerErrorFacts(planned.cases[0]!)));
     const pass = judged.every((j) => j.pass);
     return { pass, evidence: judged.filter((j) => pass || !j.pass).flatMap((j) => j.evidence) };
   },
@@ -267,7 +344,7 @@ const stderrShort: CheckDefinition = {
   judge: ([run]) => {
     const o = run!.observed;
     const stderr = run!.planned.attempts[0]!.stderr.trim();
-    return verdict([...runProblems(o), ...expectError(o, 'the CLI exited 1', stderr)], [`${o.label}: the error says "${stderr}"`]);
+    return verdict([...runProblems(o), ...expectError(o, 'the CLI exited 1', [stderr])], [`${o.label}: the error says "${stderr}"`]);
   },
 };
 
@@ -277,7 +354,7 @@ function stallCase(env: CheckEnv): LoadedCase | undefined {
 
 const deadline: CheckDefinition = {
   id: 'deadline',
-  title: "a CLI that goes silent ends at the caller's deadline, as an error",
+  title: "a CLI that goes silent ends at the caller's deadline (within max(1 s, 10 %)), as an error",
   stage: 'check',
   covers: ['deadline'],
   expectedVerdict: 'timeout',
@@ -286,10 +363,7 @@ const deadline: CheckDefinition = {
     if (!c) return noCase('stall case', env.route.route);
     return { runs: [{ label: `case ${caseLabel(c)}, then the CLI hangs (caller's deadline 2 s)`, attempts: [{ ...replayOf(c, 0), hang: true }], cases: [c], windows: { hardWindowS: 2, idleWindowS: 30 } }] };
   },
-  judge: ([run]) => {
-    const o = run!.observed;
-    return verdict([...runProblems(o), ...expectError(o, "the caller's deadline passed")], [`${o.label}: returned by itself after ${Math.round(o.elapsedMs / 100) / 10} s with ${describeOutcome(outcomeOf(o) as ConsumerOutcome)}`]);
-  },
+  judge: ([run]) => judgeDeadline(run!.observed),
 };
 
 const processGroup: CheckDefinition = {
@@ -358,18 +432,65 @@ const usage: CheckDefinition = {
   },
 };
 
-/** The checks of a consumer certificate, in certificate order; `forbidden-flags` is the engine's own. */
+/**
+ * An envelope that holds no answer at all while nothing says the run failed: no structured field,
+ * empty answer text (Claude Code's `"result": ""` with output tokens, claude-code#38706), as its
+ * route decoder reads it.
+ */
+function isEmptyAnswer(c: LoadedCase): boolean {
+  const decoded = decoderFor(c.case.route).decode({ ...c.case.attempts[0]!, elapsedMs: 0 }, { anchor: 'position' });
+  return decoded.status.kind === 'ok' && decoded.reply.structured === undefined && squash(decoded.reply.text?.value ?? '') === '';
+}
+
+const emptyAnswer: CheckDefinition = {
+  id: 'empty-answer',
+  title: 'an empty answer (no structured field, empty text, exit 0) reaches the caller as an error, not an empty success',
+  stage: 'check',
+  covers: ['answer-place', 'errors'],
+  expectedVerdict: 'dropped-unusable',
+  plan: (env) => {
+    const cases = findCases(env.cases, env.route.route, { attempts: 1, where: (c) => c.case.expect.verdict === 'dropped-unusable' && isEmptyAnswer(c) });
+    return cases.length > 0 ? { runs: cases.map(replayRun) } : noCase('empty-answer case (exit 0, no structured field, empty text)', env.route.route);
+  },
+  judge: (runs) => {
+    const problems = runs.flatMap(({ observed }) => [...runProblems(observed), ...expectError(observed, 'the CLI answered nothing (empty text, no structured field)')]);
+    return verdict(problems, runs.map(({ observed }) => `${observed.label}: ${describeOutcome(outcomeOf(observed) as ConsumerOutcome)}`));
+  },
+};
+
+const structuredField: CheckDefinition = {
+  id: 'answer-structured-field',
+  title: "the answer comes from the structured field when the text field holds something else (a placeholder, or nothing)",
+  stage: 'check',
+  covers: ['answer-place'],
+  expectedVerdict: 'accepted',
+  plan: (env) => {
+    const cases = findCases(env.cases, env.route.route, { tags: ['structured-differs-from-text'], verdict: 'accepted', attempts: 1, where: (c) => c.case.expect.value !== undefined });
+    return cases.length > 0 ? { runs: cases.map(replayRun) } : noCase('case whose structured field and text field differ', env.route.route);
+  },
+  judge: (runs) => {
+    const problems = runs.flatMap(({ planned, observed }) => [...runProblems(observed), ...expectAnswer(observed, planned.cases[0]!.case.expect.value)]);
+    return verdict(problems, runs.map(({ observed }) => `${observed.label}: the caller got the structured field's answer, not the text field`));
+  },
+};
+
+/** The checks of a consumer certificate, in certificate order; the argv checks are the engine's own (./argvChecks.ts). */
 export const CONSUMER_CHECKS: readonly CheckDefinition[] = [
   smokeFinal,
   smokeProse,
   lastMessage,
+  structuredField,
+  emptyAnswer,
   providerError,
   stderrShort,
   incompleteStream,
   deadline,
   processGroup,
   usage,
-  ...CHECKS.filter((c) => c.id === 'forbidden-flags'),
+  outputFormat,
+  schemaSent,
+  schemaOneToken,
+  forbiddenFlags,
 ];
 
 /**

@@ -15,9 +15,9 @@ import { startLoopbackServer } from '#src/mock/server.ts';
 import { projectPath } from '#src/paths.ts';
 import type { CheckResult, RouteCertificate } from './certificate.ts';
 import type { CheckJudgement } from './checks.ts';
-import { DEFAULT_CERTIFY_PROMPT } from './certify.ts';
+import { adapterFault, DEFAULT_CERTIFY_PROMPT, routeStatus } from './certify.ts';
 import type { LoadedConfig } from './config.ts';
-import { CONSUMER_CHECKS, judgeFinal, judgeProse, judgeProviderError } from './consumer.ts';
+import { CONSUMER_CHECKS, judgeFinal, judgeProse, judgeProviderError, mockErrorFacts } from './consumer.ts';
 import { executeRun, type RunObservation } from './execute.ts';
 import { certifyRoute } from './routes.ts';
 
@@ -28,7 +28,7 @@ const PROBES: { id: string; scenario: ScenarioName; judge: (o: RunObservation) =
     scenario: 'prose-only',
     judge: judgeProse,
   },
-  { id: 'provider-error', scenario: 'api-400', judge: (o) => judgeProviderError(o, 'the provider answered HTTP 400') },
+  { id: 'provider-error', scenario: 'api-400', judge: (o) => judgeProviderError(o, mockErrorFacts('api-400'), 'the provider answered HTTP 400') },
 ];
 
 /**
@@ -49,6 +49,7 @@ export async function probeConsumerWithRealCli(loaded: LoadedConfig, route: stri
   const root = await mkdtemp(path.join(tmpdir(), 'routecert-consumer-probe-'));
   const contract = typeof loaded.config.contract === 'object' ? loaded.config.contract.name : 'pov';
   const results: CheckResult[] = [];
+  const smokeRuns: RunObservation[] = [];
   try {
     for (const probe of PROBES) {
       const def = CONSUMER_CHECKS.find((d) => d.id === probe.id)!;
@@ -68,6 +69,7 @@ export async function probeConsumerWithRealCli(loaded: LoadedConfig, route: stri
       } finally {
         await server.close();
       }
+      if (def.stage === 'smoke') smokeRuns.push(observed);
       const judged = probe.judge(observed);
       results.push({ id: def.id, title: def.title, status: judged.pass ? 'pass' : 'fail', evidence: judged.evidence, cases: [`${driver.cli} mock scenario ${probe.scenario}`], covers: [...def.covers], expectedVerdict: def.expectedVerdict, durationMs: observed.elapsedMs });
     }
@@ -80,7 +82,7 @@ export async function probeConsumerWithRealCli(loaded: LoadedConfig, route: stri
     route: `${route} (real ${driver.cli} ${version} against the provider mock)`,
     cli: { name: driver.cli, version },
     contract,
-    status: smoke.some((r) => r.status !== 'pass') ? 'adapter-broken' : checks.some((r) => r.status === 'fail') ? 'not-certified' : 'certified',
+    status: adapterFault(smokeRuns, { calls: false }) !== null ? 'adapter-broken' : routeStatus(smoke, checks),
     smoke,
     checks,
     summary: { pass: checks.filter((r) => r.status === 'pass').length, fail: checks.filter((r) => r.status === 'fail').length, skipped: 0 },
