@@ -22,7 +22,7 @@ import { caseLabel } from './cases.ts';
 import { certificateHeader, type Certificate, type CheckResult, type RouteCertificate } from './certificate.ts';
 import { DEFAULT_RUN_WINDOWS, OUTER_GRACE_MS, smokeCases, type CheckDefinition, type CheckEnv, type JudgedRun, type PlannedRun } from './checks.ts';
 import { artifactAdapter, CertifyConfigError, configProblems, type CertifyConfig, type LoadedConfig } from './config.ts';
-import { definitionFrom, POV_DEFINITION, rulesOf, type ContractDefinition } from './rules.ts';
+import { definitionFrom, isPresetName, POV_DEFINITION, presetForCertify, rulesOf, type ContractDefinition } from './rules.ts';
 import { defineContract } from '#src/contract/define.ts';
 import type { ShimAttempt } from '#src/harness/shim/plan.ts';
 import { executeRun, type RunContext, type RunObservation, type RunWindows } from './execute.ts';
@@ -100,7 +100,7 @@ function acceptedReader(contract: Contract | null, route: string): CheckEnv['acc
  * worker is given.
  */
 async function judgingContract(definition: ContractDefinition, schema: Record<string, unknown>): Promise<Contract | null> {
-  if (definition === POV_DEFINITION) return loadContract('pov');
+  if (definition === POV_DEFINITION || (isPresetName(definition.name) && presetForCertify(definition.name).schema === definition.schema)) return loadContract(definition.name);
   return defineContract({ ...definition, schema });
 }
 
@@ -139,7 +139,9 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
     }
   }
   const casesDir = cfg.cases ? path.resolve(loaded.dir, cfg.cases) : projectPath('fixtures/cases');
-  const definition: ContractDefinition = typeof cfg.contract === 'object' ? definitionFrom(cfg.contract) : POV_DEFINITION;
+  // A shipped contract may be named (`'pov'`, `'findings-code'`, ...) or given as a definition.
+  const shipped = typeof cfg.contract === 'string' && isPresetName(cfg.contract);
+  const definition: ContractDefinition = typeof cfg.contract === 'object' ? definitionFrom(cfg.contract) : presetForCertify(cfg.contract ?? 'pov');
   const rules = rulesOf(definition);
   let schemaText: string;
   let schema: Record<string, unknown>;
@@ -149,7 +151,7 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
   } else {
     const schemaFile = cfg.schema
       ? path.resolve(loaded.dir, cfg.schema)
-      : definition === POV_DEFINITION
+      : definition === POV_DEFINITION || shipped
         ? projectPath(definition.schema as string)
         : path.resolve(loaded.dir, definition.schema as string);
     try {

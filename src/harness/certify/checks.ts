@@ -176,8 +176,9 @@ function windowsNote(o: RunObservation): string {
   return `hard ${o.windows.hardWindowS} s, idle ${o.windows.idleWindowS} s, retry-min ${o.windows.retryMinS} s`;
 }
 
-function skipLine(position: string): string {
-  return `peer skip evidence: non-final position: ${flat(position).slice(0, 200)}`;
+/** The skip line of a dropped non-final answer, with the contract's anchor as the contract writes it (src/contract/define.ts). */
+function skipLine(position: string, anchor: string): string {
+  return `peer skip evidence: non-final ${anchor}: ${flat(position).slice(0, 200)}`;
 }
 
 function valueOf(c: LoadedCase): unknown {
@@ -504,21 +505,21 @@ const noRetryLate: CheckDefinition = {
 
 const skipEvidence: CheckDefinition = {
   id: 'skip-evidence',
-  title: 'a dropped non-final answer leaves the line "peer skip evidence: non-final position: <200 chars>"',
+  title: 'a dropped non-final answer leaves the line "peer skip evidence: non-final <anchor>: <200 chars>" (the contract\'s anchor)',
   stage: 'records',
   covers: ['diagnostics', 'skip-line'],
   expectedVerdict: 'dropped-nonfinal',
   requires: needsFinality,
   plan: () => ({ runs: [] }),
-  judge: (_runs, _env, all) => {
+  judge: (_runs, env, all) => {
     const dropped = all.filter((r) => typeof r.planned.data?.position === 'string' && !r.observed.artifact.exists);
     if (dropped.length === 0) return { pass: false, evidence: [], skip: 'no run dropped a non-final answer (drop-second-nonfinal and no-retry-late say why)' };
     const problems: string[] = [];
     for (const { planned, observed } of dropped) {
-      const line = skipLine(planned.data!.position as string);
+      const line = skipLine(planned.data!.position as string, env.anchor);
       if (!logHas(observed, line)) problems.push(`${observed.label}: the log lacks "${line}"`);
     }
-    return verdict(problems, dropped.map(({ planned, observed }) => `${observed.label}: the log has "${skipLine(planned.data!.position as string)}"`));
+    return verdict(problems, dropped.map(({ planned, observed }) => `${observed.label}: the log has "${skipLine(planned.data!.position as string, env.anchor)}"`));
   },
 };
 
@@ -783,12 +784,17 @@ export const CHECKS: readonly CheckDefinition[] = [
   forbiddenFlags,
 ];
 
-/** The smoke cases of `route`: a well-formed final (structured field, single attempt) and a prose-only answer. */
+/** The smoke cases of `route`: a well-formed final (structured field first, single attempt) and a prose-only answer. */
 export function smokeCases(cases: readonly LoadedCase[], route: string): CheckEnv['smoke'] {
   const structured = (c: LoadedCase) => c.case.expect.value !== undefined && /^structured/i.test(c.case.expect.origin ?? '');
+  // A route whose answer never lands in a structured field (Codex: the last agent message and its
+  // -o file; cursor-agent: the result text) is smoked with an accepted answer from wherever it lands.
+  const valued = (c: LoadedCase) => c.case.expect.value !== undefined && c.case.attempts[0]!.exitCode === 0;
   const final =
     findCase(cases, route, { tags: ['final'], verdict: 'accepted', attempts: 1, where: structured }) ??
-    findCase(cases, route, { verdict: 'accepted', attempts: 1, where: structured });
+    findCase(cases, route, { verdict: 'accepted', attempts: 1, where: structured }) ??
+    findCase(cases, route, { tags: ['final'], verdict: 'accepted', attempts: 1, where: valued }) ??
+    findCase(cases, route, { verdict: 'accepted', attempts: 1, where: valued });
   const prose =
     findCase(cases, route, { tags: ['prose-only'], verdict: 'dropped-unusable', attempts: 1 }) ??
     findCase(cases, route, { verdict: 'dropped-unusable', attempts: 1, where: (c) => c.case.attempts[0]!.exitCode === 0 && c.case.attempts[0]!.stderr === '' });

@@ -22,7 +22,8 @@ import path from 'node:path';
 import { isPlainObject } from '#src/envelope/keys.ts';
 import type { ContractDefinition } from '#src/contract/define.ts';
 import type { Contract } from '#src/contract/types.ts';
-import { isContractDefinition } from './rules.ts';
+import { isContractDefinition, isPresetName } from './rules.ts';
+import { PRESET_NAMES } from '#src/contract/presets.ts';
 import type { ConsumerContract } from './consumer.ts';
 import { importConfigFile } from './configFile.ts';
 import { isBuiltinReporter, REPORTER_NAMES, type BuiltinReporterName } from '#src/report/names.ts';
@@ -130,7 +131,7 @@ export function artifactAdapter(worker: Pick<WorkerAdapter, 'artifact'>): Artifa
 
 /**
  * A certification: the worker, the routes, and optional overrides.
- * - `contract`: `pov` (the bundled preset) or a contract definition (`defineContract({...})`):
+ * - `contract`: a shipped contract by name (`pov`, `findings-code`, `findings-doc`, ...) or a contract definition (`defineContract({...})`):
  *   the checks derive from its rules, the corpus cases of that contract name are replayed, and its
  *   `schema` is the schema handed to the worker unless `schema` is given;
  *   the consumer contract ({@link ConsumerContract}, `CONSUMER_CONTRACT`: `consumer: true`) selects
@@ -148,7 +149,7 @@ export function artifactAdapter(worker: Pick<WorkerAdapter, 'artifact'>): Artifa
 export interface CertifyConfig {
   worker: WorkerAdapter;
   routes: string[];
-  contract?: 'pov' | ContractDefinition | ConsumerContract;
+  contract?: 'pov' | 'findings-code' | 'findings-doc' | (string & {}) | ContractDefinition | ConsumerContract;
   cases?: string;
   schema?: string;
   prompt?: string;
@@ -242,8 +243,8 @@ export function configProblems(value: unknown): string[] {
   if (!Array.isArray(value.routes) || value.routes.length === 0 || !value.routes.every((r) => typeof r === 'string')) {
     problems.push('`routes` must be a non-empty array of route ids (e.g. "claude-code/stream-json")');
   }
-  if (value.contract !== undefined && value.contract !== 'pov' && !isContractDefinition(value.contract)) {
-    problems.push(`\`contract\` must be "pov" or a contract definition (defineContract({ name, schema, anchor, finality, selection, ... })), not ${JSON.stringify(value.contract)?.slice(0, 80)}`);
+  if (value.contract !== undefined && !isPresetName(value.contract) && !isContractDefinition(value.contract)) {
+    problems.push(`\`contract\` must be a shipped contract's name (${PRESET_NAMES.join(', ')}) or a contract definition (defineContract({ name, schema, anchor, finality, selection, ... })), not ${JSON.stringify(value.contract)?.slice(0, 80)}`);
   }
   if (value.concurrency !== undefined && !(Number.isInteger(value.concurrency) && (value.concurrency as number) >= 1)) problems.push('`concurrency` must be a positive integer');
   return problems;

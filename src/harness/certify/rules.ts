@@ -9,7 +9,7 @@
  * definition is read from schemas/contracts/pov.contract.json.
  */
 import { definitionOf, type ContractDefinition, type DefinedContract } from '#src/contract/define.ts';
-import { presetDefinition } from '#src/contract/presets.ts';
+import { PRESET_NAMES, presetDefinition } from '#src/contract/presets.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
 
 export type { ContractDefinition };
@@ -19,6 +19,23 @@ export type { ContractDefinition };
  * relative to the project folder.
  */
 export const POV_DEFINITION: ContractDefinition = { ...presetDefinition('pov'), schema: 'schemas/contracts/pov.schema.json' };
+
+/** True when `name` is a shipped contract (a preset, `'pov'`, `'findings-code'`, ...). */
+export function isPresetName(name: unknown): name is (typeof PRESET_NAMES)[number] {
+  return typeof name === 'string' && (PRESET_NAMES as readonly string[]).includes(name);
+}
+
+/**
+ * The definition of shipped contract `name` as certification reads it: its `schema` a path relative
+ * to the project folder (schemas/contracts/...), or the schema itself. `'pov'` is {@link POV_DEFINITION}.
+ *
+ * @throws Error when `name` is not a preset.
+ */
+export function presetForCertify(name: string): ContractDefinition {
+  if (name === 'pov') return POV_DEFINITION;
+  const d = presetDefinition(name);
+  return { ...d, schema: typeof d.schema === 'string' ? `schemas/contracts/${d.schema}` : d.schema };
+}
 
 /**
  * The rules certification checks, read from a definition.
