@@ -25,18 +25,53 @@ export type Framing = 'json-document' | 'json-array' | 'jsonl';
 export const FRAMINGS: readonly Framing[] = ['json-document', 'json-array', 'jsonl'];
 
 /**
+ * How a route's output format is asked for on the command line (certification's `output-format`
+ * check reads every call's argv with it):
+ * - `flags`: the spellings of the flag (`--output-format`, `-o`); `value`: the format it must carry
+ *   (`stream-json`), or `null` for a bare flag (Codex `--json`);
+ * - `{ none }`: the route is chosen without a flag of its own, with the reason (xAI grok's
+ *   `--json-schema` implies `--output-format json`); the check is then skipped with that reason.
+ */
+export type OutputFormatArg = { flags: readonly string[]; value: string | null } | { none: string };
+
+/**
+ * A flag that lifts a CLI's permission checks or sandbox; certification's `forbidden-flags` check
+ * refuses any call that carries it.
+ * - `flag`: the flag as the CLI spells it (also matched as `flag=value`);
+ * - `value`: when given, only this value of the flag is forbidden (`--permission-mode bypassPermissions`);
+ * - `source`: where the flag is documented (the CLI's `--help` of a named version, its docs).
+ */
+export interface ForbiddenFlag {
+  flag: string;
+  value?: string;
+  source: string;
+}
+
+/**
+ * A side file a CLI writes where a flag tells it: `role` is its name in an envelope's `files`
+ * (`last-message`), `flags` the spellings of the flag whose value is the path (`-o`,
+ * `--output-last-message`). Fake CLIs write a replayed attempt's side files there.
+ */
+export interface SideFileSpec {
+  role: string;
+  flags: readonly string[];
+}
+
+/**
  * One route of a CLI: one way of running it headless, i.e. one output format.
  * - `route`: the route id, `<family>/<format>` (e.g. `claude-code/stream-json`);
  * - `framings`: how stdout is laid out (each needs a case its decoder reads, under
  *   `fixtures/cases/<route>/`); `[]` for a route whose decoder reads any text (`generic`);
  * - `streams`: stdout grows while the model works, so idle detection applies (certification);
  *   buffered routes print everything at the end and are guarded by the hard window only;
- * - `decoder`: builds the route's decoder; its `route` must equal `route`.
+ * - `decoder`: builds the route's decoder; its `route` must equal `route`;
+ * - `outputFormat`: how the format is asked for on the command line (see {@link OutputFormatArg}).
  */
 export interface RouteFormatSpec {
   route: string;
   framings: readonly Framing[];
   streams: boolean;
+  outputFormat: OutputFormatArg;
   decoder: () => RouteDecoder;
 }
 
@@ -98,7 +133,11 @@ export interface ProbeSpec {
  * - `versions`: see {@link VersionSpec} (`null` for `generic`, which is no CLI);
  * - `casesFrom`: where its cases come from, in words (README route table);
  * - `probe`: see {@link ProbeSpec}; absent when the CLI cannot run here (documented cases only);
- * - `note`: why there is no probe, or anything else `probe --list` should say.
+ * - `note`: why there is no probe, or anything else `probe --list` should say;
+ * - `forbiddenFlags`: the CLI's own flags that lift its permission checks, each with its source
+ *   (see {@link ForbiddenFlag}); a CLI with a binary must list at least one, so a new CLI cannot
+ *   silently skip the check;
+ * - `sideFiles`: side files it writes where a flag says (see {@link SideFileSpec}).
  */
 export interface RouteSpec {
   cli: string;
@@ -112,6 +151,8 @@ export interface RouteSpec {
   casesFrom: string;
   probe?: ProbeSpec;
   note?: string;
+  forbiddenFlags: readonly ForbiddenFlag[];
+  sideFiles?: readonly SideFileSpec[];
 }
 
 /** A defined route: the spec, plus the probe driver built from it (`null` without a probe). */
@@ -143,7 +184,8 @@ export class RouteDefinitionError extends Error {
  *
  * @throws {RouteDefinitionError} when a route id does not start with a family and a `/` (except
  *   `generic`), a route is listed twice, a decoder is built for another route, a probed CLI has no
- *   npm package, binary or recorded version, or a startup-only route is also a decoded route.
+ *   npm package, binary or recorded version, a startup-only route is also a decoded route, an
+ *   output format names no flag, or a CLI with a binary lists no forbidden flag (or one without a source).
  */
 export function defineRoute(spec: RouteSpec): RouteDefinition {
   const fail = (problem: string): never => {
@@ -157,7 +199,10 @@ export function defineRoute(spec: RouteSpec): RouteDefinition {
     const built = r.decoder().route;
     if (built !== r.route) fail(`the decoder of route "${r.route}" is built for "${built}"`);
     if (new Set(r.framings).size !== r.framings.length) fail(`route "${r.route}" lists a framing twice`);
+    if ('flags' in r.outputFormat && r.outputFormat.flags.length === 0) fail(`route "${r.route}" names no output-format flag (use { none: '<why>' })`);
   }
+  if (spec.bin !== null && spec.forbiddenFlags.length === 0) fail('a CLI with a binary lists no forbidden flags (the flags that lift its permission checks, each with its source)');
+  for (const f of spec.forbiddenFlags) if (f.source.trim() === '') fail(`forbidden flag ${f.flag} has no source`);
   let driver: ProbeDriver | null = null;
   if (spec.probe) {
     const { bin, npmPackage, versions } = spec;

@@ -73,7 +73,9 @@ describe('the route definitions agree', () => {
       expect(w.streams, w.route).toBe(found?.format.streams);
     }
     for (const d of ROUTE_DEFINITIONS) if (d.bin !== null) expect(FAKE_CLI_NAMES).toContain(d.bin);
-    expect(certifyRoute('claude-code/json')).toEqual({ route: 'claude-code/json', cli: 'claude', streams: false, schemaFlag: '--json-schema', outputFormat: { flag: '--output-format', value: 'json' } });
+    expect(certifyRoute('claude-code/json')).toMatchObject({ route: 'claude-code/json', cli: 'claude', streams: false, schemaFlag: '--json-schema', outputFormat: { flags: ['--output-format'], value: 'json' } });
+    expect(certifyRoute('codex/jsonl')).toMatchObject({ outputFormat: { flags: ['--json'], value: null }, sideFiles: [{ role: 'last-message', flags: ['-o', '--output-last-message'] }] });
+    expect(certifyRoute('codex/jsonl').forbiddenFlags.map((f) => f.flag)).toContain('--dangerously-bypass-approvals-and-sandbox');
     expect(certifyRoute('grok/json').schemaFlag).toBe('--json-schema');
     expect(certifyRoute('qwen-code/stream-json')).toMatchObject({ cli: 'qwen', streams: true, schemaFlag: '--json-schema' });
     // Codex takes a schema FILE: no one-token check.
@@ -85,12 +87,22 @@ describe('the agreement checks bite', () => {
   const broken = (d: RouteDefinition, patch: Partial<RouteDefinition>): RouteDefinition => ({ ...d, ...patch });
 
   it('defineRoute refuses a decoder built for another route, a route listed twice, a bad route id', () => {
+    const base = { cli: 'x', title: 'x', bin: 'x', npmPackage: null, schema: null, answer: 'a', versions: null, casesFrom: 'c', forbiddenFlags: [{ flag: '--yolo', source: 'x --help' }] };
+    const decoder = () => genericDecoder('x/json', { header: 'x' });
+    const outputFormat = { flags: ['--output-format'], value: 'json' };
+    expect(() => defineRoute({ ...base, routes: [{ route: 'x/jsonl', framings: ['jsonl'], streams: true, outputFormat, decoder }] })).toThrow(RouteDefinitionError);
+    expect(() => defineRoute({ ...base, routes: [{ route: 'x/json', framings: [], streams: false, outputFormat, decoder }, { route: 'x/json', framings: [], streams: false, outputFormat, decoder }] })).toThrow(/listed twice/);
+    expect(() => defineRoute({ ...base, routes: [{ route: 'x json', framings: [], streams: false, outputFormat, decoder }] })).toThrow(/family/);
+    expect(() => defineRoute({ ...base, routes: [] })).toThrow(/no routes/);
+  });
+
+  it('defineRoute refuses a CLI without forbidden flags, a forbidden flag without a source, an output format without a flag', () => {
     const base = { cli: 'x', title: 'x', bin: 'x', npmPackage: null, schema: null, answer: 'a', versions: null, casesFrom: 'c' };
     const decoder = () => genericDecoder('x/json', { header: 'x' });
-    expect(() => defineRoute({ ...base, routes: [{ route: 'x/jsonl', framings: ['jsonl'], streams: true, decoder }] })).toThrow(RouteDefinitionError);
-    expect(() => defineRoute({ ...base, routes: [{ route: 'x/json', framings: [], streams: false, decoder }, { route: 'x/json', framings: [], streams: false, decoder }] })).toThrow(/listed twice/);
-    expect(() => defineRoute({ ...base, routes: [{ route: 'x json', framings: [], streams: false, decoder }] })).toThrow(/family/);
-    expect(() => defineRoute({ ...base, routes: [] })).toThrow(/no routes/);
+    const routes = [{ route: 'x/json', framings: [], streams: false, outputFormat: { flags: ['--output-format'], value: 'json' }, decoder }];
+    expect(() => defineRoute({ ...base, routes, forbiddenFlags: [] })).toThrow(/lists no forbidden flags/);
+    expect(() => defineRoute({ ...base, routes, forbiddenFlags: [{ flag: '--yolo', source: ' ' }] })).toThrow(/--yolo has no source/);
+    expect(() => defineRoute({ ...base, routes: [{ ...routes[0]!, outputFormat: { flags: [], value: 'json' } }], forbiddenFlags: [{ flag: '--yolo', source: 's' }] })).toThrow(/names no output-format flag/);
   });
 
   it('a framing without a case, a decoder that reads none of them, a case without a definition', () => {

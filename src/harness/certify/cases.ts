@@ -75,12 +75,14 @@ export function findCases(cases: readonly LoadedCase[], route: string, query: Om
 
 /**
  * The attempt a fake CLI replays for attempt `index` of case `c`: stdout, stderr, exit code as
- * recorded; a recording that ended at the harness's deadline (`timedOut`) replays as a hang.
+ * recorded, with its side files (codex's `-o` last-message file, written where the worker's flag
+ * says); a recording that ended at the harness's deadline (`timedOut`) replays as a hang.
  */
 export function replayOf(c: LoadedCase, index: number): ShimAttempt {
   const a: CaseAttempt | undefined = c.case.attempts[index];
   if (!a) throw new Error(`[routecert] case ${caseLabel(c)} has no attempt ${index}`);
   const attempt: ShimAttempt = { stdout: a.stdout, stderr: a.stderr, exitCode: a.exitCode, source: `case ${caseLabel(c)} attempt ${index}` };
+  if (a.files && Object.keys(a.files).length > 0) attempt.files = { ...a.files };
   if (a.timedOut) attempt.hang = true;
   else if (a.signal) attempt.signal = a.signal;
   return attempt;

@@ -14,7 +14,6 @@
 import { canonicalJson } from '#src/envelope/candidates.ts';
 import type { VerdictName } from '#src/contract/types.ts';
 import { clipText, EVIDENCE_LIMIT_CHARS } from '#src/diagnostics/evidence.ts';
-import { isPlainObject } from '#src/envelope/keys.ts';
 import type { LoadedCase } from '#src/record/corpus.ts';
 import { promptOf, type ShimAttempt, type ShimCallRecord } from '#src/harness/shim/plan.ts';
 import { stripFinal } from '#src/properties/finalRemoval.ts';
@@ -24,6 +23,7 @@ import { describeDifferences, meaningDifferences } from './meaning.ts';
 import type { CertifyRoute } from './routes.ts';
 import { pushAll } from '#src/arrays.ts';
 import type { CertifiedRules } from './rules.ts';
+import { forbiddenFlags, outputFormat, schemaOneToken, schemaSent } from './argvChecks.ts';
 
 /**
  * Windows of a run unless its check sets others (whole seconds, so shell workers can do arithmetic
@@ -35,11 +35,6 @@ export const DEFAULT_RUN_WINDOWS: RunWindows = { hardWindowS: 30, idleWindowS: 5
 /** Time routecert gives a worker beyond its hard window (or idle window, for the idle check) before killing it (ms). */
 export const OUTER_GRACE_MS = 8000;
 
-/** Flags that lift a CLI's permission checks; never allowed in a peer's argv (research/ce-plugin.md 1.2). */
-export const FORBIDDEN_FLAGS: readonly string[] = ['--dangerously-skip-permissions', '--yolo', '--force', '-f', '--always-approve'];
-
-/** A string never allowed inside any argv token (Claude Code's permission mode that skips every check). */
-export const FORBIDDEN_SUBSTRINGS: readonly string[] = ['bypassPermissions'];
 
 /** What every check can read: the route, the corpus, the schema and prompt sent, and routecert's own judgement. */
 export interface CheckEnv {
@@ -682,82 +677,6 @@ const processGroup: CheckDefinition = {
   },
 };
 
-const schemaOneToken: CheckDefinition = {
-  id: 'schema-one-token',
-  title: 'the schema reaches the CLI as one argv token',
-  stage: 'records',
-  covers: ['argv'],
-  expectedVerdict: null,
-  plan: (env) => (env.route.schemaFlag === null ? { skip: `${env.route.route} passes no schema on the command line` } : { runs: [] }),
-  judge: (_runs, env, all) => {
-    const flag = env.route.schemaFlag!;
-    const want = canonicalJson(env.schema);
-    const calls = all.flatMap(({ observed: o }) => callsTo(o, env.route.cli).map((c) => ({ o, c })));
-    if (calls.length === 0) return { pass: false, evidence: [`no call of \`${env.route.cli}\` was recorded`] };
-    const problems: string[] = [];
-    for (const { o, c } of calls) {
-      const i = c.argv.indexOf(flag);
-      if (i < 0 || i + 1 >= c.argv.length) {
-        problems.push(`${o.label}: call ${c.attempt + 1} has no ${flag} <schema>: ${clip(JSON.stringify(c.argv))}`);
-        continue;
-      }
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(c.argv[i + 1]!);
-      } catch {
-        problems.push(`${o.label}: call ${c.attempt + 1}: the token after ${flag} is not the schema's JSON (split into several tokens?): ${clip(c.argv[i + 1]!)}`);
-        continue;
-      }
-      if (!isPlainObject(parsed) || canonicalJson(parsed) !== want) problems.push(`${o.label}: call ${c.attempt + 1}: the token after ${flag} is JSON but not the schema handed to the worker: ${clip(c.argv[i + 1]!)}`);
-    }
-    return verdict([...new Set(problems)].slice(0, 10), [`${calls.length} calls of \`${env.route.cli}\`: each had the whole schema as the one token after ${flag}`]);
-  },
-};
-
-const forbiddenFlags: CheckDefinition = {
-  id: 'forbidden-flags',
-  title: `no permission-lifting flag ever reaches a CLI (${[...FORBIDDEN_FLAGS, ...FORBIDDEN_SUBSTRINGS].join(', ')})`,
-  stage: 'records',
-  covers: ['argv', 'safety'],
-  expectedVerdict: null,
-  plan: () => ({ runs: [] }),
-  judge: (_runs, _env, all) => {
-    const calls = all.flatMap(({ observed: o }) => o.calls.map((c) => ({ o, c })));
-    if (calls.length === 0) return { pass: false, evidence: ['no CLI call was recorded'] };
-    const problems: string[] = [];
-    for (const { o, c } of calls) {
-      for (const token of c.argv) {
-        const flag = FORBIDDEN_FLAGS.find((f) => token === f || token.startsWith(`${f}=`));
-        const sub = FORBIDDEN_SUBSTRINGS.find((s) => token.includes(s));
-        if (flag || sub) problems.push(`${o.label}: \`${c.cli}\` got ${clip(token, 80)}`);
-      }
-    }
-    return verdict([...new Set(problems)].slice(0, 10), [`${calls.length} calls checked, none carried a forbidden flag`]);
-  },
-};
-
-const outputFormat: CheckDefinition = {
-  id: 'output-format',
-  title: "every call asks the CLI for the route's output format",
-  stage: 'records',
-  covers: ['argv', 'output-format'],
-  expectedVerdict: null,
-  plan: (env) => (env.route.outputFormat === null ? { skip: `routecert does not know how ${env.route.route} names its output format on the command line` } : { runs: [] }),
-  judge: (_runs, env, all) => {
-    const { flag, value } = env.route.outputFormat!;
-    const calls = all.flatMap(({ observed: o }) => callsTo(o, env.route.cli).map((c) => ({ o, c })));
-    if (calls.length === 0) return { pass: false, evidence: [`no call of \`${env.route.cli}\` was recorded`] };
-    const problems: string[] = [];
-    for (const { o, c } of calls) {
-      const given = c.argv.flatMap((t, i) => (t === flag ? [c.argv[i + 1] ?? ''] : t.startsWith(`${flag}=`) ? [t.slice(flag.length + 1)] : []));
-      if (given.length !== 1 || given[0] !== value) {
-        problems.push(`${o.label}: call ${c.attempt + 1} asked for ${given.length === 0 ? `no ${flag} (the CLI's default)` : given.map((g) => `${flag} ${g}`).join(' and ')}; route ${env.route.route} is ${flag} ${value}`);
-      }
-    }
-    return verdict([...new Set(problems)].slice(0, 10), [`${calls.length} calls of \`${env.route.cli}\`: each had ${flag} ${value}`]);
-  },
-};
-
 /** Every check, in certificate order. */
 export const CHECKS: readonly CheckDefinition[] = [
   smokeFinal,
@@ -780,6 +699,7 @@ export const CHECKS: readonly CheckDefinition[] = [
   idleWindow,
   processGroup,
   outputFormat,
+  schemaSent,
   schemaOneToken,
   forbiddenFlags,
 ];

@@ -22,7 +22,7 @@ import { readShimRecords, type ShimAttempt, type ShimCallRecord, type ShimRecord
 import { artifactAdapter, fillTemplate, type InProcessInvocation, type LoadedConfig, type WorkerAdapter } from './config.ts';
 import { findMarked, newRunMark, reap, trackRun } from '#src/process/reap.ts';
 import { groupMembers, isAlive, killGroup, killTracked, waitGone, waitGroupsGone } from './processes.ts';
-import type { CertifyRoute } from './routes.ts';
+import { shimFactsOf, type CertifyRoute } from './routes.ts';
 
 /** Windows handed to the worker through its adapter's `windowEnv`, in whole seconds. */
 export interface RunWindows {
@@ -141,7 +141,7 @@ export async function executeRun(input: RunInput, ctx: RunContext): Promise<RunO
     root: runDir,
     plan: {
       version: 1,
-      clis: { [input.route.cli]: { version: input.cliVersion, attempts: input.attempts } },
+      clis: { [input.route.cli]: { version: input.cliVersion, attempts: input.attempts, ...shimFactsOf(input.route) } },
       secrets: Object.values(FAKE_SECRETS),
       maxHangMs: STARTUP_ALLOWANCE_MS + input.outerDeadlineMs + 30_000,
     },

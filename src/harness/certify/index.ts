@@ -8,7 +8,8 @@ export { defineConfig, loadConfig, configProblems, fillTemplate, artifactAdapter
 export { meaningDifferences, describeDifferences, comparedProperties } from './meaning.ts';
 export { POV_DEFINITION, rulesOf, isContractDefinition } from './rules.ts';
 export { certificateMarkdown, certificateProblems, writeCertificate, CERTIFICATE_VERSION } from './certificate.ts';
-export { CHECKS, DEFAULT_RUN_WINDOWS, OUTER_GRACE_MS, FORBIDDEN_FLAGS, FORBIDDEN_SUBSTRINGS, smokeCases } from './checks.ts';
+export { CHECKS, DEFAULT_RUN_WINDOWS, OUTER_GRACE_MS, smokeCases } from './checks.ts';
+export { FORBIDDEN_FLAGS, FORBIDDEN_SUBSTRINGS, forbiddenFlagsOf } from './argvChecks.ts';
 export { certifyLiveSource, certifyCaseId } from './liveSource.ts';
 export { certifyRoute, UnknownCertifyRouteError } from './routes.ts';
 export { executeRun, FAKE_SECRETS } from './execute.ts';

@@ -1,12 +1,13 @@
 /**
- * What certification needs to know of a route: which CLI stands behind it (the fake installed
- * under that name replays the cases), whether its output streams (idle detection applies), and how
- * the schema reaches the CLI.
- *
- * Facts: the route definitions (src/routes/<cli>/route.ts: binary, `streams`, schema flag);
- * research/ce-plugin.md section 1.2 (buffered `--output-format json` routes are guarded by the
- * hard window only).
+ * What certification needs to know of a route, read from its route definition
+ * (src/routes/<cli>/route.ts, `defineRoute`): which CLI stands behind it (the fake installed under
+ * that name replays the cases), whether its output streams (idle detection applies), how the schema
+ * reaches the CLI, how its output format is asked for, which flags it must never get (each with its
+ * source) and which side files it writes. No fact lives here: a new CLI states them in its folder,
+ * and `defineRoute` refuses one without forbidden flags or an output format, so no check can be
+ * skipped silently.
  */
+import type { ForbiddenFlag, OutputFormatArg, SchemaFlagSpec, SideFileSpec } from '#src/routes/define.ts';
 import { routeIds, routeSpecFor } from '#src/routes/index.ts';
 
 /**
@@ -14,34 +15,23 @@ import { routeIds, routeSpecFor } from '#src/routes/index.ts';
  * - `cli`: the executable's name (`claude`, `grok`, `cursor-agent`, ...);
  * - `streams`: stdout grows while the model works (stream-json, JSONL): idle detection applies;
  * - `schemaFlag`: the flag whose value is the schema as ONE argv token of JSON text, or `null`
- *   when the route passes no schema on the command line (the one-token check is then skipped);
- * - `outputFormat`: the flag and value that select the route's output format (`--output-format
- *   stream-json`), or `null` when routecert does not know how the CLI spells it (the output-format
- *   check is then skipped).
+ *   when the route passes no JSON token on the command line (the one-token check is then skipped);
+ * - `schema`: how the schema reaches the CLI (`--json-schema` JSON, `--output-schema` file), or
+ *   `null` when it goes into the prompt;
+ * - `outputFormat`: the flag spellings and value that select the route's output format
+ *   (`--output-format stream-json`, Codex's bare `--json`), or `{ none }` with why there is none;
+ * - `forbiddenFlags`: the CLI's own permission-lifting flags, each with its source;
+ * - `sideFiles`: side files the CLI writes where a flag says (codex `-o`: `last-message`).
  */
 export interface CertifyRoute {
   route: string;
   cli: string;
   streams: boolean;
   schemaFlag: string | null;
-  outputFormat: { flag: string; value: string } | null;
-}
-
-/**
- * Route families whose CLI picks its output format with `--output-format <format>`, the format
- * being the route's second part (Claude Code `-p --output-format json|stream-json`; xAI grok
- * `--output-format json`, research/ce-plugin.md section 1.2).
- */
-const OUTPUT_FORMAT_FLAGS: Readonly<Record<string, string>> = {
-  'claude-code': '--output-format',
-  grok: '--output-format',
-};
-
-/** The output-format flag and value of `route` (its second part), or `null` for a family not in {@link OUTPUT_FORMAT_FLAGS}. */
-function outputFormatOf(route: string): CertifyRoute['outputFormat'] {
-  const [family = '', format = ''] = route.split('/');
-  const flag = OUTPUT_FORMAT_FLAGS[family];
-  return flag ? { flag, value: format } : null;
+  schema: SchemaFlagSpec | null;
+  outputFormat: OutputFormatArg;
+  forbiddenFlags: readonly ForbiddenFlag[];
+  sideFiles: readonly SideFileSpec[];
 }
 
 /** Raised for a route no known CLI serves; the message lists the known routes. */
@@ -54,9 +44,7 @@ export class UnknownCertifyRouteError extends Error {
 }
 
 /**
- * The certification facts of `route`, from its route definition (src/routes/<cli>/route.ts):
- * the binary, `streams`, and the schema flag when it takes the schema as one JSON token
- * (`schema.value === 'json'`).
+ * The certification facts of `route`, from its route definition.
  *
  * @throws {UnknownCertifyRouteError} when no known CLI has that route.
  */
@@ -70,6 +58,21 @@ export function certifyRoute(route: string): CertifyRoute {
     cli: bin,
     streams: format.streams,
     schemaFlag: definition.schema?.value === 'json' ? definition.schema.flag : null,
-    outputFormat: outputFormatOf(route),
+    schema: definition.schema,
+    outputFormat: format.outputFormat,
+    forbiddenFlags: definition.forbiddenFlags,
+    sideFiles: definition.sideFiles ?? [],
+  };
+}
+
+/**
+ * The fake CLI's plan entry facts of a route (src/harness/shim/plan.ts): where it writes each side
+ * file (`sideFiles`: role -> flags) and which argv files it records (`argFiles`: the schema FILE flag).
+ */
+export function shimFactsOf(route: CertifyRoute): { sideFiles?: Record<string, string[]>; argFiles?: string[] } {
+  const sideFiles = Object.fromEntries(route.sideFiles.map((s) => [s.role, [...s.flags]]));
+  return {
+    ...(route.sideFiles.length > 0 ? { sideFiles } : {}),
+    ...(route.schema?.value === 'file' ? { argFiles: [route.schema.flag] } : {}),
   };
 }

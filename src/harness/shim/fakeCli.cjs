@@ -10,10 +10,13 @@
  *   <root>/shim/counter-<cli>   one byte per call: the attempt counter
  *   <root>/shim/calls.jsonl     one JSON line per event (schemas/shim.schema.json#/$defs/record)
  *
- * Per call it records argv, cwd, stdin, the `--prompt-file` content and the environment (secrets
+ * Per call it records argv, cwd, stdin, the `--prompt-file` content, the content of every file an
+ * `argFiles` flag names (the schema file of `--output-schema`) and the environment (secrets
  * redacted), then replays attempt N of its CLI's plan: stdout/stderr (whole, or in chunks with
- * delays), an optional delay, then the exit code or signal; or it hangs (optionally with
- * grandchildren in its process group that ignore SIGTERM) until killed, bounded by the plan's `maxHangMs`.
+ * delays), an optional delay, writes the attempt's side files where the CLI's `sideFiles` flags
+ * point (codex `-o <file>`: the last-message file), then exits with the exit code or signal; or it
+ * hangs (optionally with grandchildren in its process group that ignore SIGTERM) until killed,
+ * bounded by the plan's `maxHangMs`.
  *
  * After the fake CLIs of the compound-engineering-plugin tests (research/ce-plugin.md section 3.1)
  * and bowtie's envsonschema fauxmplementation (STYLE.md section 4).
@@ -214,6 +217,27 @@ function startGrandchildren(n, plan, attempt) {
   return Promise.all(Array.from({ length: n }, one));
 }
 
+/**
+ * Write the attempt's side files (`files`, by role) where the CLI was told to put them: for each
+ * role of the CLI's `sideFiles` (role -> flags, e.g. `last-message` -> `-o`, `--output-last-message`)
+ * whose flag is in argv and whose content the attempt recorded. A role without its flag is not
+ * written (the real CLI writes nothing either); a file that cannot be written is reported on stderr.
+ */
+function writeSideFiles(entry, script, argv) {
+  const files = script.files && typeof script.files === 'object' ? script.files : {};
+  const roles = entry.sideFiles && typeof entry.sideFiles === 'object' ? entry.sideFiles : {};
+  for (const role of Object.keys(roles)) {
+    if (typeof files[role] !== 'string') continue;
+    const target = optionValue(argv, roles[role]);
+    if (target === undefined) continue;
+    try {
+      fs.writeFileSync(path.resolve(target), files[role]);
+    } catch (error) {
+      process.stderr.write(`routecert fake ${cli}: could not write the ${role} file ${target}: ${error && error.message}\n`);
+    }
+  }
+}
+
 function hang(plan) {
   const maxHangMs = typeof plan.maxHangMs === 'number' ? plan.maxHangMs : 120000;
   setTimeout(() => process.exit(0), maxHangMs);
@@ -246,6 +270,18 @@ async function main() {
     }
     promptFile = { path: promptPath, content: content === null ? null : redactText(content, secrets) };
   }
+  const argFiles = [];
+  for (const flag of entry && Array.isArray(entry.argFiles) ? entry.argFiles : []) {
+    const file = optionValue(argv, [flag]);
+    if (file === undefined) continue;
+    let content;
+    try {
+      content = redactText(fs.readFileSync(path.resolve(file), 'utf8'), secrets);
+    } catch {
+      content = null;
+    }
+    argFiles.push({ flag, path: file, content });
+  }
   const streamInput = optionValue(argv, ['--input-format']) === 'stream-json';
   const stdin = promptPath !== undefined ? '' : streamInput ? await readStreamJsonTurn() : await readStdin();
   const script = entry && Array.isArray(entry.attempts) ? entry.attempts[attempt] || (entry.exhausted === 'repeat-last' ? entry.attempts[entry.attempts.length - 1] : undefined) : undefined;
@@ -257,6 +293,7 @@ async function main() {
     cwd: process.cwd(),
     stdin: redactText(stdin, secrets),
     promptFile,
+    ...(argFiles.length > 0 ? { argFiles } : {}),
     env: redactEnv(process.env, secrets),
     source: script && script.source ? script.source : null,
     at: new Date().toISOString(),
@@ -274,6 +311,7 @@ async function main() {
   if (children > 0) await startGrandchildren(children, plan, attempt);
   await play(script);
   if (script.hang) return hang(plan);
+  writeSideFiles(entry, script, argv);
   if (script.signal) {
     process.kill(process.pid, script.signal);
     await sleep(1000);

@@ -29,6 +29,8 @@ export interface ShimChunk {
  *   first starts `n` grandchildren in the CLI's process group, holding its stdout and stderr open
  *   and ignoring SIGTERM, that only SIGKILL to the process group ends (the attempt is played once
  *   they are in place).
+ * - `files`: side files the CLI writes, by role (`last-message`: codex's `-o` file), as recorded in
+ *   the case; written where the CLI's `sideFiles` flag points, after stdout, before the exit.
  * - `source`: where the attempt comes from (e.g. `case 7bf248a52d729d8e attempt 0`), echoed in the record.
  */
 export interface ShimAttempt {
@@ -39,6 +41,7 @@ export interface ShimAttempt {
   chunks?: ShimChunk[];
   delayMs?: Milliseconds;
   hang?: boolean | { children: number };
+  files?: Record<string, string>;
   source?: string;
 }
 
@@ -48,6 +51,9 @@ export interface ShimAttempt {
  * - `clis`: per CLI name, its `version` (printed for `--version`), its `attempts` (call N replays
  *   attempt N) and what to do past the last one: `fail` (exit 96 with a message; default) or
  *   `repeat-last`. A CLI without an entry exits 127 with a message (and is recorded).
+ *   `sideFiles`: side-file role -> the flags whose value is where the CLI writes it (from the
+ *   route definition: codex `last-message` -> `-o`, `--output-last-message`); `argFiles`: flags
+ *   whose value is a file the CLI reads (codex `--output-schema`), recorded with its content.
  * - `secrets`: values never written to the records (replaced by `<redacted:secret>`); environment
  *   variables whose names look secret (`*KEY*`, `*TOKEN*`, ...) are always redacted.
  * - `promptFileFlags`: flags whose value is a prompt file to record (default `--prompt-file`);
@@ -56,7 +62,7 @@ export interface ShimAttempt {
  */
 export interface ShimPlan {
   version: typeof SHIM_PROTOCOL_VERSION;
-  clis: Record<string, { version: string; attempts: ShimAttempt[]; exhausted?: 'fail' | 'repeat-last' }>;
+  clis: Record<string, { version: string; attempts: ShimAttempt[]; exhausted?: 'fail' | 'repeat-last'; sideFiles?: Record<string, string[]>; argFiles?: string[] }>;
   secrets: string[];
   promptFileFlags?: string[];
   maxHangMs?: Milliseconds;
@@ -78,6 +84,8 @@ interface ShimRecordBase {
  * - `argv`: the arguments after the executable, secrets redacted;
  * - `stdin`: what it read from stdin (empty when a prompt file was given);
  * - `promptFile`: the `--prompt-file` value and its content when the call was made (`null` content: unreadable);
+ * - `argFiles`: for each `argFiles` flag of the plan given in argv, its value and the file's content
+ *   when the call was made (`null`: unreadable); absent when none was given;
  * - `env`: the environment, secrets redacted;
  * - `source`: the replayed attempt's `source`.
  */
@@ -88,6 +96,7 @@ export interface ShimCallRecord extends ShimRecordBase {
   cwd: string;
   stdin: string;
   promptFile: { path: string; content: string | null } | null;
+  argFiles?: { flag: string; path: string; content: string | null }[];
   env: Record<string, string>;
   source: string | null;
 }

@@ -134,6 +134,26 @@ describe('fake CLI', () => {
     expect(grok!.stdin).toBe('');
   });
 
+  it("writes the attempt's side files where the route's flag points (codex -o), and records the schema file it was given", async () => {
+    const root = newRoot();
+    const facts = { sideFiles: { 'last-message': ['-o', '--output-last-message'] }, argFiles: ['--output-schema'] };
+    const shims = await installShims({
+      root,
+      plan: plan({ codex: { version: '0.171.0', attempts: [ok('{"type":"turn.completed"}\n', { files: { 'last-message': '{"a":1}' } }), ok('', { files: { 'last-message': 'second' } })], ...facts } }),
+    });
+    const schemaFile = path.join(root, 'schema.json');
+    writeFileSync(schemaFile, '{"type":"object"}');
+    const last = path.join(root, 'last.txt');
+    await execa('codex', ['exec', '--json', '--output-schema', schemaFile, '-o', last, '-'], { env: { PATH: shims.binDir }, extendEnv: false, input: 'p' });
+    expect(readFileSync(last, 'utf8')).toBe('{"a":1}');
+    // Without the flag the CLI writes no side file (as the real one), and the schema is not recorded.
+    const run = await execa('codex', ['exec', '--json', '-'], { env: { PATH: shims.binDir }, extendEnv: false, input: 'p' });
+    expect(run.exitCode).toBe(0);
+    const [first, second] = (await readShimRecords(shims.stateDir)) as ShimCallRecord[];
+    expect(first!.argFiles).toEqual([{ flag: '--output-schema', path: schemaFile, content: '{"type":"object"}' }]);
+    expect(second!.argFiles).toBeUndefined();
+  });
+
   it('writes chunks to stdout and stderr in the planned order', async () => {
     const shims = await installShims({
       root: newRoot(),

@@ -16,12 +16,15 @@ export const ampRoute = defineRoute({
     {
       route: 'amp/stream-json',
       framings: ['jsonl'],
-      streams: true,
+      streams: true, outputFormat: { flags: ['--stream-json'], value: null },
       // Claude Code-compatible stream JSON, no schema flag (answer in result / assistant text).
       decoder: () => genericDecoder('amp/stream-json', { header: 'Amp stream-json (documented)', terminalType: 'result', assistantEvents: true }),
     },
   ],
   schema: null,
+  forbiddenFlags: [
+    { flag: '--dangerously-allow-all', source: 'Amp owner manual (ampcode.com/manual: runs every tool without asking)' },
+  ],
   answer: 'Claude-compatible stream JSON',
   versions: { recorded: '0.0.1790142911' },
   casesFrom: 'documented',

@@ -14,10 +14,15 @@ export const claudeRoute = defineRoute({
   bin: 'claude',
   npmPackage: '@anthropic-ai/claude-code',
   routes: [
-    { route: 'claude-code/json', framings: ['json-document', 'json-array'], streams: false, decoder: () => claudeDecoder('claude-code/json') },
-    { route: 'claude-code/stream-json', framings: ['jsonl'], streams: true, decoder: () => claudeDecoder('claude-code/stream-json') },
+    { route: 'claude-code/json', framings: ['json-document', 'json-array'], streams: false, outputFormat: { flags: ['--output-format'], value: 'json' }, decoder: () => claudeDecoder('claude-code/json') },
+    { route: 'claude-code/stream-json', framings: ['jsonl'], streams: true, outputFormat: { flags: ['--output-format'], value: 'stream-json' }, decoder: () => claudeDecoder('claude-code/stream-json') },
   ],
   schema: { flag: '--json-schema', value: 'json' },
+  forbiddenFlags: [
+    { flag: '--dangerously-skip-permissions', source: '`claude --help` of Claude Code 2.1.332' },
+    { flag: '--allow-dangerously-skip-permissions', source: '`claude --help` of Claude Code 2.1.332' },
+    { flag: '--permission-mode', value: 'bypassPermissions', source: '`claude --help` of Claude Code 2.1.332 (mode bypassPermissions)' },
+  ],
   answer: '`structured_output` (+ `result` string, StructuredOutput tool_use)',
   versions: { recorded: '2.1.332' },
   casesFrom: 'recorded hermetically + issue cases',

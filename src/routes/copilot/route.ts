@@ -14,8 +14,15 @@ export const copilotRoute = defineRoute({
   bin: 'copilot',
   npmPackage: '@github/copilot',
   // `--output-format json` prints one JSON event per line as the session runs.
-  routes: [{ route: 'copilot/json', framings: ['jsonl'], streams: true, decoder: copilotDecoder }],
+  routes: [{ route: 'copilot/json', framings: ['jsonl'], streams: true, outputFormat: { flags: ['--output-format'], value: 'json' }, decoder: copilotDecoder }],
   schema: null,
+  forbiddenFlags: [
+    { flag: '--allow-all', source: '`copilot --help` of Copilot CLI 1.0.102' },
+    { flag: '--yolo', source: '`copilot --help` of Copilot CLI 1.0.102' },
+    { flag: '--allow-all-tools', source: '`copilot --help` of Copilot CLI 1.0.102' },
+    { flag: '--allow-all-paths', source: '`copilot --help` of Copilot CLI 1.0.102' },
+    { flag: '--allow-all-urls', source: '`copilot --help` of Copilot CLI 1.0.102' },
+  ],
   answer: '`assistant.message` content (BYOK)',
   versions: { recorded: '1.0.102' },
   casesFrom: 'recorded hermetically',

@@ -13,15 +13,19 @@ export const cursorAgentRoute = defineRoute({
   bin: 'cursor-agent',
   npmPackage: null,
   routes: [
-    { route: 'cursor-agent/json', framings: ['json-document'], streams: false, decoder: () => genericDecoder('cursor-agent/json', { header: 'cursor-agent json (documented)', terminalType: 'result' }) },
+    { route: 'cursor-agent/json', framings: ['json-document'], streams: false, outputFormat: { flags: ['--output-format'], value: 'json' }, decoder: () => genericDecoder('cursor-agent/json', { header: 'cursor-agent json (documented)', terminalType: 'result' }) },
     {
       route: 'cursor-agent/stream-json',
       framings: ['jsonl'],
-      streams: true,
+      streams: true, outputFormat: { flags: ['--output-format'], value: 'stream-json' },
       decoder: () => genericDecoder('cursor-agent/stream-json', { header: 'cursor-agent stream-json (documented)', terminalType: 'result', assistantEvents: true }),
     },
   ],
   schema: null,
+  forbiddenFlags: [
+    { flag: '--force', source: 'research/ce-plugin.md 1.2 (cursor-agent `--force` lifts command approval; never-emit)' },
+    { flag: '-f', source: 'research/ce-plugin.md 1.2 (cursor-agent `--force` lifts command approval; never-emit), short form' },
+  ],
   answer: '`result` (possibly fenced)',
   versions: { recorded: '2026.09.18-9a7762b' },
   casesFrom: 'documented / issue',

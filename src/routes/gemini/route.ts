@@ -14,10 +14,15 @@ export const geminiRoute = defineRoute({
   bin: 'gemini',
   npmPackage: '@google/gemini-cli',
   routes: [
-    { route: 'gemini-cli/json', framings: ['json-document'], streams: false, decoder: () => geminiDecoder('gemini-cli/json') },
-    { route: 'gemini-cli/stream-json', framings: ['jsonl'], streams: true, decoder: () => geminiDecoder('gemini-cli/stream-json') },
+    { route: 'gemini-cli/json', framings: ['json-document'], streams: false, outputFormat: { flags: ['--output-format', '-o'], value: 'json' }, decoder: () => geminiDecoder('gemini-cli/json') },
+    { route: 'gemini-cli/stream-json', framings: ['jsonl'], streams: true, outputFormat: { flags: ['--output-format', '-o'], value: 'stream-json' }, decoder: () => geminiDecoder('gemini-cli/stream-json') },
   ],
   schema: null,
+  forbiddenFlags: [
+    { flag: '--yolo', source: '`gemini --help` of Gemini CLI 0.61.0' },
+    { flag: '-y', source: '`gemini --help` of Gemini CLI 0.61.0 (alias of --yolo)' },
+    { flag: '--approval-mode', value: 'yolo', source: '`gemini --help` of Gemini CLI 0.61.0 (mode yolo)' },
+  ],
   answer: '`response` string (json), assistant message deltas (stream-json)',
   versions: { recorded: '0.61.0' },
   casesFrom: 'recorded hermetically',

@@ -13,8 +13,9 @@ export const genericRoute = defineRoute({
   bin: null,
   npmPackage: null,
   // Any stdout: one document, JSONL, or free text; no framing is declared, so none needs a case.
-  routes: [{ route: 'generic', framings: [], streams: false, decoder: () => genericDecoder('generic', { header: 'generic (structured field, result/text/response, or free text)', freeText: true }) }],
+  routes: [{ route: 'generic', framings: [], streams: false, outputFormat: { none: 'generic reads any output; it is no CLI' }, decoder: () => genericDecoder('generic', { header: 'generic (structured field, result/text/response, or free text)', freeText: true }) }],
   schema: null,
+  forbiddenFlags: [],
   answer: 'anywhere, as configured',
   versions: null,
   casesFrom: 'generated',

@@ -14,8 +14,11 @@ export const grokCliRoute = defineRoute({
   title: 'grok-cli',
   bin: 'grok',
   npmPackage: '@vibe-kit/grok-cli',
-  routes: [{ route: 'grok-cli/jsonl', framings: ['jsonl'], streams: true, decoder: grokCliDecoder }],
+  routes: [{ route: 'grok-cli/jsonl', framings: ['jsonl'], streams: true, outputFormat: { none: 'grok-cli -p prints JSONL without a format flag (src/routes/grok-cli/probe.ts, grok-cli 0.0.34)' }, decoder: grokCliDecoder }],
   schema: null,
+  forbiddenFlags: [
+    { flag: '--always-approve', source: 'research/ce-plugin.md 1.2 (never-emit flags asserted on every route); grok-cli 0.0.34 has no permission flag of its own (`grok --help`)' },
+  ],
   answer: 'assistant message',
   versions: { recorded: '0.0.34', reports: '1.0.1' },
   casesFrom: 'recorded hermetically',

@@ -15,23 +15,27 @@ export const grokRoute = defineRoute({
   npmPackage: null,
   routes: [
     // `--json-schema` implies buffered `--output-format json`: one document at the end.
-    { route: 'grok/json', framings: ['json-document'], streams: false, decoder: () => genericDecoder('grok/json', { header: 'xAI grok --json-schema (documented)' }) },
+    { route: 'grok/json', framings: ['json-document'], streams: false, outputFormat: { none: 'grok --json-schema implies the buffered --output-format json (research/ce-plugin.md 1.2)' }, decoder: () => genericDecoder('grok/json', { header: 'xAI grok --json-schema (documented)' }) },
     {
       route: 'grok/streaming-json',
       framings: ['jsonl'],
-      streams: true,
+      streams: true, outputFormat: { flags: ['--output-format'], value: 'streaming-json' },
       // The final `end` line carries structuredOutput / structuredOutputError; `error` lines end a failed run.
       decoder: () => genericDecoder('grok/streaming-json', { header: 'xAI grok streaming-json (documented)', terminalType: ['end', 'error'] }),
     },
     {
       route: 'grok/streaming-messages-json',
       framings: ['jsonl'],
-      streams: true,
+      streams: true, outputFormat: { flags: ['--output-format'], value: 'streaming-messages-json' },
       // A Claude Code stream-json clone (result.structured_output).
       decoder: () => genericDecoder('grok/streaming-messages-json', { header: 'xAI grok streaming-messages-json (documented)', terminalType: 'result', assistantEvents: true }),
     },
   ],
   schema: { flag: '--json-schema', value: 'json' },
+  forbiddenFlags: [
+    { flag: '--always-approve', source: 'research/cli-envelopes.md section 9b (xAI grok headless docs; ce-plugin never-emit flags)' },
+    { flag: '--permission-mode', value: 'bypassPermissions', source: 'research/ce-plugin.md 1.2 (grok takes Claude Code permission modes)' },
+  ],
   answer: 'camelCase `structuredOutput`, `structuredOutputError`, `text`',
   versions: { recorded: '1.0.4' },
   casesFrom: 'documented',

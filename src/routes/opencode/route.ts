@@ -13,8 +13,11 @@ export const opencodeRoute = defineRoute({
   title: 'opencode',
   bin: 'opencode',
   npmPackage: 'opencode-ai',
-  routes: [{ route: 'opencode/jsonl', framings: ['jsonl'], streams: true, decoder: opencodeDecoder }],
+  routes: [{ route: 'opencode/jsonl', framings: ['jsonl'], streams: true, outputFormat: { flags: ['--format'], value: 'json' }, decoder: opencodeDecoder }],
   schema: null,
+  forbiddenFlags: [
+    { flag: '--auto', source: '`opencode run --help` of opencode 1.18.33 ("auto-approve permissions ... (dangerous!)")' },
+  ],
   answer: 'text parts',
   versions: { recorded: '1.18.33' },
   casesFrom: 'recorded hermetically',

@@ -14,8 +14,11 @@ export const piRoute = defineRoute({
   bin: 'pi',
   npmPackage: '@mariozechner/pi-coding-agent',
   // json mode prints one JSON event per line as the session runs.
-  routes: [{ route: 'pi/json', framings: ['jsonl'], streams: true, decoder: piDecoder }],
+  routes: [{ route: 'pi/json', framings: ['jsonl'], streams: true, outputFormat: { flags: ['--mode'], value: 'json' }, decoder: piDecoder }],
   schema: null,
+  forbiddenFlags: [
+    { flag: '--yolo', source: 'research/ce-plugin.md 1.2 (never-emit flags asserted on every route); pi 0.73.1 has no permission flag of its own (`pi --help`)' },
+  ],
   answer: 'last assistant `message_end`',
   versions: { recorded: '0.73.1' },
   casesFrom: 'recorded hermetically',

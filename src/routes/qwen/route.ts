@@ -14,10 +14,15 @@ export const qwenRoute = defineRoute({
   bin: 'qwen',
   npmPackage: '@qwen-code/qwen-code',
   routes: [
-    { route: 'qwen-code/json', framings: ['json-array'], streams: false, decoder: () => qwenDecoder('qwen-code/json') },
-    { route: 'qwen-code/stream-json', framings: ['jsonl'], streams: true, decoder: () => qwenDecoder('qwen-code/stream-json') },
+    { route: 'qwen-code/json', framings: ['json-array'], streams: false, outputFormat: { flags: ['--output-format', '-o'], value: 'json' }, decoder: () => qwenDecoder('qwen-code/json') },
+    { route: 'qwen-code/stream-json', framings: ['jsonl'], streams: true, outputFormat: { flags: ['--output-format', '-o'], value: 'stream-json' }, decoder: () => qwenDecoder('qwen-code/stream-json') },
   ],
   schema: { flag: '--json-schema', value: 'json' },
+  forbiddenFlags: [
+    { flag: '--yolo', source: '`qwen --help` of Qwen Code 0.24.4' },
+    { flag: '-y', source: '`qwen --help` of Qwen Code 0.24.4 (alias of --yolo)' },
+    { flag: '--approval-mode', value: 'yolo', source: '`qwen --help` of Qwen Code 0.24.4 (mode yolo)' },
+  ],
   answer: '`structured_result`',
   versions: { recorded: '0.24.4' },
   casesFrom: 'recorded hermetically',
