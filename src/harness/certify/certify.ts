@@ -88,10 +88,47 @@ function positionReader(contract: Contract | null): CheckEnv['nonfinalPosition']
 function acceptedReader(contract: Contract | null, route: string): CheckEnv['acceptedValue'] {
   return (attempt: ShimAttempt) => {
     if (contract === null) return undefined;
-    const envelope = { stdout: attempt.stdout, stderr: attempt.stderr, exitCode: attempt.exitCode, signal: attempt.signal ?? null, timedOut: false, elapsedMs: 0 };
+    const envelope = { stdout: attempt.stdout, stderr: attempt.stderr, exitCode: attempt.exitCode, signal: attempt.signal ?? null, timedOut: false, elapsedMs: 0, ...(attempt.files ? { files: attempt.files } : {}) };
     const v = contract.judge(decoderFor(route).decode(envelope, contract.decodeOptions), { attempt: 0, elapsedMs: 0 });
     return v.verdict === 'accepted' ? v.value : undefined;
   };
+}
+
+/** The expected verdicts of envelopes that mean the same under every contract (see {@link borrowCases}). */
+const CONTRACT_FREE_VERDICTS: readonly string[] = ['startup-rejected', 'crashed', 'timeout', 'dropped-unusable', 'provider-error'];
+
+/** Tags that say where a case comes from, not what it holds. */
+const PROVENANCE_TAGS: readonly string[] = ['recorded', 'documented', 'generated', 'issue', 'key-case'];
+
+/**
+ * The single-attempt cases of other contracts, on the routes certified, whose expected verdict is one
+ * every contract reaches the same way ({@link CONTRACT_FREE_VERDICTS}) and that `contract`'s own judge
+ * gives that verdict too, unless the contract's own cases already hold that kind on that route (same
+ * verdict and tags): copies of them named for `contract` (tag `borrowed`, the original contract in
+ * `borrowed-from-<name>`).
+ */
+function borrowCases(all: readonly LoadedCase[], own: readonly LoadedCase[], contract: Contract, routes: readonly CertifyRoute[]): LoadedCase[] {
+  const wanted = new Set(routes.map((r) => r.route));
+  const ownFiles = new Set(own.map((c) => c.file));
+  const out: LoadedCase[] = [];
+  for (const c of all) {
+    const k = c.case;
+    if (ownFiles.has(c.file) || k.contract === contract.name || !wanted.has(k.route) || k.attempts.length !== 1 || k.skip || !CONTRACT_FREE_VERDICTS.includes(k.expect.verdict)) continue;
+    const kind = k.tags.filter((t) => !PROVENANCE_TAGS.includes(t));
+    if (own.some((o) => o.case.route === k.route && o.case.expect.verdict === k.expect.verdict && kind.every((t) => o.case.tags.includes(t)))) continue;
+    const a = k.attempts[0]!;
+    const envelope = { stdout: a.stdout, stderr: a.stderr, exitCode: a.exitCode, signal: a.signal ?? null, timedOut: a.timedOut === true, elapsedMs: 0, ...(a.files ? { files: a.files } : {}) };
+    let verdict: string;
+    try {
+      verdict = contract.judge(decoderFor(k.route).decode(envelope, contract.decodeOptions), { attempt: 0, elapsedMs: 0 }).verdict;
+    } catch {
+      continue;
+    }
+    if (verdict !== k.expect.verdict) continue;
+    const { value: _v, origin: _o, ...expect } = k.expect;
+    out.push({ ...c, file: `${c.file}#borrowed`, case: { ...k, contract: contract.name, expect, tags: [...k.tags, 'borrowed', `borrowed-from-${k.contract}`] } });
+  }
+  return out;
 }
 
 /**
@@ -183,7 +220,12 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
   const slot = pLimit(limit);
   const consumer = isConsumerContract(cfg.contract);
   // The consumer contract replays the pov corpus: its schema is pov's, read as an ordinary schema.
-  const pov = corpus.cases.filter((c) => c.case.contract === (consumer ? 'pov' : definition.name));
+  const own = corpus.cases.filter((c) => c.case.contract === (consumer ? 'pov' : definition.name));
+  // Envelopes whose verdict does not depend on the contract (a startup rejection, a crash, a stall,
+  // a prose-only answer) are borrowed from the whole corpus and the bundled one, when this
+  // contract's judge reaches the same verdict on them: a team's corpus need not hold them (issue 19 point 8).
+  const bundled = casesDir === projectPath('fixtures/cases') ? corpus.cases : [...corpus.cases, ...(await loadCorpus(projectPath('fixtures/cases'))).cases];
+  const pov = consumer || contract === null ? own : [...own, ...borrowCases(bundled, own, contract, certifyRoutes)];
   const strict = artifactAdapter(cfg.worker).strict === true;
 
   const certifyOne = async (route: CertifyRoute): Promise<RouteCertificate> => {

@@ -24,6 +24,7 @@ import type { CertifyRoute } from './routes.ts';
 import { pushAll } from '#src/arrays.ts';
 import type { CertifiedRules } from './rules.ts';
 import { forbiddenFlags, outputFormat, schemaOneToken, schemaSent } from './argvChecks.ts';
+import { FAILURE_CHECKS, SELECTION_CHECKS } from './failureChecks.ts';
 
 /**
  * Windows of a run unless its check sets others (whole seconds, so shell workers can do arithmetic
@@ -540,8 +541,16 @@ const timeoutDiscard: CheckDefinition = {
   },
 };
 
+/**
+ * The case of the stderr checks: a crash with nothing on stdout and a short stderr (tagged
+ * `short-stderr` first, else any such crash; a team's corpus needs no tag, issue 19 point 8).
+ */
 function shortStderrCase(env: CheckEnv): LoadedCase | undefined {
-  return findCase(env.cases, env.route.route, { tags: ['short-stderr'], verdict: 'crashed', attempts: 1, scope: 'any', where: (c) => c.case.attempts[0]!.stdout === '' });
+  const short = (c: LoadedCase) => c.case.attempts[0]!.stdout === '' && c.case.attempts[0]!.stderr.trim() !== '' && c.case.attempts[0]!.stderr.length <= EVIDENCE_LIMIT_CHARS;
+  return (
+    findCase(env.cases, env.route.route, { tags: ['short-stderr'], verdict: 'crashed', attempts: 1, scope: 'any', where: (c) => c.case.attempts[0]!.stdout === '' }) ??
+    findCase(env.cases, env.route.route, { verdict: 'crashed', attempts: 1, scope: 'any', where: short })
+  );
 }
 
 const stderrShort: CheckDefinition = {
@@ -683,9 +692,11 @@ export const CHECKS: readonly CheckDefinition[] = [
   smokeProse,
   acceptedArtifact,
   chunkedOutput,
+  ...FAILURE_CHECKS,
   missingFinal,
   structuredBesideText,
   tieToLater,
+  ...SELECTION_CHECKS,
   retryOnce,
   retryParagraph,
   retrySameArgv,

@@ -42,7 +42,8 @@ export function presetForCertify(name: string): ContractDefinition {
  * - `finalityKey`: the key whose `true` makes an answer final, or `null` (`finality: 'none'`);
  * - `retries`: the contract retries a non-final answer once (`retry` is set);
  * - `corrects`: the contract corrects in-session (`corrections` is set);
- * - `scores`: candidates are ranked by score with ties to the later one (`selection: 'score'`).
+ * - `scores`: candidates are ranked by score with ties to the later one (`selection: 'score'`);
+ * - `publishDefaults`: the top-level members the contract fills in when missing (`extensions.publishDefaults`).
  */
 export interface CertifiedRules {
   contract: string;
@@ -50,6 +51,7 @@ export interface CertifiedRules {
   retries: boolean;
   corrects: boolean;
   scores: boolean;
+  publishDefaults: string[];
 }
 
 /** The {@link CertifiedRules} of `definition`. */
@@ -60,6 +62,7 @@ export function rulesOf(definition: ContractDefinition): CertifiedRules {
     retries: definition.retry !== undefined,
     corrects: definition.corrections !== undefined,
     scores: definition.selection === 'score',
+    publishDefaults: Object.keys(definition.extensions?.publishDefaults ?? {}),
   };
 }
 
