@@ -42,6 +42,9 @@ export const BASH_MINIATURES: Readonly<Record<string, BashMiniature>> = {
   'retry-changes-flags': { script: 'retry-changes-flags.sh', mistake: 'retry changes flags', route: claude, fails: ['retry-same-argv'] },
   'missing-final-as-final': { script: 'missing-final-as-final.sh', mistake: 'missing final read as final', route: claude, fails: ['missing-final'] },
   'only-sigterm': { script: 'only-sigterm.sh', mistake: 'only SIGTERM', route: claude, fails: ['process-group'] },
+  'publishes-failed-run': { script: 'publishes-failed-run.sh', mistake: 'publishes from a run that says it failed (is_error: true)', route: claude, fails: ['failed-run'] },
+  'loose-anchor-type': { script: 'loose-anchor-type.sh', mistake: 'never checks the anchor\'s type', route: claude, fails: ['wrong-shape'] },
+  'ignores-required-field': { script: 'ignores-required-field.sh', mistake: 'skips a required member in its shape test', route: claude, fails: ['schema-invalid'] },
   'wrong-output-format': { script: 'wrong-output-format.sh', mistake: "asks for another output format than the route's", route: 'claude-code/json', fails: ['output-format'] },
 };
 

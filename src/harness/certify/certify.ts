@@ -113,7 +113,9 @@ function borrowCases(all: readonly LoadedCase[], own: readonly LoadedCase[], con
   const out: LoadedCase[] = [];
   for (const c of all) {
     const k = c.case;
-    if (ownFiles.has(c.file) || k.contract === contract.name || !wanted.has(k.route) || k.attempts.length !== 1 || k.skip || !CONTRACT_FREE_VERDICTS.includes(k.expect.verdict)) continue;
+    // A crash that printed nothing on stdout reads the same on every route (the stderr checks look anywhere).
+    const anyRoute = k.expect.verdict === 'crashed' && k.attempts[0]?.stdout === '';
+    if (ownFiles.has(c.file) || k.contract === contract.name || (!wanted.has(k.route) && !anyRoute) || k.attempts.length !== 1 || k.skip || !CONTRACT_FREE_VERDICTS.includes(k.expect.verdict)) continue;
     const kind = k.tags.filter((t) => !PROVENANCE_TAGS.includes(t));
     if (own.some((o) => o.case.route === k.route && o.case.expect.verdict === k.expect.verdict && kind.every((t) => o.case.tags.includes(t)))) continue;
     const a = k.attempts[0]!;
@@ -180,6 +182,9 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
   const shipped = typeof cfg.contract === 'string' && isPresetName(cfg.contract);
   const definition: ContractDefinition = typeof cfg.contract === 'object' ? definitionFrom(cfg.contract) : presetForCertify(cfg.contract ?? 'pov');
   const rules = rulesOf(definition);
+  if (rules.retries && !isConsumerContract(cfg.contract) && cfg.worker.windowEnv.retryMinS === undefined) {
+    throw new CertifyConfigError(`contract ${definition.name} retries a non-final answer: \`worker.windowEnv.retryMinS\` must name the variable of the worker's minimum retry window`);
+  }
   let schemaText: string;
   let schema: Record<string, unknown>;
   if (!cfg.schema && typeof definition.schema === 'object') {

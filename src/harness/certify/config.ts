@@ -79,15 +79,21 @@ export interface InProcessInvocation {
  *   `invocation.signal` and stops waiting.
  * - `cwd`: the worker's working folder, relative to the config file's folder; @default that folder.
  * - `prompt`: how the prompt reaches the worker: `stdin` (written, then closed), `file` (`{prompt}`),
- *   `argument` (`{promptText}`).
+ *   `argument` (`{promptText}`), or `none`: the worker composes its own prompt (the compound-engineering
+ *   review workers build theirs from a persona file and the diff).
  * - `artifact`: where the worker publishes its accepted answer: a path template, or an
  *   {@link ArtifactAdapter} (`{ path, select, strict }`) for a worker that wraps or namespaces its
  *   output; @default `{outDir}/artifact.json`.
  * - `log`: a file the worker logs to (a path template), read besides its stdout and stderr, which
  *   are always read as log.
  * - `windowEnv`: the environment variables that set the worker's windows, in seconds (integers are
- *   passed): `hardWindowS`, `retryMinS`, and `idleWindowS` when the worker has idle detection.
- * - `env`: extra environment variables for the worker.
+ *   passed): `hardWindowS`, `retryMinS` (only when the contract retries), and `idleWindowS` when the
+ *   worker has idle detection.
+ * - `env`: extra environment variables for the worker; their values may use {@link PLACEHOLDERS}.
+ * - `routeEnv`: environment variables for one route only, by route id (e.g. the route name a worker
+ *   reads from `CROSS_MODEL_FIXED_ROUTE`); values may use placeholders.
+ * - `files`: files seeded into the run before the worker starts: path template (under `{runDir}`,
+ *   e.g. `{outDir}/adversarial-review-constraints.md`) -> content.
  * - `routeNames`: the worker's name for each route (`{routeArg}`), e.g. `claude` for `claude-code/stream-json`.
  * - `tools`: extra real tools to link onto the worker's PATH.
  */
@@ -96,11 +102,13 @@ export interface WorkerAdapter {
   command?: string[];
   run?: (invocation: InProcessInvocation) => Promise<void>;
   cwd?: string;
-  prompt?: 'stdin' | 'file' | 'argument';
+  prompt?: 'stdin' | 'file' | 'argument' | 'none';
   artifact?: string | ArtifactAdapter;
   log?: string;
-  windowEnv: { hardWindowS: string; retryMinS: string; idleWindowS?: string };
+  windowEnv: { hardWindowS: string; retryMinS?: string; idleWindowS?: string };
   env?: Record<string, string>;
+  routeEnv?: Record<string, Record<string, string>>;
+  files?: Record<string, string>;
   routeNames?: Record<string, string>;
   tools?: string[];
 }
@@ -212,11 +220,18 @@ export function configProblems(value: unknown): string[] {
       if (!Array.isArray(worker.command) || worker.command.length === 0 || !worker.command.every((t) => typeof t === 'string')) {
         problems.push('`worker.command` must be a non-empty array of strings (or give `worker.run`, a function)');
       }
-      if (!['stdin', 'file', 'argument'].includes(worker.prompt as string)) problems.push('`worker.prompt` must be one of: stdin, file, argument');
+      if (!['stdin', 'file', 'argument', 'none'].includes(worker.prompt as string)) problems.push('`worker.prompt` must be one of: stdin, file, argument, none');
     }
     const windowEnv = worker.windowEnv;
-    if (!isPlainObject(windowEnv) || typeof windowEnv.hardWindowS !== 'string' || typeof windowEnv.retryMinS !== 'string') {
-      problems.push('`worker.windowEnv` must name the environment variables `hardWindowS` and `retryMinS` (and `idleWindowS` if the worker has idle detection)');
+    if (!isPlainObject(windowEnv) || typeof windowEnv.hardWindowS !== 'string' || (windowEnv.retryMinS !== undefined && typeof windowEnv.retryMinS !== 'string')) {
+      problems.push('`worker.windowEnv` must name the environment variable `hardWindowS` (and `retryMinS` when the contract retries, `idleWindowS` if the worker has idle detection)');
+    }
+    for (const [key, label] of [['env', '`worker.env`'], ['files', '`worker.files`']] as const) {
+      const v = worker[key];
+      if (v !== undefined && (!isPlainObject(v) || !Object.values(v).every((x) => typeof x === 'string'))) problems.push(`${label} must map names to strings`);
+    }
+    if (worker.routeEnv !== undefined && (!isPlainObject(worker.routeEnv) || !Object.values(worker.routeEnv).every((m) => isPlainObject(m) && Object.values(m).every((x) => typeof x === 'string')))) {
+      problems.push('`worker.routeEnv` must map route ids to { NAME: value } objects');
     }
     const artifact = worker.artifact;
     if (artifact !== undefined && typeof artifact !== 'string') {
@@ -227,7 +242,8 @@ export function configProblems(value: unknown): string[] {
       }
     }
     const artifactPath = isPlainObject(artifact) ? artifact.path : artifact;
-    const templates = [...(Array.isArray(worker.command) ? worker.command : []), artifactPath, worker.log].filter((t): t is string => typeof t === 'string');
+    const seeded = isPlainObject(worker.files) ? Object.keys(worker.files) : [];
+    const templates = [...(Array.isArray(worker.command) ? worker.command : []), artifactPath, worker.log, ...seeded].filter((t): t is string => typeof t === 'string');
     for (const t of templates) {
       for (const m of t.matchAll(/\{([A-Za-z]+)\}/g)) {
         if (!(PLACEHOLDERS as readonly string[]).includes(m[1]!)) problems.push(`unknown placeholder {${m[1]}} in "${t}". Known placeholders: ${PLACEHOLDERS.map((p) => `{${p}}`).join(', ')}`);

@@ -11,8 +11,8 @@
  *   published (the contract's `finality` plays no part: `finality: 'none'` contracts get it too);
  * - `last-shaped-wins`: two shaped answers in sequence (an earlier draft inserted before the answer):
  *   the later one is published (`selection: 'last-shaped'`);
- * - `populated-beats-stub`: a populated answer, then an empty stub of it: the populated one is
- *   published where the contract says so (an array anchor).
+ * - `populated-beats-stub`: one answer text holding a populated answer, then an empty stub of it
+ *   (grok's `text`): the populated one is published where the contract says so (an array anchor).
  *
  * Every derived envelope is first judged by routecert's own contract: it is replayed only when the
  * contract refuses it (or, for the selection checks, picks the answer the check expects), so a
@@ -387,6 +387,9 @@ const populatedBeatsStub: CheckDefinition = {
     if (!c || !isPlainObject(value) || !Array.isArray(value[env.anchor])) return { skip: `not applicable: the anchor "${env.anchor}" of contract ${env.rules.contract} is not a populated array on ${env.route.route}` };
     const stub = { ...value, [env.anchor]: [] };
     const base = replayOf(c, 0);
+    // The rule holds inside one answer text (grok's `text` with an empty stub beside the review,
+    // research/ce-plugin.md 3.4); in a stream of messages the last shaped one wins (last-shaped-wins).
+    if (base.stdout.split('\n').filter((l) => l.trim() !== '').length > 1) return { skip: `not applicable: ${env.route.route} is a stream of messages, where the last shaped one wins (last-shaped-wins covers it)` };
     // The stub where the answer was, the populated answer before it.
     const swapped = replaceAnswer(base, value, stub);
     const attempt = swapped ? withEarlier(swapped, stub, value) : null;
