@@ -55,3 +55,48 @@ export function bashMiniatureConfig(name: string): LoadedConfig {
   const worker = { ...example.worker, name: `bash miniature ${name} (${m.mistake})`, command: example.worker.command!.map((t) => (t === 'peer-worker.sh' ? m.script : t)) };
   return { config: { ...example, worker, routes: [m.route] }, file: null, dir: HERE };
 }
+
+/**
+ * Findings miniatures: examples/miniatures/findings-worker.py (contract `findings-code`) and its
+ * broken variants (environment `MISTAKE`), each certified on `route` with `checks` only (the
+ * selection and fail-closed checks: a small worker with no windows of its own), failing exactly `fails`.
+ */
+export interface FindingsMiniature {
+  mistake: string | null;
+  route: string;
+  checks: readonly string[];
+  fails: readonly string[];
+}
+
+const FINDINGS_CHECKS = ['last-shaped-wins', 'populated-beats-stub', 'failed-run', 'wrong-shape'] as const;
+
+/** Every findings miniature, by name; `findings-worker` is the correct one. */
+export const FINDINGS_MINIATURES: Readonly<Record<string, FindingsMiniature>> = {
+  'findings-worker (codex)': { mistake: null, route: 'codex/jsonl', checks: FINDINGS_CHECKS, fails: [] },
+  'findings-worker (grok)': { mistake: null, route: 'grok/json', checks: FINDINGS_CHECKS, fails: [] },
+  'findings-first-shaped': { mistake: 'first-shaped', route: 'codex/jsonl', checks: FINDINGS_CHECKS, fails: ['last-shaped-wins'] },
+  'findings-stub-wins': { mistake: 'stub-wins', route: 'grok/json', checks: FINDINGS_CHECKS, fails: ['populated-beats-stub'] },
+};
+
+/** The certification config of a findings miniature. */
+export function findingsMiniatureConfig(name: string): LoadedConfig {
+  const m = FINDINGS_MINIATURES[name];
+  if (!m) throw new Error(`[routecert] no findings miniature "${name}". Known: ${Object.keys(FINDINGS_MINIATURES).join(', ')}`);
+  return {
+    config: {
+      worker: {
+        name: `findings miniature ${name}${m.mistake ? ` (${m.mistake})` : ''}`,
+        command: ['python3', 'findings-worker.py', '{routeArg}', '{schema}', '{outDir}'],
+        prompt: 'stdin',
+        artifact: '{outDir}/findings.json',
+        windowEnv: { hardWindowS: 'FINDINGS_HARD_SECS' },
+        env: m.mistake ? { MISTAKE: m.mistake } : {},
+        routeNames: { 'claude-code/stream-json': 'claude', 'codex/jsonl': 'codex', 'grok/json': 'grok' },
+      },
+      routes: [m.route],
+      contract: 'findings-code',
+    },
+    file: null,
+    dir: HERE,
+  };
+}

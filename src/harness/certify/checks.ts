@@ -720,7 +720,9 @@ export function smokeCases(cases: readonly LoadedCase[], route: string): CheckEn
   const structured = (c: LoadedCase) => c.case.expect.value !== undefined && /^structured/i.test(c.case.expect.origin ?? '');
   // A route whose answer never lands in a structured field (Codex: the last agent message and its
   // -o file; cursor-agent: the result text) is smoked with an accepted answer from wherever it lands.
-  const valued = (c: LoadedCase) => c.case.expect.value !== undefined && c.case.attempts[0]!.exitCode === 0;
+  // Not a case made to test a selection rule (a draft, a stub or a placeholder beside the answer).
+  const selection = ['last-shaped-wins', 'populated-beats-stub', 'placeholder-then-final', 'tie'];
+  const valued = (c: LoadedCase) => c.case.expect.value !== undefined && c.case.attempts[0]!.exitCode === 0 && !c.case.tags.some((t) => selection.includes(t));
   const final =
     findCase(cases, route, { tags: ['final'], verdict: 'accepted', attempts: 1, where: structured }) ??
     findCase(cases, route, { verdict: 'accepted', attempts: 1, where: structured }) ??

@@ -89,9 +89,15 @@ function swapLine(line: string, from: string, to: unknown): string | null {
 /**
  * `attempt` with its answer `value` replaced by `to` wherever it stands: as an object (the structured
  * field, a tool input) or as a JSON string (Claude's `result`, grok's `text`, Codex's agent message),
- * on every stdout line and in every side file. `null` when no copy was found.
+ * on every stdout line and in every side file. `forms`: other spellings of the same answer tried
+ * first (the answer as the CLI printed it, before the contract filled in its publish defaults).
+ * `null` when no copy was found.
  */
-export function replaceAnswer(attempt: ShimAttempt, value: unknown, to: unknown): ShimAttempt | null {
+export function replaceAnswer(attempt: ShimAttempt, value: unknown, to: unknown, forms: readonly unknown[] = []): ShimAttempt | null {
+  for (const form of forms) {
+    const found = replaceAnswer(attempt, form, to);
+    if (found !== null) return found;
+  }
   const from = canonicalJson(value);
   let n = 0;
   const lines = attempt.stdout.split('\n').map((line) => {
@@ -196,7 +202,18 @@ function derivationBases(env: CheckEnv): LoadedCase[] {
 /** A variant: its name and how to derive it from a case's first attempt and expected value (`null`: not from this case). */
 interface Variant {
   what: string;
-  derive(base: ShimAttempt, value: Record<string, unknown>): ShimAttempt | null;
+  derive(base: ShimAttempt, value: Record<string, unknown>, forms: readonly unknown[]): ShimAttempt | null;
+}
+
+/**
+ * How the CLI may have printed `value` before the contract filled in its publish defaults: without
+ * all of them, and without each one (longest first); the CLI's own spelling is what is replaced.
+ */
+function printedForms(value: Record<string, unknown>, env: CheckEnv): Record<string, unknown>[] {
+  const filled = env.rules.publishDefaults.filter((k) => Object.hasOwn(value, k));
+  if (filled.length === 0) return [];
+  const without = (keys: readonly string[]) => Object.fromEntries(Object.entries(value).filter(([k]) => !keys.includes(k)));
+  return [without(filled), ...filled.map((k) => without([k]))];
 }
 
 /**
@@ -209,7 +226,7 @@ function refusedRuns(env: CheckEnv, variants: readonly Variant[], none: string):
   const runs: PlannedRun[] = [];
   for (const v of variants) {
     for (const c of bases) {
-      const attempt = v.derive(replayOf(c, 0), c.case.expect.value as Record<string, unknown>);
+      const attempt = v.derive(replayOf(c, 0), c.case.expect.value as Record<string, unknown>, printedForms(c.case.expect.value as Record<string, unknown>, env));
       if (attempt !== null && env.acceptedValue(attempt) === undefined) {
         runs.push(derivedRun(c, v.what, attempt, { refused: v.what }));
         break;
@@ -287,12 +304,12 @@ const wrongShape: CheckDefinition = {
     refusedRuns(
       env,
       [
-        { what: `with its answer replaced by an object without "${env.anchor}"`, derive: (base, value) => replaceAnswer(base, value, { status: 'incomplete', note: 'The review could not be finished.' }) },
+        { what: `with its answer replaced by an object without "${env.anchor}"`, derive: (base, value, forms) => replaceAnswer(base, value, { status: 'incomplete', note: 'The review could not be finished.' }, forms) },
         {
           what: `with "${env.anchor}" of the wrong type`,
-          derive: (base, value) => {
+          derive: (base, value, forms) => {
             const a = value[env.anchor];
-            return replaceAnswer(base, value, { ...value, [env.anchor]: Array.isArray(a) ? 'none found' : typeof a === 'string' ? [a] : String(a) });
+            return replaceAnswer(base, value, { ...value, [env.anchor]: Array.isArray(a) ? 'none found' : typeof a === 'string' ? [a] : String(a) }, forms);
           },
         },
       ],
@@ -317,10 +334,10 @@ const schemaInvalid: CheckDefinition = {
       [
         {
           what: `with required "${field}" removed`,
-          derive: (base, value) => {
+          derive: (base, value, forms) => {
             if (!Object.hasOwn(value, field)) return null;
             const { [field]: _gone, ...missing } = value;
-            return replaceAnswer(base, value, missing);
+            return replaceAnswer(base, value, missing, forms);
           },
         },
       ],
