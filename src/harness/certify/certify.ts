@@ -143,6 +143,15 @@ async function judgingContract(definition: ContractDefinition, schema: Record<st
   return defineContract({ ...definition, schema });
 }
 
+/**
+ * True when a skip reason says the check does not apply to the route (rather than that its input is
+ * missing): the checks' own wording ("not applicable: ...", a buffered route's idle window, a route
+ * with no output-format flag or no schema on its command line).
+ */
+function isNotApplicable(reason: string): boolean {
+  return /^not applicable\b|is buffered \(the CLI prints at the end\)|has no output-format flag|takes no schema on the command line|passes no schema as a JSON token/.test(reason);
+}
+
 function skipped(def: CheckDefinition, reason: string): CheckResult {
   return { id: def.id, title: def.title, status: 'skipped', reason, evidence: [], cases: [], covers: [...def.covers], expectedVerdict: def.expectedVerdict, durationMs: 0 };
 }
@@ -253,9 +262,12 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
     const versionCase = smoke.final ?? pov.find((c) => c.case.route === route.route);
     const cli = { name: versionCase?.case.cli.name ?? route.cli, version: versionCase?.case.cli.version ?? 'unknown' };
 
+    // Checks the contract or the route has no rule for (skipped, but nothing was left unchecked).
+    const notApplicable = new Set<string>();
     const runChecks = async (defs: readonly CheckDefinition[], earlier: readonly JudgedRun[]): Promise<{ results: CheckResult[]; observed: JudgedRun[] }> => {
       const planned = defs.map((def) => {
         const why = def.requires?.(rules) ?? null;
+        if (why !== null) notApplicable.add(def.id);
         return { def, plan: why !== null ? { skip: why } : def.plan(env) };
       });
       const tasks: { index: number; run: PlannedRun }[] = [];
@@ -314,6 +326,10 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
       const reason = `the corpus has no ${!smoke.final ? 'well-formed final' : 'prose-only'} case for ${route.route}, so the adapter cannot be smoked`;
       smokeResults = smokeDefs.map((d) => skipped(d, reason));
       checkResults = rest.map((d) => skipped(d, reason));
+      // Say why on the console too, not only in certificate.md.
+      for (const [stage, results] of [['smoke', smokeResults], ['check', checkResults]] as const) {
+        for (const result of results) options.onProgress?.({ kind: 'check', route: route.route, stage, result });
+      }
     } else {
       const s = await runChecks(smokeDefs, []);
       smokeResults = s.results;
@@ -325,8 +341,11 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
         const records = await runChecks(rest.filter((d) => d.stage === 'records'), [...s.observed, ...main.observed]);
         const byId = new Map([...main.results, ...records.results].map((r) => [r.id, r]));
         checkResults = rest.map((d) => byId.get(d.id)!);
-        // A certificate with no passing check certifies nothing (every check skipped, or none selected).
-        status = checkResults.some((r) => r.status === 'fail') || !checkResults.some((r) => r.status === 'pass') ? 'not-certified' : 'certified';
+        // A certificate with no passing check certifies nothing (every check skipped, or none selected);
+        // nor does one with a check that did not run for want of input (issue 19 point 8: "certified"
+        // means every check ran, or does not apply to this contract and route).
+        const unrun = checkResults.filter((r) => r.status === 'skipped' && !notApplicable.has(r.id) && !isNotApplicable(r.reason ?? ''));
+        status = checkResults.some((r) => r.status === 'fail') || !checkResults.some((r) => r.status === 'pass') || unrun.length > 0 ? 'not-certified' : 'certified';
       }
     }
     const certificate: RouteCertificate = {

@@ -575,7 +575,7 @@ const stderrShort: CheckDefinition = {
 
 const stderrLong: CheckDefinition = {
   id: 'stderr-long',
-  title: "a long stderr is surfaced in the worker's log, its head kept, bounded",
+  title: "a long stderr is surfaced in the worker's log, its head kept, bounded by the contract's clip (300 characters for 147 + 147)",
   stage: 'check',
   covers: ['diagnostics'],
   expectedVerdict: 'crashed',
@@ -585,7 +585,7 @@ const stderrLong: CheckDefinition = {
     const stderr = longStderr(c.case.attempts[0]!.stderr);
     return { runs: [{ label: `case ${caseLabel(c)} with its stderr grown to ${stderr.length} characters`, attempts: [{ ...replayOf(c, 0), stderr }], cases: [c] }] };
   },
-  judge: ([run]) => {
+  judge: ([run], env) => {
     const o = run!.observed;
     const stderr = flat(run!.planned.attempts[0]!.stderr).trim();
     const log = flat(o.log);
@@ -594,7 +594,8 @@ const stderrLong: CheckDefinition = {
     // tail-only clip fails; the end may be clipped.
     const head = flat(run!.planned.cases[0]!.case.attempts[0]!.stderr).trim();
     if (!log.includes(head)) problems.push(`${o.label}: the log lacks the start of the CLI's stderr ("${clip(head, 80)}"): a long message is clipped in the middle or at the end, never at its head`);
-    const window = EVIDENCE_LIMIT_CHARS + 1;
+    const bound = env.rules.logBound;
+    const window = bound + 1;
     let unbounded = -1;
     for (let i = 0; i + window <= stderr.length; i += 10) {
       if (log.includes(stderr.slice(i, i + window))) {
@@ -602,8 +603,8 @@ const stderrLong: CheckDefinition = {
         break;
       }
     }
-    if (unbounded >= 0) problems.push(`${o.label}: the log repeats more than ${EVIDENCE_LIMIT_CHARS} consecutive characters of a ${stderr.length}-character stderr (from offset ${unbounded}): evidence must be bounded`);
-    return verdict(problems, [`${o.label}: the log shows the stderr clipped to at most ${EVIDENCE_LIMIT_CHARS} consecutive characters`]);
+    if (unbounded >= 0) problems.push(`${o.label}: the log repeats more than ${bound} consecutive characters of a ${stderr.length}-character stderr (from offset ${unbounded}): evidence is bounded by the contract's clip (${env.rules.contract}: ${bound} characters)`);
+    return verdict(problems, [`${o.label}: the log shows the stderr clipped to at most ${bound} consecutive characters (the contract's clip)`]);
   },
 };
 

@@ -43,7 +43,10 @@ export function presetForCertify(name: string): ContractDefinition {
  * - `retries`: the contract retries a non-final answer once (`retry` is set);
  * - `corrects`: the contract corrects in-session (`corrections` is set);
  * - `scores`: candidates are ranked by score with ties to the later one (`selection: 'score'`);
- * - `publishDefaults`: the top-level members the contract fills in when missing (`extensions.publishDefaults`).
+ * - `publishDefaults`: the top-level members the contract fills in when missing (`extensions.publishDefaults`);
+ * - `logBound`: the most consecutive characters of one CLI message a log may repeat: the contract's
+ *   `clip` (a message of up to `head + tail + 6` characters stays whole, src/diagnostics/evidence.ts;
+ *   147 + 147 by default, so 300), the bound the stderr-long check holds a worker's log to.
  */
 export interface CertifiedRules {
   contract: string;
@@ -52,6 +55,7 @@ export interface CertifiedRules {
   corrects: boolean;
   scores: boolean;
   publishDefaults: string[];
+  logBound: number;
 }
 
 /** The {@link CertifiedRules} of `definition`. */
@@ -63,7 +67,13 @@ export function rulesOf(definition: ContractDefinition): CertifiedRules {
     corrects: definition.corrections !== undefined,
     scores: definition.selection === 'score',
     publishDefaults: Object.keys(definition.extensions?.publishDefaults ?? {}),
+    logBound: logBoundOf(definition.clip ?? { head: 147, tail: 147 }),
   };
+}
+
+/** The bound of {@link CertifiedRules.logBound} for a clip policy. */
+function logBoundOf(clip: { head: number; tail: number }): number {
+  return clip.head === 0 ? clip.tail : clip.head + clip.tail + 6;
 }
 
 /**
