@@ -34,7 +34,7 @@ export const BASH_MINIATURES: Readonly<Record<string, BashMiniature>> = {
   'tail-only-evidence': { script: 'tail-only-evidence.sh', mistake: 'tail-only evidence', route: claude, fails: ['stderr-long'] },
   'no-skip-line': { script: 'no-skip-line.sh', mistake: 'no skip line', route: claude, fails: ['skip-evidence'] },
   'retry-without-paragraph': { script: 'retry-without-paragraph.sh', mistake: 'retry without the paragraph', route: claude, fails: ['retry-paragraph'] },
-  'schema-as-path': { script: 'schema-as-path.sh', mistake: 'schema passed as a path', route: claude, fails: ['schema-one-token'] },
+  'schema-as-path': { script: 'schema-as-path.sh', mistake: 'schema passed as a path', route: claude, fails: ['schema-sent', 'schema-one-token'] },
   'keeps-timed-out-output': { script: 'keeps-timed-out-output.sh', mistake: "keeps a timed-out run's output", route: claude, fails: ['timeout-discard'] },
   'forbidden-flag': { script: 'forbidden-flag.sh', mistake: 'sends a flag the route forbids', route: claude, fails: ['forbidden-flags'] },
   'trusts-structured-field': { script: 'trusts-structured-field.sh', mistake: 'trusts the structured field', route: 'grok/json', fails: ['structured-beside-text'] },

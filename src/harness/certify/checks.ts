@@ -616,8 +616,13 @@ const startupRejection: CheckDefinition = {
   expectedVerdict: 'startup-rejected',
   plan: (env) => {
     const c = findCase(env.cases, env.route.route, { tags: ['startup-rejected'], verdict: 'startup-rejected', attempts: 1, scope: 'cli' });
-    if (!c) return { skip: `the corpus has no startup-rejection case for ${env.route.cli}` };
-    return { runs: [replayRun(c)] };
+    if (c) return { runs: [replayRun(c)] };
+    // No recorded rejection for this CLI: the argument parser's refusal every commander-based CLI
+    // prints (src/envelope/status.ts ARGUMENT_REJECTION), nothing on stdout, exit 1.
+    const base = env.smoke.final;
+    if (!base) return { skip: `the corpus has no startup-rejection case for ${env.route.cli}` };
+    const attempt: ShimAttempt = { stdout: '', stderr: "error: unknown option '--routecert-unknown-flag'\n", exitCode: 1, source: `derived: an argument-parser refusal (no startup-rejection case for ${env.route.cli})` };
+    return { runs: [{ label: `a startup rejection derived for ${env.route.cli} (no recorded one)`, attempts: [attempt], cases: [base] }] };
   },
   judge: ([run], env) => {
     const o = run!.observed;
