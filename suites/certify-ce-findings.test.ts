@@ -96,7 +96,8 @@ function docReview(route: string): LoadedConfig {
     name: 'ce-doc-review cross-model-doc-review.sh (unchanged)',
     command: ['bash', docScript, 'composer', '{routeArg}', 'adversarial', '{runDir}/doc/plan.md', 'plan', 'user', '{outDir}'],
     prompt: 'none',
-    artifact: { path: '{outDir}/adversarial-{routeArg}.json', select: unNamespace },
+    // It writes its lens name into `reviewer` and downgrades safe_auto findings to gated_auto, by design.
+    artifact: { path: '{outDir}/adversarial-{routeArg}.json', select: unNamespace, ignore: ['reviewer', 'findings[].autofix_class'] },
     windowEnv: { hardWindowS: 'CROSS_MODEL_HARD_SECS', idleWindowS: 'CROSS_MODEL_IDLE_SECS' },
     env: { CROSS_MODEL_HEARTBEAT_SECS: '60' },
     routeEnv: FIXED,

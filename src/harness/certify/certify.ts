@@ -241,6 +241,7 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
   const bundled = casesDir === projectPath('fixtures/cases') ? corpus.cases : [...corpus.cases, ...(await loadCorpus(projectPath('fixtures/cases'))).cases];
   const pov = consumer || contract === null ? own : [...own, ...borrowCases(bundled, own, contract, certifyRoutes)];
   const strict = artifactAdapter(cfg.worker).strict === true;
+  const ignore = artifactAdapter(cfg.worker).ignore ?? [];
 
   const certifyOne = async (route: CertifyRoute): Promise<RouteCertificate> => {
     options.onProgress?.({ kind: 'route-start', route: route.route, cli: route.cli });
@@ -258,6 +259,7 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
       rules,
       anchor: definition.anchor,
       strict,
+      ignore,
     };
     const versionCase = smoke.final ?? pov.find((c) => c.case.route === route.route);
     const cli = { name: versionCase?.case.cli.name ?? route.cli, version: versionCase?.case.cli.version ?? 'unknown' };

@@ -56,6 +56,8 @@ export interface CheckEnv {
   anchor: string;
   /** Compare the artifact with the whole answer (`worker.artifact.strict`), not only the schema's properties. */
   strict: boolean;
+  /** Members left out of every artifact comparison (`worker.artifact.ignore`). */
+  ignore: readonly string[];
   /** The answer the contract accepts from an attempt (a derived one, too), or `undefined` when it accepts none. */
   acceptedValue(attempt: ShimAttempt): unknown;
 }
@@ -155,7 +157,7 @@ function noArtifact(o: RunObservation, why: string): string[] {
 function artifactMeans(o: RunObservation, expected: unknown, env: CheckEnv): string[] {
   if (!o.artifact.exists) return [`${o.label}: no artifact at the adapter's artifact path (${o.artifact.path.split(/[\\/]/).slice(-2).join('/')})`];
   if (o.artifact.parseError) return [`${o.label}: the artifact is not usable (${o.artifact.parseError}): ${clip(o.artifact.text ?? '')}`];
-  const diffs = meaningDifferences(expected, o.artifact.value, env.schema, { strict: env.strict });
+  const diffs = meaningDifferences(expected, o.artifact.value, env.schema, { strict: env.strict, ignore: env.ignore });
   if (diffs.length > 0) return [`${o.label}: the artifact does not carry the expected answer${env.strict ? ' (strict)' : ''}: ${describeDifferences(diffs).slice(0, 4).join('; ')}`];
   return [];
 }
@@ -347,7 +349,7 @@ const tieToLater: CheckDefinition = {
     const o = run!.observed;
     const problems = runProblems(o);
     const earlier = run!.planned.data?.earlier;
-    if (o.artifact.exists && earlier !== undefined && meaningDifferences(earlier, o.artifact.value, env.schema).length === 0) {
+    if (o.artifact.exists && earlier !== undefined && meaningDifferences(earlier, o.artifact.value, env.schema, { ignore: env.ignore }).length === 0) {
       problems.push(`${o.label}: published the EARLIER of two equal-scoring candidates (ties go to the later one)`);
     } else pushAll(problems, artifactMeans(o, run!.planned.data?.value, env));
     return verdict(problems, [`${o.label}: published the later candidate`]);

@@ -15,7 +15,7 @@ describe('configProblems', () => {
   it('names each problem, listing the valid values', () => {
     const problems = configProblems({ worker: { ...worker, command: ['x', '{promt}'], prompt: 'fax' }, routes: [], contract: 'findings' });
     expect(problems).toEqual([
-      '`worker.prompt` must be one of: stdin, file, argument',
+      '`worker.prompt` must be one of: stdin, file, argument, none',
       expect.stringContaining('unknown placeholder {promt} in "{promt}". Known placeholders: {route}, {routeArg}, {schema}, {prompt}'),
       '`routes` must be a non-empty array of route ids (e.g. "claude-code/stream-json")',
       expect.stringContaining("`contract` must be a shipped contract's name (pov, findings-code, findings-doc,"),

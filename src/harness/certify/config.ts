@@ -120,7 +120,10 @@ export interface WorkerAdapter {
  *   (`json => json.result`) or namespaces a field (ce-pov publishes `voice: "peer-claude"` for the
  *   peer's `"peer"`); a throw is reported as an unusable artifact;
  * - `strict`: compare the whole artifact with the answer; @default false: only the schema's own
- *   properties are compared, so receipt fields a worker adds are ignored.
+ *   properties are compared, so receipt fields a worker adds are ignored;
+ * - `ignore`: members the worker sets by its own declared policy, left out of the comparison on
+ *   both sides: `key` (ce-doc-review writes its lens name into `reviewer`) or `key[].field`
+ *   (it downgrades each finding's `autofix_class` from `safe_auto` to `gated_auto`).
  *
  * @example
  * artifact: { path: '{outDir}/pov-claude.json', select: (j) => ({ ...j, voice: j.voice.replace(/^peer-[a-z]+$/, 'peer') }) }
@@ -129,6 +132,7 @@ export interface ArtifactAdapter {
   path: string;
   select?: (json: unknown) => unknown;
   strict?: boolean;
+  ignore?: string[];
 }
 
 /** The artifact adapter of a worker, with the default path. */
@@ -239,6 +243,7 @@ export function configProblems(value: unknown): string[] {
       else {
         if (artifact.select !== undefined && typeof artifact.select !== 'function') problems.push('`worker.artifact.select` must be a function (json) => answer');
         if (artifact.strict !== undefined && typeof artifact.strict !== 'boolean') problems.push('`worker.artifact.strict` must be true or false');
+        if (artifact.ignore !== undefined && !(Array.isArray(artifact.ignore) && artifact.ignore.every((k) => typeof k === 'string'))) problems.push('`worker.artifact.ignore` must be an array of member names (`key` or `key[].field`)');
       }
     }
     const artifactPath = isPlainObject(artifact) ? artifact.path : artifact;

@@ -353,14 +353,14 @@ function judgeSelection(runs: JudgedRun[], env: CheckEnv, wrong: string): CheckJ
   for (const { planned, observed: o } of runs) {
     pushProblems(problems, runProblems(o));
     const other = planned.data?.other;
-    if (o.artifact.exists && o.artifact.parseError === null && meaningDifferences(other, o.artifact.value, env.schema).length === 0) {
+    if (o.artifact.exists && o.artifact.parseError === null && meaningDifferences(other, o.artifact.value, env.schema, { ignore: env.ignore }).length === 0) {
       problems.push(`${o.label}: ${wrong}`);
       continue;
     }
     if (!o.artifact.exists) problems.push(`${o.label}: nothing published; the contract accepts the answer`);
     else if (o.artifact.parseError) problems.push(`${o.label}: the artifact is not usable (${o.artifact.parseError})`);
     else {
-      const diffs = meaningDifferences(planned.data?.value, o.artifact.value, env.schema, { strict: env.strict });
+      const diffs = meaningDifferences(planned.data?.value, o.artifact.value, env.schema, { strict: env.strict, ignore: env.ignore });
       if (diffs.length > 0) problems.push(`${o.label}: the artifact does not carry the expected answer: ${describeDifferences(diffs).slice(0, 4).join('; ')}`);
     }
   }
