@@ -12,6 +12,7 @@
  * proven by the miniatures in examples/miniatures/).
  */
 import { canonicalJson } from '#src/envelope/candidates.ts';
+import { isPlainObject } from '#src/envelope/keys.ts';
 import type { VerdictName } from '#src/contract/types.ts';
 import { clipText, EVIDENCE_LIMIT_CHARS } from '#src/diagnostics/evidence.ts';
 import type { LoadedCase } from '#src/record/corpus.ts';
@@ -321,8 +322,32 @@ const structuredBesideText: CheckDefinition = {
   requires: (r) => needsFinality(r) ?? (r.scores ? null : `contract ${r.contract} selects the last shaped candidate, not by score`),
   plan: (env) => {
     const c = structuredBesideTextCase(env);
-    if (!c) return noCase('case with a non-final structured field beside a final text answer', env.route.route);
-    return { runs: [replayRun(c)] };
+    if (c) return { runs: [replayRun(c)] };
+    // None recorded: the final case with its structured field made a shaped, non-final placeholder
+    // (the final answer stays in the text), when routecert's own contract still accepts the final.
+    const f = env.smoke.final;
+    const value = f?.case.expect.value;
+    const key = env.rules.finalityKey;
+    if (!f || !isPlainObject(value) || key === null) return noCase('case with a non-final structured field beside a final text answer', env.route.route);
+    const placeholder = { ...value, [key]: false, [env.anchor]: `${String(value[env.anchor])} (a placeholder)` };
+    const base = replayOf(f, 0);
+    const stdout = base.stdout
+      .split('\n')
+      .map((line) => {
+        try {
+          const d: unknown = JSON.parse(line);
+          if (!isPlainObject(d)) return line;
+          const field = ['structured_output', 'structuredOutput'].find((k) => isPlainObject(d[k]));
+          return field ? JSON.stringify({ ...d, [field]: placeholder }) : line;
+        } catch {
+          return line;
+        }
+      })
+      .join('\n');
+    const attempt: ShimAttempt = { ...base, stdout, source: `derived from case ${caseLabel(f)} attempt 0: its structured field a non-final placeholder, the final answer in its text` };
+    const accepted = env.acceptedValue(attempt);
+    if (stdout === base.stdout || accepted === undefined || canonicalJson(accepted) !== canonicalJson(value)) return noCase('case with a non-final structured field beside a final text answer', env.route.route);
+    return { runs: [{ label: `case ${caseLabel(f)} with a non-final placeholder in its structured field`, attempts: [attempt], cases: [f] }] };
   },
   judge: ([run], env) => {
     const o = run!.observed;
