@@ -16,7 +16,7 @@ import type { CheckResult, RouteCertificate } from '#src/harness/certify/certifi
 import { loadConfig } from '#src/harness/certify/config.ts';
 import { whichOnPath } from '#src/harness/shim/tools.ts';
 import { projectPath } from '#src/paths.ts';
-import { BASH_MINIATURES, bashMiniatureConfig } from '../examples/miniatures/index.ts';
+import { BASH_MINIATURES, bashMiniatureConfig, FINDINGS_MINIATURES, findingsMiniatureConfig } from '../examples/miniatures/index.ts';
 import { processTracker } from './_helpers/certifyProcesses.ts';
 
 const LONG = 900_000;
@@ -92,4 +92,16 @@ describe.skipIf(missingTools.length > 0)(`bash workers${missingTools.length ? ` 
     const base = example.certificate.routes.find((x) => x.route === m.route)!;
     for (const id of m.fails) expect(base.checks.find((c) => c.id === id)?.status, `example ${id}`).toBe('pass');
   });
+});
+
+describe.skipIf(whichOnPath('python3', process.env.PATH ?? '') === null)('findings miniatures (examples/miniatures/findings-worker.py, contract findings-code)', () => {
+  it.each(Object.entries(FINDINGS_MINIATURES))('%s fails exactly its checks, and each of them ran', async (name, m) => {
+    const { certificate } = await certify(findingsMiniatureConfig(name), { concurrency: 3, checks: [...m.checks], onProgress: tracker.track });
+    const r = certificate.routes[0]!;
+    expect(r.smoke.map((c) => c.status), explain(r)).toEqual(['pass', 'pass']);
+    expect(failing(r), explain(r)).toEqual([...m.fails]);
+    for (const id of m.fails) expect(r.checks.find((c) => c.id === id)?.status).toBe('fail');
+    // The correct worker passes the same checks on the same route: the difference is the mistake.
+    if (m.mistake === null) for (const c of r.checks) expect(c.status === 'pass' || /not applicable/.test(c.reason ?? ''), `${c.id}: ${c.reason ?? ''}`).toBe(true);
+  }, LONG);
 });

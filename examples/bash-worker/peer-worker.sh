@@ -58,6 +58,9 @@ reap() { # <pid>: SIGTERM to the group, up to 2 s of grace, then SIGKILL (a tool
   kill_group KILL "$1"
 }
 keep_timed_out_output() { return 1; }                      # output of a reaped peer is discarded
+run_says_failed() { # <log>: an envelope that says the run failed (is_error: true, codex turn.failed) is never published
+  grep -q '"is_error":true\|"type":"turn.failed"' "$1" 2>/dev/null && jq -se 'any(.[]; type == "object" and (.is_error == true or .type == "turn.failed"))' "$1" >/dev/null 2>&1
+}
 trust_structured_field() { return 1; }                     # the structured field is one candidate, not an authority
 TIE_TO=later                                               # equal scores: the later candidate wins
 is_final() { jq -e '.final == true' "$1" >/dev/null 2>&1; }  # missing or non-boolean final is non-final
@@ -243,6 +246,8 @@ run_attempt() { # <cap secs> <attempt> <what>
   if [ "$RUN_STATUS" != ok ] && ! { [ "$RUN_STATUS" = timed-out ] && keep_timed_out_output; }; then
     skip "peer exited non-zero or timed out$3"
   fi
+  run_says_failed "$PEERLOG" && skip "peer reported a failed run$3"
+
   parse_structured "$PEERLOG" "$RAW_OUT" || skip "no POV candidate$3"
   SCORE=$(pov_score "$RAW_OUT")
   [ "$SCORE" = 2 ] && publish

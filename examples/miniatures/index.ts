@@ -42,6 +42,9 @@ export const BASH_MINIATURES: Readonly<Record<string, BashMiniature>> = {
   'retry-changes-flags': { script: 'retry-changes-flags.sh', mistake: 'retry changes flags', route: claude, fails: ['retry-same-argv'] },
   'missing-final-as-final': { script: 'missing-final-as-final.sh', mistake: 'missing final read as final', route: claude, fails: ['missing-final'] },
   'only-sigterm': { script: 'only-sigterm.sh', mistake: 'only SIGTERM', route: claude, fails: ['process-group'] },
+  'publishes-failed-run': { script: 'publishes-failed-run.sh', mistake: 'publishes from a run that says it failed (is_error: true)', route: claude, fails: ['failed-run'] },
+  'loose-anchor-type': { script: 'loose-anchor-type.sh', mistake: 'never checks the anchor\'s type', route: claude, fails: ['wrong-shape'] },
+  'ignores-required-field': { script: 'ignores-required-field.sh', mistake: 'skips a required member in its shape test', route: claude, fails: ['schema-invalid'] },
   'wrong-output-format': { script: 'wrong-output-format.sh', mistake: "asks for another output format than the route's", route: 'claude-code/json', fails: ['output-format'] },
 };
 
@@ -51,4 +54,49 @@ export function bashMiniatureConfig(name: string): LoadedConfig {
   if (!m) throw new Error(`[routecert] no bash miniature "${name}". Known: ${Object.keys(BASH_MINIATURES).join(', ')}`);
   const worker = { ...example.worker, name: `bash miniature ${name} (${m.mistake})`, command: example.worker.command!.map((t) => (t === 'peer-worker.sh' ? m.script : t)) };
   return { config: { ...example, worker, routes: [m.route] }, file: null, dir: HERE };
+}
+
+/**
+ * Findings miniatures: examples/miniatures/findings-worker.py (contract `findings-code`) and its
+ * broken variants (environment `MISTAKE`), each certified on `route` with `checks` only (the
+ * selection and fail-closed checks: a small worker with no windows of its own), failing exactly `fails`.
+ */
+export interface FindingsMiniature {
+  mistake: string | null;
+  route: string;
+  checks: readonly string[];
+  fails: readonly string[];
+}
+
+const FINDINGS_CHECKS = ['last-shaped-wins', 'populated-beats-stub', 'failed-run', 'wrong-shape'] as const;
+
+/** Every findings miniature, by name; `findings-worker` is the correct one. */
+export const FINDINGS_MINIATURES: Readonly<Record<string, FindingsMiniature>> = {
+  'findings-worker (codex)': { mistake: null, route: 'codex/jsonl', checks: FINDINGS_CHECKS, fails: [] },
+  'findings-worker (grok)': { mistake: null, route: 'grok/json', checks: FINDINGS_CHECKS, fails: [] },
+  'findings-first-shaped': { mistake: 'first-shaped', route: 'codex/jsonl', checks: FINDINGS_CHECKS, fails: ['last-shaped-wins'] },
+  'findings-stub-wins': { mistake: 'stub-wins', route: 'grok/json', checks: FINDINGS_CHECKS, fails: ['populated-beats-stub'] },
+};
+
+/** The certification config of a findings miniature. */
+export function findingsMiniatureConfig(name: string): LoadedConfig {
+  const m = FINDINGS_MINIATURES[name];
+  if (!m) throw new Error(`[routecert] no findings miniature "${name}". Known: ${Object.keys(FINDINGS_MINIATURES).join(', ')}`);
+  return {
+    config: {
+      worker: {
+        name: `findings miniature ${name}${m.mistake ? ` (${m.mistake})` : ''}`,
+        command: ['python3', 'findings-worker.py', '{routeArg}', '{schema}', '{outDir}'],
+        prompt: 'stdin',
+        artifact: '{outDir}/findings.json',
+        windowEnv: { hardWindowS: 'FINDINGS_HARD_SECS' },
+        env: m.mistake ? { MISTAKE: m.mistake } : {},
+        routeNames: { 'claude-code/stream-json': 'claude', 'codex/jsonl': 'codex', 'grok/json': 'grok' },
+      },
+      routes: [m.route],
+      contract: 'findings-code',
+    },
+    file: null,
+    dir: HERE,
+  };
 }

@@ -36,7 +36,7 @@ import type { Candidate, Decoded, DecodeOptions } from '#src/envelope/types.ts';
 import { UsageLedger, type UsageLedgerState } from '#src/policy/usage.ts';
 import { formatPointer, joinPointer, parsePointer } from '#src/pointer.ts';
 import { buildCodec, type Codec, type ReplyCodec } from './codecs.ts';
-import { failureEvidence, noAnswer, runFailure } from './outcome.ts';
+import { failureEvidence, noAnswer, runFailure, runSaysFailed } from './outcome.ts';
 import { selectLastShaped, type LastShapedRule } from './select.ts';
 import type { Contract, ParseTier, Verdict } from './types.ts';
 import { compileValidator, type Validator } from './validator.ts';
@@ -646,8 +646,11 @@ function build(def: ContractDefinition, baseDir?: string): Omit<DefinedContract,
         });
       }
       // An incomplete stream (no terminal event, a cut last line) is never accepted (issue 11); a
-      // non-final answer in it may still be retried (above).
+      // non-final answer in it may still be retried (above). Nor is an answer from a run that says
+      // it failed (issue 19 point 1).
       if (decoded.status.incomplete !== undefined) return bounded(noAnswer(decoded, attempt, clip, []));
+      const failed = runSaysFailed(decoded);
+      if (failed !== null) return bounded(noAnswer(decoded, attempt, clip, [`an answer was found but ${failed}: not accepted`]));
       const after = d.corrections && attempt > 0 ? ` after ${attempt} correction(s)` : '';
       const [line, ...more] = reading.accepted;
       return bounded({

@@ -48,6 +48,23 @@ export function runFailure(decoded: Decoded, attempt: number, clip: ClipPolicy):
 }
 
 /**
+ * Why a run that produced an answer still says it failed, or `null`: the envelope reports a provider
+ * error (`is_error: true`, an error event, Codex's `turn.failed`), a CLI error or a crash, or the
+ * process exited non-zero or by a signal. Such a run never yields an accepted answer, whatever it
+ * printed (issue 19 point 1: compound-engineering-plugin #1519 rejects failed terminal envelopes
+ * before publishing; a schema-valid object beside `is_error: true` is the provider's partial output).
+ */
+export function runSaysFailed(decoded: Decoded): string | null {
+  const { kind, isError } = decoded.status;
+  if (kind === 'provider-error' || kind === 'cli-error' || kind === 'crashed') return `the run reports ${kind}`;
+  if (isError === true) return 'the envelope says is_error: true';
+  const { exitCode, signal } = decoded.run;
+  if (signal) return `the CLI ended on ${signal}`;
+  if (exitCode !== null && exitCode !== 0) return `the CLI exited with code ${exitCode}`;
+  return null;
+}
+
+/**
  * The first evidence line of a `crashed` verdict: how the peer exited, and, for an incomplete
  * stream, why it is incomplete (`peer output is incomplete (no terminal ... event); exited with code 0`).
  */

@@ -23,6 +23,22 @@ function judge(envelope: Envelope, decoder = claude, attempt = 0, elapsedMs = en
   return pov.judge(decoder.decode(envelope, pov.decodeOptions), { attempt, elapsedMs });
 }
 
+describe('pov contract: a run that says it failed never yields an accepted answer (issue 19 point 1)', () => {
+  const ok = { type: 'result', subtype: 'success', is_error: false, result: JSON.stringify(FINAL), structured_output: FINAL };
+  it('refuses a schema-valid final answer beside is_error: true', () => {
+    const v = judge(env({ ...ok, is_error: true }));
+    expect(v.verdict).not.toBe('accepted');
+  });
+  it('refuses a schema-valid final answer from a CLI that exited 1', () => {
+    const v = judge(env(ok, { exitCode: 1 }));
+    expect(v.verdict).not.toBe('accepted');
+    expect(v.evidence.join('\n')).toContain('exited with code 1');
+  });
+  it('still accepts the same envelope from a run that succeeded', () => {
+    expect(judge(env(ok)).verdict).toBe('accepted');
+  });
+});
+
 describe('pov contract: selection', () => {
   it('accepts a final structured_output and names its origin', () => {
     const v = judge(env({ type: 'result', subtype: 'success', is_error: false, result: JSON.stringify(FINAL), structured_output: FINAL }));

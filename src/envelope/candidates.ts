@@ -110,25 +110,34 @@ function schemaInteriors(found: FoundObject[]): Set<object> {
 }
 
 /**
- * Drop candidates whose value is deep-equal (same canonical JSON) to an earlier one, so the
- * structured field keeps its origin when the `result` string mirrors it.
+ * Drop candidates whose value is deep-equal (same canonical JSON) to another one. The one kept is
+ * the first (so the structured field keeps its origin when the `result` string mirrors it) but it
+ * takes the place of the LAST of its copies: an answer repeated later in the envelope (Claude's
+ * StructuredOutput tool input, then the result event) is as late as its last copy, so a tie with a
+ * candidate in between still goes to the later one (issue 19 point 2). With `identity: 'last'` the
+ * last copy is kept whole (Codex: the `-o` last-message file over the agent message it repeats).
  */
-export function dedupeCandidates(candidates: Candidate[]): Candidate[] {
-  const seen = new Set<string>();
-  const out: Candidate[] = [];
-  for (const c of candidates) {
-    let key: string;
+export function dedupeCandidates(candidates: Candidate[], identity: 'first' | 'last' = 'first'): Candidate[] {
+  const keys = candidates.map((c) => {
     try {
-      key = canonicalJson(c.value);
+      return canonicalJson(c.value);
     } catch {
       // Nested too deep for JSON.stringify (a RangeError past about 4,500 levels): keep it as is.
-      out.push(c);
-      continue;
+      return undefined;
     }
-    if (seen.has(key)) continue;
-    seen.add(key);
-    out.push(c);
-  }
+  });
+  const first = new Map<string, Candidate>();
+  const last = new Map<string, number>();
+  keys.forEach((k, i) => {
+    if (k === undefined) return;
+    if (!first.has(k) || identity === 'last') first.set(k, candidates[i]!);
+    last.set(k, i);
+  });
+  const out: Candidate[] = [];
+  keys.forEach((k, i) => {
+    if (k === undefined) out.push(candidates[i]!);
+    else if (last.get(k) === i) out.push(first.get(k)!);
+  });
   return out;
 }
 

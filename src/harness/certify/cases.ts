@@ -9,6 +9,7 @@ import type { LoadedCase } from '#src/record/corpus.ts';
 import type { CaseAttempt } from '#src/record/caseTypes.ts';
 import type { ShimAttempt } from '#src/harness/shim/plan.ts';
 import { KNOWN_CLIS } from '#src/probe/known.ts';
+import { canonicalJson } from '#src/envelope/candidates.ts';
 
 /** A case's slug: its file name without `.json` (`nonfinal-then-final`). */
 export function caseSlug(c: LoadedCase): string {
@@ -112,6 +113,13 @@ export function longStderr(head: string): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** True when `value` holds, at any depth, an object whose canonical JSON is `canonical`. */
+function containsValue(value: unknown, canonical: string): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (!Array.isArray(value) && canonicalJson(value) === canonical) return true;
+  return Object.values(value).some((v) => containsValue(v, canonical));
+}
+
 /** Replace `field` of a JSON object line, dropping the structured fields; `null` if it is not one. */
 function tieDocument(line: string, text: string): string | null {
   let doc: unknown;
@@ -129,10 +137,11 @@ function tieDocument(line: string, text: string): string | null {
 }
 
 /**
- * An attempt derived from a case: its answer field (grok's `text`, Claude's `result` string, on
- * the one JSON document or the last `"type":"result"` line of stream-json) holds two final,
- * schema-shaped answers that differ only in their anchor value, and the structured field is
- * removed, so both score the same and the later one must win (research/ce-plugin.md sections 1.3
+ * An attempt derived from a case: two final, schema-shaped answers that differ only in their
+ * anchor value, in the answer field of the one JSON document (grok's `text`, Claude's `result`),
+ * or, on a stream, in one assistant text event before the `"type":"result"` line (whose answer
+ * becomes prose; other copies of the answer are dropped); the structured field is removed, so both
+ * score the same and the later one must win (research/ce-plugin.md sections 1.3
  * and 1.4: ties go to the later candidate). `null` when the envelope has no such field, or when
  * the case's expected value is not a final object with a string anchor. Callers check that
  * routecert's own contract picks the later one before using it.
@@ -147,12 +156,24 @@ export function tieAttempt(c: LoadedCase, anchor: string, finalityKey: string | 
   const stdout = c.case.attempts[0]!.stdout;
   let derived = tieDocument(stdout, text);
   if (derived === null) {
+    // A stream: the two answers in one assistant text event just before the result line, whose
+    // answer field becomes prose; every other copy of the answer (the StructuredOutput tool input)
+    // is dropped, so the two are the only candidates and neither is the structured field.
     const lines = stdout.split('\n');
     const last = lines.map((l, i) => ({ l, i })).filter(({ l }) => /"type"\s*:\s*"result"/.test(l)).at(-1);
-    const replaced = last ? tieDocument(last.l, text) : null;
+    const replaced = last ? tieDocument(last.l, 'Both answers are above.') : null;
     if (last && replaced !== null) {
-      lines[last.i] = replaced;
-      derived = lines.join('\n');
+      const answer = canonicalJson(later);
+      const holds = (l: string) => {
+        try {
+          return containsValue(JSON.parse(l), answer);
+        } catch {
+          return false;
+        }
+      };
+      const before = lines.slice(0, last.i).filter((l) => !holds(l));
+      const event = JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text }] } });
+      derived = [...before, event, replaced, ...lines.slice(last.i + 1)].join('\n');
     }
   }
   if (derived === null) return null;

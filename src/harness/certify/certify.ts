@@ -22,7 +22,7 @@ import { caseLabel } from './cases.ts';
 import { certificateHeader, corpusDigest, replayedCaseIds, toolVersions, type Certificate, type CertifiedCli, type CheckResult, type RouteCertificate } from './certificate.ts';
 import { DEFAULT_RUN_WINDOWS, OUTER_GRACE_MS, smokeCases, type CheckDefinition, type CheckEnv, type JudgedRun, type PlannedRun } from './checks.ts';
 import { artifactAdapter, CertifyConfigError, configProblems, type CertifyConfig, type LoadedConfig } from './config.ts';
-import { definitionFrom, POV_DEFINITION, rulesOf, type ContractDefinition } from './rules.ts';
+import { definitionFrom, isPresetName, POV_DEFINITION, presetForCertify, rulesOf, type ContractDefinition } from './rules.ts';
 import { defineContract } from '#src/contract/define.ts';
 import type { ShimAttempt } from '#src/harness/shim/plan.ts';
 import { executeRun, type RunContext, type RunObservation, type RunWindows } from './execute.ts';
@@ -93,10 +93,49 @@ function positionReader(contract: Contract | null): CheckEnv['nonfinalPosition']
 function acceptedReader(contract: Contract | null, route: string): CheckEnv['acceptedValue'] {
   return (attempt: ShimAttempt) => {
     if (contract === null) return undefined;
-    const envelope = { stdout: attempt.stdout, stderr: attempt.stderr, exitCode: attempt.exitCode, signal: attempt.signal ?? null, timedOut: false, elapsedMs: 0 };
+    const envelope = { stdout: attempt.stdout, stderr: attempt.stderr, exitCode: attempt.exitCode, signal: attempt.signal ?? null, timedOut: false, elapsedMs: 0, ...(attempt.files ? { files: attempt.files } : {}) };
     const v = contract.judge(decoderFor(route).decode(envelope, contract.decodeOptions), { attempt: 0, elapsedMs: 0 });
     return v.verdict === 'accepted' ? v.value : undefined;
   };
+}
+
+/** The expected verdicts of envelopes that mean the same under every contract (see {@link borrowCases}). */
+const CONTRACT_FREE_VERDICTS: readonly string[] = ['startup-rejected', 'crashed', 'timeout', 'dropped-unusable', 'provider-error'];
+
+/** Tags that say where a case comes from, not what it holds. */
+const PROVENANCE_TAGS: readonly string[] = ['recorded', 'documented', 'generated', 'issue', 'key-case'];
+
+/**
+ * The single-attempt cases of other contracts, on the routes certified, whose expected verdict is one
+ * every contract reaches the same way ({@link CONTRACT_FREE_VERDICTS}) and that `contract`'s own judge
+ * gives that verdict too, unless the contract's own cases already hold that kind on that route (same
+ * verdict and tags): copies of them named for `contract` (tag `borrowed`, the original contract in
+ * `borrowed-from-<name>`).
+ */
+function borrowCases(all: readonly LoadedCase[], own: readonly LoadedCase[], contract: Contract, routes: readonly CertifyRoute[]): LoadedCase[] {
+  const wanted = new Set(routes.map((r) => r.route));
+  const ownFiles = new Set(own.map((c) => c.file));
+  const out: LoadedCase[] = [];
+  for (const c of all) {
+    const k = c.case;
+    // A crash that printed nothing on stdout reads the same on every route (the stderr checks look anywhere).
+    const anyRoute = k.expect.verdict === 'crashed' && k.attempts[0]?.stdout === '';
+    if (ownFiles.has(c.file) || k.contract === contract.name || (!wanted.has(k.route) && !anyRoute) || k.attempts.length !== 1 || k.skip || !CONTRACT_FREE_VERDICTS.includes(k.expect.verdict)) continue;
+    const kind = k.tags.filter((t) => !PROVENANCE_TAGS.includes(t));
+    if (own.some((o) => o.case.route === k.route && o.case.expect.verdict === k.expect.verdict && kind.every((t) => o.case.tags.includes(t)))) continue;
+    const a = k.attempts[0]!;
+    const envelope = { stdout: a.stdout, stderr: a.stderr, exitCode: a.exitCode, signal: a.signal ?? null, timedOut: a.timedOut === true, elapsedMs: 0, ...(a.files ? { files: a.files } : {}) };
+    let verdict: string;
+    try {
+      verdict = contract.judge(decoderFor(k.route).decode(envelope, contract.decodeOptions), { attempt: 0, elapsedMs: 0 }).verdict;
+    } catch {
+      continue;
+    }
+    if (verdict !== k.expect.verdict) continue;
+    const { value: _v, origin: _o, ...expect } = k.expect;
+    out.push({ ...c, file: `${c.file}#borrowed`, case: { ...k, contract: contract.name, expect, tags: [...k.tags, 'borrowed', `borrowed-from-${k.contract}`] } });
+  }
+  return out;
 }
 
 /**
@@ -105,8 +144,17 @@ function acceptedReader(contract: Contract | null, route: string): CheckEnv['acc
  * worker is given.
  */
 async function judgingContract(definition: ContractDefinition, schema: Record<string, unknown>): Promise<Contract | null> {
-  if (definition === POV_DEFINITION) return loadContract('pov');
+  if (definition === POV_DEFINITION || (isPresetName(definition.name) && presetForCertify(definition.name).schema === definition.schema)) return loadContract(definition.name);
   return defineContract({ ...definition, schema });
+}
+
+/**
+ * True when a skip reason says the check does not apply to the route (rather than that its input is
+ * missing): the checks' own wording ("not applicable: ...", a buffered route's idle window, a route
+ * with no output-format flag or no schema on its command line).
+ */
+function isNotApplicable(reason: string): boolean {
+  return /^not applicable\b|is buffered \(the CLI prints at the end\)|has no output-format flag|takes no schema on the command line|passes no schema as a JSON token/.test(reason);
 }
 
 function skipped(def: CheckDefinition, reason: string): CheckResult {
@@ -145,8 +193,13 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
     }
   }
   const casesDir = cfg.cases ? path.resolve(loaded.dir, cfg.cases) : projectPath('fixtures/cases');
-  const definition: ContractDefinition = typeof cfg.contract === 'object' ? definitionFrom(cfg.contract) : POV_DEFINITION;
+  // A shipped contract may be named (`'pov'`, `'findings-code'`, ...) or given as a definition.
+  const shipped = typeof cfg.contract === 'string' && isPresetName(cfg.contract);
+  const definition: ContractDefinition = typeof cfg.contract === 'object' ? definitionFrom(cfg.contract) : presetForCertify(cfg.contract ?? 'pov');
   const rules = rulesOf(definition);
+  if (rules.retries && !isConsumerContract(cfg.contract) && cfg.worker.windowEnv.retryMinS === undefined) {
+    throw new CertifyConfigError(`contract ${definition.name} retries a non-final answer: \`worker.windowEnv.retryMinS\` must name the variable of the worker's minimum retry window`);
+  }
   let schemaText: string;
   let schema: Record<string, unknown>;
   if (!cfg.schema && typeof definition.schema === 'object') {
@@ -155,7 +208,7 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
   } else {
     const schemaFile = cfg.schema
       ? path.resolve(loaded.dir, cfg.schema)
-      : definition === POV_DEFINITION
+      : definition === POV_DEFINITION || shipped
         ? projectPath(definition.schema as string)
         : path.resolve(loaded.dir, definition.schema as string);
     try {
@@ -187,8 +240,14 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
   const slot = pLimit(limit);
   const consumer = isConsumerContract(cfg.contract);
   // The consumer contract replays the pov corpus: its schema is pov's, read as an ordinary schema.
-  const pov = corpus.cases.filter((c) => c.case.contract === (consumer ? 'pov' : definition.name));
+  const own = corpus.cases.filter((c) => c.case.contract === (consumer ? 'pov' : definition.name));
+  // Envelopes whose verdict does not depend on the contract (a startup rejection, a crash, a stall,
+  // a prose-only answer) are borrowed from the whole corpus and the bundled one, when this
+  // contract's judge reaches the same verdict on them: a team's corpus need not hold them (issue 19 point 8).
+  const bundled = casesDir === projectPath('fixtures/cases') ? corpus.cases : [...corpus.cases, ...(await loadCorpus(projectPath('fixtures/cases'))).cases];
+  const pov = consumer || contract === null ? own : [...own, ...borrowCases(bundled, own, contract, certifyRoutes)];
   const strict = artifactAdapter(cfg.worker).strict === true;
+  const ignore = artifactAdapter(cfg.worker).ignore ?? [];
 
   const certifyOne = async (route: CertifyRoute): Promise<RouteCertificate> => {
     options.onProgress?.({ kind: 'route-start', route: route.route, cli: route.cli });
@@ -206,6 +265,7 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
       rules,
       anchor: definition.anchor,
       strict,
+      ignore,
     };
     const versionCase = smoke.final ?? pov.find((c) => c.case.route === route.route);
     const recorded = versionCase?.case.cli.version ?? 'unknown';
@@ -213,9 +273,12 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
       ? { name: versionCase?.case.cli.name ?? route.cli, version: options.cli.version, source: options.cli.source, ...(recorded !== options.cli.version ? { casesRecordedWith: recorded } : {}) }
       : { name: versionCase?.case.cli.name ?? route.cli, version: recorded };
 
+    // Checks the contract or the route has no rule for (skipped, but nothing was left unchecked).
+    const notApplicable = new Set<string>();
     const runChecks = async (defs: readonly CheckDefinition[], earlier: readonly JudgedRun[]): Promise<{ results: CheckResult[]; observed: JudgedRun[] }> => {
       const planned = defs.map((def) => {
         const why = def.requires?.(rules) ?? null;
+        if (why !== null) notApplicable.add(def.id);
         return { def, plan: why !== null ? { skip: why } : def.plan(env) };
       });
       const tasks: { index: number; run: PlannedRun }[] = [];
@@ -274,6 +337,10 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
       const reason = `the corpus has no ${!smoke.final ? 'well-formed final' : 'prose-only'} case for ${route.route}, so the adapter cannot be smoked`;
       smokeResults = smokeDefs.map((d) => skipped(d, reason));
       checkResults = rest.map((d) => skipped(d, reason));
+      // Say why on the console too, not only in certificate.md.
+      for (const [stage, results] of [['smoke', smokeResults], ['check', checkResults]] as const) {
+        for (const result of results) options.onProgress?.({ kind: 'check', route: route.route, stage, result });
+      }
     } else {
       const s = await runChecks(smokeDefs, []);
       smokeResults = s.results;
@@ -288,7 +355,11 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
         const records = await runChecks(rest.filter((d) => d.stage === 'records'), [...s.observed, ...main.observed]);
         const byId = new Map([...main.results, ...records.results].map((r) => [r.id, r]));
         checkResults = rest.map((d) => byId.get(d.id)!);
-        status = routeStatus(smokeResults, checkResults);
+        // A certificate with no passing check certifies nothing (every check skipped, or none selected);
+        // nor does one with a check that did not run for want of input (issue 19 point 8: "certified"
+        // means every check ran, or does not apply to this contract and route).
+        const unrun = checkResults.filter((r) => r.status === 'skipped' && !notApplicable.has(r.id) && !isNotApplicable(r.reason ?? ''));
+        status = routeStatus(smokeResults, checkResults) === 'certified' && unrun.length === 0 ? 'certified' : 'not-certified';
       }
     }
     const certificate: RouteCertificate = {

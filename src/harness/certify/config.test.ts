@@ -15,11 +15,15 @@ describe('configProblems', () => {
   it('names each problem, listing the valid values', () => {
     const problems = configProblems({ worker: { ...worker, command: ['x', '{promt}'], prompt: 'fax' }, routes: [], contract: 'findings' });
     expect(problems).toEqual([
-      '`worker.prompt` must be one of: stdin, file, argument',
+      '`worker.prompt` must be one of: stdin, file, argument, none',
       expect.stringContaining('unknown placeholder {promt} in "{promt}". Known placeholders: {route}, {routeArg}, {schema}, {prompt}'),
       '`routes` must be a non-empty array of route ids (e.g. "claude-code/stream-json")',
-      expect.stringContaining('`contract` must be "pov" or a contract definition (defineContract({'),
+      expect.stringContaining("`contract` must be a shipped contract's name (pov, findings-code, findings-doc,"),
     ]);
+  });
+
+  it("accepts a shipped contract by name ('findings-code')", () => {
+    expect(configProblems({ worker, routes: ['codex/jsonl'], contract: 'findings-code' })).toEqual([]);
   });
 
   it('accepts an artifact adapter and a contract definition, and names a bad one', () => {

@@ -22,7 +22,8 @@ import path from 'node:path';
 import { isPlainObject } from '#src/envelope/keys.ts';
 import type { ContractDefinition } from '#src/contract/define.ts';
 import type { Contract } from '#src/contract/types.ts';
-import { isContractDefinition } from './rules.ts';
+import { isContractDefinition, isPresetName } from './rules.ts';
+import { PRESET_NAMES } from '#src/contract/presets.ts';
 import type { ConsumerContract } from './consumer.ts';
 import { importConfigFile } from './configFile.ts';
 import { isBuiltinReporter, REPORTER_NAMES, type BuiltinReporterName } from '#src/report/names.ts';
@@ -78,15 +79,21 @@ export interface InProcessInvocation {
  *   `invocation.signal` and stops waiting.
  * - `cwd`: the worker's working folder, relative to the config file's folder; @default that folder.
  * - `prompt`: how the prompt reaches the worker: `stdin` (written, then closed), `file` (`{prompt}`),
- *   `argument` (`{promptText}`).
+ *   `argument` (`{promptText}`), or `none`: the worker composes its own prompt (the compound-engineering
+ *   review workers build theirs from a persona file and the diff).
  * - `artifact`: where the worker publishes its accepted answer: a path template, or an
  *   {@link ArtifactAdapter} (`{ path, select, strict }`) for a worker that wraps or namespaces its
  *   output; @default `{outDir}/artifact.json`.
  * - `log`: a file the worker logs to (a path template), read besides its stdout and stderr, which
  *   are always read as log.
  * - `windowEnv`: the environment variables that set the worker's windows, in seconds (integers are
- *   passed): `hardWindowS`, `retryMinS`, and `idleWindowS` when the worker has idle detection.
- * - `env`: extra environment variables for the worker.
+ *   passed): `hardWindowS`, `retryMinS` (only when the contract retries), and `idleWindowS` when the
+ *   worker has idle detection.
+ * - `env`: extra environment variables for the worker; their values may use {@link PLACEHOLDERS}.
+ * - `routeEnv`: environment variables for one route only, by route id (e.g. the route name a worker
+ *   reads from `CROSS_MODEL_FIXED_ROUTE`); values may use placeholders.
+ * - `files`: files seeded into the run before the worker starts: path template (under `{runDir}`,
+ *   e.g. `{outDir}/adversarial-review-constraints.md`) -> content.
  * - `routeNames`: the worker's name for each route (`{routeArg}`), e.g. `claude` for `claude-code/stream-json`.
  * - `tools`: extra real tools to link onto the worker's PATH.
  */
@@ -95,11 +102,13 @@ export interface WorkerAdapter {
   command?: string[];
   run?: (invocation: InProcessInvocation) => Promise<void>;
   cwd?: string;
-  prompt?: 'stdin' | 'file' | 'argument';
+  prompt?: 'stdin' | 'file' | 'argument' | 'none';
   artifact?: string | ArtifactAdapter;
   log?: string;
-  windowEnv: { hardWindowS: string; retryMinS: string; idleWindowS?: string };
+  windowEnv: { hardWindowS: string; retryMinS?: string; idleWindowS?: string };
   env?: Record<string, string>;
+  routeEnv?: Record<string, Record<string, string>>;
+  files?: Record<string, string>;
   routeNames?: Record<string, string>;
   tools?: string[];
 }
@@ -111,7 +120,10 @@ export interface WorkerAdapter {
  *   (`json => json.result`) or namespaces a field (ce-pov publishes `voice: "peer-claude"` for the
  *   peer's `"peer"`); a throw is reported as an unusable artifact;
  * - `strict`: compare the whole artifact with the answer; @default false: only the schema's own
- *   properties are compared, so receipt fields a worker adds are ignored.
+ *   properties are compared, so receipt fields a worker adds are ignored;
+ * - `ignore`: members the worker sets by its own declared policy, left out of the comparison on
+ *   both sides: `key` (ce-doc-review writes its lens name into `reviewer`) or `key[].field`
+ *   (it downgrades each finding's `autofix_class` from `safe_auto` to `gated_auto`).
  *
  * @example
  * artifact: { path: '{outDir}/pov-claude.json', select: (j) => ({ ...j, voice: j.voice.replace(/^peer-[a-z]+$/, 'peer') }) }
@@ -120,6 +132,7 @@ export interface ArtifactAdapter {
   path: string;
   select?: (json: unknown) => unknown;
   strict?: boolean;
+  ignore?: string[];
 }
 
 /** The artifact adapter of a worker, with the default path. */
@@ -130,7 +143,7 @@ export function artifactAdapter(worker: Pick<WorkerAdapter, 'artifact'>): Artifa
 
 /**
  * A certification: the worker, the routes, and optional overrides.
- * - `contract`: `pov` (the bundled preset) or a contract definition (`defineContract({...})`):
+ * - `contract`: a shipped contract by name (`pov`, `findings-code`, `findings-doc`, ...) or a contract definition (`defineContract({...})`):
  *   the checks derive from its rules, the corpus cases of that contract name are replayed, and its
  *   `schema` is the schema handed to the worker unless `schema` is given;
  *   the consumer contract ({@link ConsumerContract}, `CONSUMER_CONTRACT`: `consumer: true`) selects
@@ -148,7 +161,7 @@ export function artifactAdapter(worker: Pick<WorkerAdapter, 'artifact'>): Artifa
 export interface CertifyConfig {
   worker: WorkerAdapter;
   routes: string[];
-  contract?: 'pov' | ContractDefinition | ConsumerContract;
+  contract?: 'pov' | 'findings-code' | 'findings-doc' | (string & {}) | ContractDefinition | ConsumerContract;
   cases?: string;
   schema?: string;
   prompt?: string;
@@ -211,11 +224,18 @@ export function configProblems(value: unknown): string[] {
       if (!Array.isArray(worker.command) || worker.command.length === 0 || !worker.command.every((t) => typeof t === 'string')) {
         problems.push('`worker.command` must be a non-empty array of strings (or give `worker.run`, a function)');
       }
-      if (!['stdin', 'file', 'argument'].includes(worker.prompt as string)) problems.push('`worker.prompt` must be one of: stdin, file, argument');
+      if (!['stdin', 'file', 'argument', 'none'].includes(worker.prompt as string)) problems.push('`worker.prompt` must be one of: stdin, file, argument, none');
     }
     const windowEnv = worker.windowEnv;
-    if (!isPlainObject(windowEnv) || typeof windowEnv.hardWindowS !== 'string' || typeof windowEnv.retryMinS !== 'string') {
-      problems.push('`worker.windowEnv` must name the environment variables `hardWindowS` and `retryMinS` (and `idleWindowS` if the worker has idle detection)');
+    if (!isPlainObject(windowEnv) || typeof windowEnv.hardWindowS !== 'string' || (windowEnv.retryMinS !== undefined && typeof windowEnv.retryMinS !== 'string')) {
+      problems.push('`worker.windowEnv` must name the environment variable `hardWindowS` (and `retryMinS` when the contract retries, `idleWindowS` if the worker has idle detection)');
+    }
+    for (const [key, label] of [['env', '`worker.env`'], ['files', '`worker.files`']] as const) {
+      const v = worker[key];
+      if (v !== undefined && (!isPlainObject(v) || !Object.values(v).every((x) => typeof x === 'string'))) problems.push(`${label} must map names to strings`);
+    }
+    if (worker.routeEnv !== undefined && (!isPlainObject(worker.routeEnv) || !Object.values(worker.routeEnv).every((m) => isPlainObject(m) && Object.values(m).every((x) => typeof x === 'string')))) {
+      problems.push('`worker.routeEnv` must map route ids to { NAME: value } objects');
     }
     const artifact = worker.artifact;
     if (artifact !== undefined && typeof artifact !== 'string') {
@@ -223,10 +243,12 @@ export function configProblems(value: unknown): string[] {
       else {
         if (artifact.select !== undefined && typeof artifact.select !== 'function') problems.push('`worker.artifact.select` must be a function (json) => answer');
         if (artifact.strict !== undefined && typeof artifact.strict !== 'boolean') problems.push('`worker.artifact.strict` must be true or false');
+        if (artifact.ignore !== undefined && !(Array.isArray(artifact.ignore) && artifact.ignore.every((k) => typeof k === 'string'))) problems.push('`worker.artifact.ignore` must be an array of member names (`key` or `key[].field`)');
       }
     }
     const artifactPath = isPlainObject(artifact) ? artifact.path : artifact;
-    const templates = [...(Array.isArray(worker.command) ? worker.command : []), artifactPath, worker.log].filter((t): t is string => typeof t === 'string');
+    const seeded = isPlainObject(worker.files) ? Object.keys(worker.files) : [];
+    const templates = [...(Array.isArray(worker.command) ? worker.command : []), artifactPath, worker.log, ...seeded].filter((t): t is string => typeof t === 'string');
     for (const t of templates) {
       for (const m of t.matchAll(/\{([A-Za-z]+)\}/g)) {
         if (!(PLACEHOLDERS as readonly string[]).includes(m[1]!)) problems.push(`unknown placeholder {${m[1]}} in "${t}". Known placeholders: ${PLACEHOLDERS.map((p) => `{${p}}`).join(', ')}`);
@@ -242,8 +264,8 @@ export function configProblems(value: unknown): string[] {
   if (!Array.isArray(value.routes) || value.routes.length === 0 || !value.routes.every((r) => typeof r === 'string')) {
     problems.push('`routes` must be a non-empty array of route ids (e.g. "claude-code/stream-json")');
   }
-  if (value.contract !== undefined && value.contract !== 'pov' && !isContractDefinition(value.contract)) {
-    problems.push(`\`contract\` must be "pov" or a contract definition (defineContract({ name, schema, anchor, finality, selection, ... })), not ${JSON.stringify(value.contract)?.slice(0, 80)}`);
+  if (value.contract !== undefined && !isPresetName(value.contract) && !isContractDefinition(value.contract)) {
+    problems.push(`\`contract\` must be a shipped contract's name (${PRESET_NAMES.join(', ')}) or a contract definition (defineContract({ name, schema, anchor, finality, selection, ... })), not ${JSON.stringify(value.contract)?.slice(0, 80)}`);
   }
   if (value.concurrency !== undefined && !(Number.isInteger(value.concurrency) && (value.concurrency as number) >= 1)) problems.push('`concurrency` must be a positive integer');
   return problems;

@@ -175,11 +175,17 @@ export async function executeRun(input: RunInput, ctx: RunContext): Promise<RunO
     LANG: 'C.UTF-8',
     NO_COLOR: '1',
     ...FAKE_SECRETS,
-    ...(adapter.env ?? {}),
+    ...fillAll(adapter.env, values),
+    ...fillAll(adapter.routeEnv?.[input.route.route], values),
     [adapter.windowEnv.hardWindowS]: String(input.windows.hardWindowS),
-    [adapter.windowEnv.retryMinS]: String(input.windows.retryMinS),
+    ...(adapter.windowEnv.retryMinS ? { [adapter.windowEnv.retryMinS]: String(input.windows.retryMinS) } : {}),
     ...(adapter.windowEnv.idleWindowS ? { [adapter.windowEnv.idleWindowS]: String(input.windows.idleWindowS) } : {}),
   };
+  for (const [template, content] of Object.entries(adapter.files ?? {})) {
+    const file = path.resolve(runDir, fillTemplate(template, values));
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, content);
+  }
   const cwd = path.resolve(configDir, adapter.cwd ?? '.');
   // Every process of the run carries the mark, even one that left the worker's process group or
   // session (setsid, double fork), so it can be found and reaped (src/process/reap.ts).
@@ -258,6 +264,11 @@ export async function executeRun(input: RunInput, ctx: RunContext): Promise<RunO
     ...(pid !== undefined ? { workerPid: pid } : {}),
     ...(fault ? { fault } : {}),
   };
+}
+
+/** Every value of `map` with its placeholders filled (see {@link fillTemplate}); `{}` for none. */
+function fillAll(map: Record<string, string> | undefined, values: Parameters<typeof fillTemplate>[1]): Record<string, string> {
+  return Object.fromEntries(Object.entries(map ?? {}).map(([k, v]) => [k, fillTemplate(v, values)]));
 }
 
 /** What running the worker (command or in-process) gave, before observation. `pid`: the command's process group. */

@@ -29,13 +29,24 @@ describe('meaningDifferences', () => {
 
 describe('rulesOf', () => {
   it('reads which checks a contract calls for', () => {
-    expect(rulesOf(POV_DEFINITION)).toEqual({ contract: 'pov', finalityKey: 'final', retries: true, corrects: false, scores: true });
+    expect(rulesOf(POV_DEFINITION)).toEqual({ contract: 'pov', finalityKey: 'final', retries: true, corrects: false, scores: true, publishDefaults: [], logBound: 300 });
     expect(rulesOf({ name: 'findings', schema: {}, anchor: 'findings', finality: 'none', selection: 'last-shaped', emptyIsAnswer: true })).toEqual({
       contract: 'findings',
       finalityKey: null,
       retries: false,
       corrects: false,
       scores: false,
+      publishDefaults: [],
+      logBound: 300,
     });
+  });
+
+  it('leaves out what the adapter declares the worker sets itself (artifact.ignore), on both sides', () => {
+    const review = { reviewer: 'coherence', findings: [{ title: 't', autofix_class: 'safe_auto' }] };
+    const published = { reviewer: 'adversarial', findings: [{ title: 't', autofix_class: 'gated_auto' }] };
+    const s = { properties: { reviewer: {}, findings: {} } };
+    expect(meaningDifferences(review, published, s).map((d) => d.property)).toEqual(['reviewer', 'findings']);
+    expect(meaningDifferences(review, published, s, { ignore: ['reviewer', 'findings[].autofix_class'] })).toEqual([]);
+    expect(meaningDifferences(review, { ...published, findings: [{ title: 'other', autofix_class: 'gated_auto' }] }, s, { ignore: ['reviewer', 'findings[].autofix_class'] }).map((d) => d.property)).toEqual(['findings']);
   });
 });

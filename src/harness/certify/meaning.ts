@@ -41,7 +41,11 @@ export function comparedProperties(schema: Record<string, unknown>): string[] | 
  * schema property the answer lacks, and any property the schema does not name, are ignored (receipt
  * fields the worker adds).
  */
-export function meaningDifferences(expected: unknown, actual: unknown, schema: Record<string, unknown>, options: { strict?: boolean } = {}): MeaningDifference[] {
+export function meaningDifferences(expected: unknown, actual: unknown, schema: Record<string, unknown>, options: { strict?: boolean; ignore?: readonly string[] } = {}): MeaningDifference[] {
+  if (options.ignore?.length) {
+    expected = withoutIgnored(expected, options.ignore);
+    actual = withoutIgnored(actual, options.ignore);
+  }
   const props = comparedProperties(schema);
   if (!isPlainObject(expected) || !isPlainObject(actual) || (props === null && !options.strict)) {
     return isDeepStrictEqual(expected, actual) ? [] : [{ kind: 'whole', property: null, expected, actual }];
@@ -54,6 +58,25 @@ export function meaningDifferences(expected: unknown, actual: unknown, schema: R
     if (inExpected && !inActual) out.push({ kind: 'missing', property: key, expected: expected[key] });
     else if (!inExpected && inActual) out.push({ kind: 'extra', property: key, actual: actual[key] });
     else if (!isDeepStrictEqual(expected[key], actual[key])) out.push({ kind: 'differs', property: key, expected: expected[key], actual: actual[key] });
+  }
+  return out;
+}
+
+/**
+ * `value` without the members an adapter declares the worker sets by itself (`artifact.ignore`):
+ * `key` drops a top-level member, `key[].field` drops `field` from every object of the array `key`.
+ */
+export function withoutIgnored(value: unknown, ignore: readonly string[]): unknown {
+  if (!isPlainObject(value)) return value;
+  const out: Record<string, unknown> = { ...value };
+  for (const entry of ignore) {
+    const m = /^([^[\]]+)\[\]\.(.+)$/.exec(entry);
+    if (!m) {
+      delete out[entry];
+      continue;
+    }
+    const list = out[m[1]!];
+    if (Array.isArray(list)) out[m[1]!] = list.map((item: unknown) => (isPlainObject(item) ? Object.fromEntries(Object.entries(item).filter(([k]) => k !== m[2])) : item));
   }
   return out;
 }

@@ -33,9 +33,10 @@ describe('claudeDecoder', () => {
     ];
     const stdout = `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`;
     const d = decoder.decode({ stdout, stderr: '', exitCode: 0, elapsedMs: 1 }, { anchor: 'position' });
-    expect(d.candidates.map((c) => c.origin)).toEqual(['structured_output', 'assistant-text']);
-    expect(d.candidates[0]!.event).toBe(3);
-    expect(d.candidates[1]!.value).toEqual({ position: 'draft', final: false });
+    // The answer repeated by the tool input and the result line stands where its last copy does (issue 19).
+    expect(d.candidates.map((c) => c.origin)).toEqual(['assistant-text', 'structured_output']);
+    expect(d.candidates[1]!.event).toBe(3);
+    expect(d.candidates[0]!.value).toEqual({ position: 'draft', final: false });
     for (const c of d.candidates) expect(c.offset).toBeLessThanOrEqual(stdout.length);
   });
 

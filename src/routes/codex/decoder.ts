@@ -205,7 +205,7 @@ function decodeCodex(envelope: Envelope, options: DecodeOptions = {}): Decoded {
     }
   }
 
-  const kept = dedupeCandidates([...candidates].reverse()).reverse();
+  const kept = dedupeCandidates(candidates, 'last');
   const structured = [fileWhole, lastMessageWhole].find((c) => c !== undefined && kept.includes(c));
 
   const human: string[] = [];

@@ -91,14 +91,14 @@ describe('genericDecoder with an answer location', () => {
 });
 
 describe('genericDecoder for Claude Code-compatible streams (assistantEvents)', () => {
-  it('reads tool_use inputs and assistant text in stream order after the structured field', () => {
+  it('reads tool_use inputs and assistant text in stream order; the structured field stands where its last copy does', () => {
     const out = lines(
       { type: 'assistant', message: { content: [{ type: 'text', text: JSON.stringify(PLACEHOLDER) }] } },
       { type: 'assistant', message: { content: [{ type: 'tool_use', name: 'StructuredOutput', input: FINAL }] } },
       { type: 'result', subtype: 'success', structured_output: FINAL },
     );
     const d = genericDecoder('x/stream-json', { terminalType: 'result', assistantEvents: true }).decode(envelope(out), { anchor: 'position' });
-    expect(d.candidates.map((c) => c.origin)).toEqual(['structured_output', 'assistant-text']);
+    expect(d.candidates.map((c) => c.origin)).toEqual(['assistant-text', 'structured_output']);
   });
 
   it('an error subtype is a CLI error that carries its errors[] as evidence', () => {

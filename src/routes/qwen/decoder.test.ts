@@ -51,8 +51,8 @@ describe('qwenDecoder', () => {
       const stdout = frame(init, assistant({ type: 'text', text: JSON.stringify(DRAFT) }), assistant({ type: 'tool_use', id: 'c1', name: 'structured_output', input: POV }), result({ structured_result: POV }));
       const d = decoder.decode(env(stdout), { anchor: 'position' });
       expect(d.candidates.map((c) => [c.origin, c.value])).toEqual([
-        ['structured_result', POV],
         ['assistant-text', DRAFT],
+        ['structured_result', POV],
       ]);
     });
 

@@ -1,0 +1,425 @@
+/**
+ * The checks that replay what the contract does NOT accept, and the selection rules, derived from
+ * the route's well-formed final case so they run on any corpus (issue 19 points 1, 2 and 8):
+ *
+ * - `failed-run`: the final answer from a run that says it failed (`is_error: true`, Codex's
+ *   `turn.failed`, exit code 1): nothing published (compound-engineering-plugin #1519 rejects a
+ *   failed terminal envelope before publishing);
+ * - `wrong-shape`: the answer replaced by an object without the contract's anchor, and by one whose
+ *   anchor has the wrong type: nothing published;
+ * - `schema-invalid`: the answer without a required member the contract does not fill in: nothing
+ *   published (the contract's `finality` plays no part: `finality: 'none'` contracts get it too);
+ * - `last-shaped-wins`: two shaped answers in sequence (an earlier draft inserted before the answer):
+ *   the later one is published (`selection: 'last-shaped'`);
+ * - `populated-beats-stub`: one answer text holding a populated answer, then an empty stub of it
+ *   (grok's `text`): the populated one is published where the contract says so (an array anchor).
+ *
+ * Every derived envelope is first judged by routecert's own contract: it is replayed only when the
+ * contract refuses it (or, for the selection checks, picks the answer the check expects), so a
+ * check never asks a worker for more than the contract itself does.
+ */
+import { canonicalJson } from '#src/envelope/candidates.ts';
+import { isPlainObject } from '#src/envelope/keys.ts';
+import { clipText } from '#src/diagnostics/evidence.ts';
+import type { ShimAttempt } from '#src/harness/shim/plan.ts';
+import { caseLabel, findCases, replayOf } from './cases.ts';
+import type { CheckDefinition, CheckEnv, CheckJudgement, JudgedRun, PlannedRun } from './checks.ts';
+import type { RunObservation } from './execute.ts';
+import { describeDifferences, meaningDifferences } from './meaning.ts';
+import type { LoadedCase } from '#src/record/corpus.ts';
+
+const flat = (text: string) => text.replace(/\r\n|\r|\n/g, ' ');
+
+/** Problems every run must be free of (as checks.ts `runProblems`): could not start, killed, left processes behind. */
+function runProblems(o: RunObservation): string[] {
+  const problems: string[] = [];
+  if (o.fault) problems.push(`${o.label}: ${o.fault}`);
+  if (o.killedAtOuterDeadline) problems.push(`${o.label}: the worker was still running at routecert's outer deadline; routecert killed its process group`);
+  if (o.leftovers.length > 0) problems.push(`${o.label}: still running after the worker ended: ${o.leftovers.map((l) => l.what).join(', ')}`);
+  return problems;
+}
+
+function published(o: RunObservation, why: string): string[] {
+  return o.artifact.exists ? [`${o.label}: published ${o.artifact.path.split(/[\\/]/).slice(-2).join('/')} although ${why}: ${clipText(flat(o.artifact.text ?? ''), 160)}`] : [];
+}
+
+function verdict(problems: string[], passEvidence: string[]): CheckJudgement {
+  return problems.length > 0 ? { pass: false, evidence: problems } : { pass: true, evidence: passEvidence };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Deriving envelopes
+
+/** `value` with every object deep-equal to `from` (and every string holding it as JSON) replaced by `to`; `changed` counts them. */
+function swap(value: unknown, from: string, to: unknown, count: { n: number }): unknown {
+  if (isPlainObject(value) || Array.isArray(value)) {
+    if (canonicalJson(value) === from) {
+      count.n += 1;
+      return to;
+    }
+    if (Array.isArray(value)) return value.map((v) => swap(v, from, to, count));
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, swap(v, from, to, count)]));
+  }
+  if (typeof value === 'string' && value.trimStart().startsWith('{')) {
+    try {
+      if (canonicalJson(JSON.parse(value)) === from) {
+        count.n += 1;
+        return JSON.stringify(to);
+      }
+    } catch {
+      // not a JSON string
+    }
+  }
+  return value;
+}
+
+/** One stdout line (a JSON document) with `from` replaced by `to`, or `null` when it holds no copy. */
+function swapLine(line: string, from: string, to: unknown): string | null {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(line);
+  } catch {
+    return null;
+  }
+  const count = { n: 0 };
+  const out = swap(doc, from, to, count);
+  return count.n > 0 ? JSON.stringify(out) : null;
+}
+
+/**
+ * `attempt` with its answer `value` replaced by `to` wherever it stands: as an object (the structured
+ * field, a tool input) or as a JSON string (Claude's `result`, grok's `text`, Codex's agent message),
+ * on every stdout line and in every side file. `forms`: other spellings of the same answer tried
+ * first (the answer as the CLI printed it, before the contract filled in its publish defaults).
+ * `null` when no copy was found.
+ */
+export function replaceAnswer(attempt: ShimAttempt, value: unknown, to: unknown, forms: readonly unknown[] = []): ShimAttempt | null {
+  for (const form of forms) {
+    const found = replaceAnswer(attempt, form, to);
+    if (found !== null) return found;
+  }
+  const from = canonicalJson(value);
+  let n = 0;
+  const lines = attempt.stdout.split('\n').map((line) => {
+    const swapped = swapLine(line, from, to);
+    if (swapped === null) return line;
+    n += 1;
+    return swapped;
+  });
+  const files: Record<string, string> = {};
+  for (const [role, text] of Object.entries(attempt.files ?? {})) {
+    let same: boolean;
+    try {
+      same = canonicalJson(JSON.parse(text)) === from;
+    } catch {
+      same = false;
+    }
+    files[role] = same ? JSON.stringify(to) : text;
+    if (same) n += 1;
+  }
+  if (n === 0) return null;
+  const { chunks: _c, ...rest } = attempt;
+  return { ...rest, stdout: lines.join('\n'), ...(attempt.files ? { files } : {}) };
+}
+
+/**
+ * An answer that differs from `value` only in its anchor (`earlier`): a string anchor gets a suffix,
+ * a populated array loses its last member (or, with one member, that member's first string field
+ * gets a suffix). `null` when the anchor is neither.
+ */
+function variantOf(value: unknown, anchor: string): Record<string, unknown> | null {
+  if (!isPlainObject(value)) return null;
+  const a = value[anchor];
+  if (typeof a === 'string') return { ...value, [anchor]: `${a} (an earlier draft)` };
+  if (Array.isArray(a) && a.length > 1) return { ...value, [anchor]: a.slice(0, -1) };
+  if (Array.isArray(a) && a.length === 1 && isPlainObject(a[0])) {
+    const item = a[0];
+    const key = Object.keys(item).find((k) => typeof item[k] === 'string');
+    if (key) return { ...value, [anchor]: [{ ...item, [key]: `${String(item[key])} (an earlier draft)` }] };
+  }
+  return null;
+}
+
+/**
+ * `attempt` with `earlier` placed before its answer `value`: on a stream (several lines), a copy of
+ * the first line holding the answer, with `earlier` in its place, inserted before that line; on one
+ * JSON document, its answer string (`text`, `result`) becomes `earlier` then `value`, and its
+ * structured fields are removed (so only the sequence decides). `null` when neither applies.
+ */
+function withEarlier(attempt: ShimAttempt, value: unknown, earlier: unknown): ShimAttempt | null {
+  const from = canonicalJson(value);
+  const lines = attempt.stdout.split('\n');
+  const nonEmpty = lines.filter((l) => l.trim() !== '');
+  const { chunks: _c, ...rest } = attempt;
+  if (nonEmpty.length > 1) {
+    const i = lines.findIndex((l) => swapLine(l, from, earlier) !== null);
+    if (i < 0) return null;
+    const copy = swapLine(lines[i]!, from, earlier)!;
+    return { ...rest, stdout: [...lines.slice(0, i), copy, ...lines.slice(i)].join('\n') };
+  }
+  let doc: unknown;
+  try {
+    doc = JSON.parse(attempt.stdout);
+  } catch {
+    return null;
+  }
+  if (!isPlainObject(doc)) return null;
+  const field = ['text', 'result'].find((k) => typeof doc[k] === 'string');
+  if (!field) return null;
+  const { structuredOutput: _a, structured_output: _b, ...kept } = doc;
+  return { ...rest, stdout: `${JSON.stringify({ ...kept, [field]: `${JSON.stringify(earlier)}${JSON.stringify(value)}` })}\n` };
+}
+
+/** The base of the selection checks: the route's final case when its anchor is populated, else an accepted single-attempt case whose is. */
+function populatedBase(env: CheckEnv): LoadedCase | undefined {
+  const populated = (c: LoadedCase) => {
+    const v = c.case.expect.value;
+    if (!isPlainObject(v)) return false;
+    const a = v[env.anchor];
+    return typeof a === 'string' || (Array.isArray(a) && a.length > 0);
+  };
+  if (env.smoke.final && populated(env.smoke.final)) return env.smoke.final;
+  return findCases(env.cases, env.route.route, { verdict: 'accepted', attempts: 1, where: (c) => populated(c) && c.case.attempts[0]!.exitCode === 0 })[0];
+}
+
+/** One run of a derived attempt; `data.expect` is what must be published (absent: nothing). */
+function derivedRun(c: LoadedCase, what: string, attempt: ShimAttempt, data: Record<string, unknown> = {}): PlannedRun {
+  return { label: `case ${caseLabel(c)} ${what}`, attempts: [{ ...attempt, source: `derived from case ${caseLabel(c)} attempt 0: ${what}` }], cases: [c], data };
+}
+
+const noFinal = (env: CheckEnv) => ({ skip: `the corpus has no well-formed final case for ${env.route.route} to derive from` });
+
+/**
+ * The cases a negative variant may be derived from: the route's final case first, then every other
+ * accepted single-attempt case with a value and exit code 0 (a variant is taken from the first one
+ * that yields it, so an envelope holding its answer twice over does not stop the check).
+ */
+function derivationBases(env: CheckEnv): LoadedCase[] {
+  const rest = findCases(env.cases, env.route.route, { verdict: 'accepted', attempts: 1, where: (c) => isPlainObject(c.case.expect.value) && c.case.attempts[0]!.exitCode === 0 });
+  return [...new Set([...(env.smoke.final ? [env.smoke.final] : []), ...rest])];
+}
+
+/** A variant: its name and how to derive it from a case's first attempt and expected value (`null`: not from this case). */
+interface Variant {
+  what: string;
+  derive(base: ShimAttempt, value: Record<string, unknown>, forms: readonly unknown[]): ShimAttempt | null;
+}
+
+/**
+ * How the CLI may have printed `value` before the contract filled in its publish defaults: without
+ * all of them, and without each one (longest first); the CLI's own spelling is what is replaced.
+ */
+function printedForms(value: Record<string, unknown>, env: CheckEnv): Record<string, unknown>[] {
+  const filled = env.rules.publishDefaults.filter((k) => Object.hasOwn(value, k));
+  if (filled.length === 0) return [];
+  const without = (keys: readonly string[]) => Object.fromEntries(Object.entries(value).filter(([k]) => !keys.includes(k)));
+  return [without(filled), ...filled.map((k) => without([k]))];
+}
+
+/**
+ * One run per variant, each derived from the first base case that yields it and that routecert's own
+ * contract refuses; a skip naming why when no variant is left.
+ */
+function refusedRuns(env: CheckEnv, variants: readonly Variant[], none: string): { runs: PlannedRun[] } | { skip: string } {
+  const bases = derivationBases(env);
+  if (bases.length === 0) return noFinal(env);
+  const runs: PlannedRun[] = [];
+  for (const v of variants) {
+    for (const c of bases) {
+      const attempt = v.derive(replayOf(c, 0), c.case.expect.value as Record<string, unknown>, printedForms(c.case.expect.value as Record<string, unknown>, env));
+      if (attempt !== null && env.acceptedValue(attempt) === undefined) {
+        runs.push(derivedRun(c, v.what, attempt, { refused: v.what }));
+        break;
+      }
+    }
+  }
+  return runs.length > 0 ? { runs } : { skip: none };
+}
+
+function nothingPublished(runs: JudgedRun[]): CheckJudgement {
+  const problems = runs.flatMap(({ planned, observed }) => [...runProblems(observed), ...published(observed, `routecert's contract refuses it (${String(planned.data?.refused)})`)]);
+  return verdict(problems, runs.map(({ observed }) => `${observed.label}: nothing published`));
+}
+
+/** Every JSON document of `stdout` that `edit` changes, re-serialized; `null` when none changed. */
+function editLines(stdout: string, edit: (doc: Record<string, unknown>) => Record<string, unknown> | null): string | null {
+  let changed = false;
+  const lines = stdout.split('\n').map((line) => {
+    let doc: unknown;
+    try {
+      doc = JSON.parse(line);
+    } catch {
+      return line;
+    }
+    if (!isPlainObject(doc)) return line;
+    const out = edit(doc);
+    if (out === null) return line;
+    changed = true;
+    return JSON.stringify(out);
+  });
+  return changed ? lines.join('\n') : null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The checks
+
+const failedRun: CheckDefinition = {
+  id: 'failed-run',
+  title: 'a final answer from a run that says it failed (is_error: true, turn.failed, exit code 1) is never published',
+  stage: 'check',
+  covers: ['fail-closed', 'run-status'],
+  expectedVerdict: 'provider-error',
+  plan: (env) =>
+    refusedRuns(
+      env,
+      [
+        {
+          what: 'with "is_error": true',
+          derive: (base) => {
+            const stdout = editLines(base.stdout, (d) => (d.is_error === false ? { ...d, is_error: true, subtype: 'error_during_execution' } : null));
+            return stdout === null ? null : { ...base, stdout };
+          },
+        },
+        {
+          what: 'with turn.completed replaced by turn.failed',
+          derive: (base) => {
+            const stdout = editLines(base.stdout, (d) => (d.type === 'turn.completed' ? { type: 'turn.failed', error: { message: 'stream disconnected before completion' } } : null));
+            return stdout === null ? null : { ...base, stdout };
+          },
+        },
+        { what: 'with exit code 1 and a short stderr', derive: (base) => ({ ...base, exitCode: 1, stderr: 'Error: connection reset by peer\n' }) },
+      ],
+      `routecert's own contract accepts every failed-run variant on ${env.route.route}`,
+    ),
+  judge: (runs) => nothingPublished(runs),
+};
+
+const wrongShape: CheckDefinition = {
+  id: 'wrong-shape',
+  title: "an object without the contract's anchor, or with an anchor of the wrong type, is never published",
+  stage: 'check',
+  covers: ['fail-closed', 'shape'],
+  expectedVerdict: 'dropped-unusable',
+  plan: (env) =>
+    refusedRuns(
+      env,
+      [
+        { what: `with its answer replaced by an object without "${env.anchor}"`, derive: (base, value, forms) => replaceAnswer(base, value, { status: 'incomplete', note: 'The review could not be finished.' }, forms) },
+        {
+          what: `with "${env.anchor}" of the wrong type`,
+          derive: (base, value, forms) => {
+            const a = value[env.anchor];
+            return replaceAnswer(base, value, { ...value, [env.anchor]: Array.isArray(a) ? 'none found' : typeof a === 'string' ? [a] : String(a) }, forms);
+          },
+        },
+      ],
+      `no wrong-shape variant could be derived on ${env.route.route} that routecert's own contract refuses`,
+    ),
+  judge: (runs) => nothingPublished(runs),
+};
+
+const schemaInvalid: CheckDefinition = {
+  id: 'schema-invalid',
+  title: 'an answer missing a required member (one the contract does not fill in) is never published',
+  stage: 'check',
+  covers: ['fail-closed', 'schema'],
+  expectedVerdict: 'dropped-unusable',
+  plan: (env) => {
+    const required = Array.isArray(env.schema.required) ? env.schema.required.filter((k): k is string => typeof k === 'string') : [];
+    const removable = required.filter((k) => k !== env.anchor && k !== env.rules.finalityKey && !env.rules.publishDefaults.includes(k));
+    if (removable.length === 0) return { skip: `not applicable: every required member of contract ${env.rules.contract} is its anchor, its finality key or filled in by its publish defaults` };
+    const field = removable[0]!;
+    return refusedRuns(
+      env,
+      [
+        {
+          what: `with required "${field}" removed`,
+          derive: (base, value, forms) => {
+            if (!Object.hasOwn(value, field)) return null;
+            const { [field]: _gone, ...missing } = value;
+            return replaceAnswer(base, value, missing, forms);
+          },
+        },
+      ],
+      `routecert's own contract accepts every answer of ${env.route.route} without "${field}"`,
+    );
+  },
+  judge: (runs) => nothingPublished(runs),
+};
+
+/** Judge a selection run: `data.value` must be published, `data.other` named when it is published instead. */
+function judgeSelection(runs: JudgedRun[], env: CheckEnv, wrong: string): CheckJudgement {
+  const problems: string[] = [];
+  for (const { planned, observed: o } of runs) {
+    pushProblems(problems, runProblems(o));
+    const other = planned.data?.other;
+    if (o.artifact.exists && o.artifact.parseError === null && meaningDifferences(other, o.artifact.value, env.schema, { ignore: env.ignore }).length === 0) {
+      problems.push(`${o.label}: ${wrong}`);
+      continue;
+    }
+    if (!o.artifact.exists) problems.push(`${o.label}: nothing published; the contract accepts the answer`);
+    else if (o.artifact.parseError) problems.push(`${o.label}: the artifact is not usable (${o.artifact.parseError})`);
+    else {
+      const diffs = meaningDifferences(planned.data?.value, o.artifact.value, env.schema, { strict: env.strict, ignore: env.ignore });
+      if (diffs.length > 0) problems.push(`${o.label}: the artifact does not carry the expected answer: ${describeDifferences(diffs).slice(0, 4).join('; ')}`);
+    }
+  }
+  return verdict(problems, runs.map(({ observed }) => `${observed.label}: published the answer the contract selects`));
+}
+
+function pushProblems(to: string[], more: string[]): void {
+  for (const p of more) to.push(p);
+}
+
+const lastShapedWins: CheckDefinition = {
+  id: 'last-shaped-wins',
+  title: 'of two shaped answers in sequence, the later one is published (last shaped wins)',
+  stage: 'check',
+  covers: ['selection', 'last-shaped'],
+  expectedVerdict: 'accepted',
+  requires: (r) => (r.scores ? `not applicable: contract ${r.contract} selects by score (tie-to-later covers its order)` : null),
+  plan: (env) => {
+    const c = populatedBase(env);
+    if (!c) return { skip: `the corpus has no accepted case with a populated "${env.anchor}" for ${env.route.route} to derive from` };
+    const later = c.case.expect.value;
+    const earlier = variantOf(later, env.anchor);
+    const attempt = earlier ? withEarlier(replayOf(c, 0), later, earlier) : null;
+    if (!attempt) return { skip: `not applicable: no earlier answer can be placed before the answer of ${caseLabel(c)} on ${env.route.route}` };
+    const accepted = env.acceptedValue(attempt);
+    if (accepted === undefined || canonicalJson(accepted) !== canonicalJson(later)) return { skip: `not applicable: routecert's own contract does not pick the later of two shaped answers on ${env.route.route}` };
+    return { runs: [derivedRun(c, 'with an earlier shaped draft before its answer', attempt, { value: later, other: earlier })] };
+  },
+  judge: (runs, env) => judgeSelection(runs, env, 'published the EARLIER of two shaped answers (the last shaped one wins)'),
+};
+
+const populatedBeatsStub: CheckDefinition = {
+  id: 'populated-beats-stub',
+  title: 'a populated answer followed by an empty stub of it: the populated one is published',
+  stage: 'check',
+  covers: ['selection', 'populated'],
+  expectedVerdict: 'accepted',
+  plan: (env) => {
+    const c = populatedBase(env);
+    const value = c?.case.expect.value;
+    if (!c || !isPlainObject(value) || !Array.isArray(value[env.anchor])) return { skip: `not applicable: the anchor "${env.anchor}" of contract ${env.rules.contract} is not a populated array on ${env.route.route}` };
+    const stub = { ...value, [env.anchor]: [] };
+    const base = replayOf(c, 0);
+    // The rule holds inside one answer text (grok's `text` with an empty stub beside the review,
+    // research/ce-plugin.md 3.4); in a stream of messages the last shaped one wins (last-shaped-wins).
+    if (base.stdout.split('\n').filter((l) => l.trim() !== '').length > 1) return { skip: `not applicable: ${env.route.route} is a stream of messages, where the last shaped one wins (last-shaped-wins covers it)` };
+    // The stub where the answer was, the populated answer before it.
+    const swapped = replaceAnswer(base, value, stub);
+    const attempt = swapped ? withEarlier(swapped, stub, value) : null;
+    if (!attempt) return { skip: `not applicable: no stub can be placed after the answer of ${caseLabel(c)} on ${env.route.route}` };
+    const accepted = env.acceptedValue(attempt);
+    if (accepted === undefined || canonicalJson(accepted) !== canonicalJson(value)) return { skip: `not applicable: on ${env.route.route} routecert's own contract takes the later stub (last shaped wins in a sequence of messages)` };
+    return { runs: [derivedRun(c, 'with its answer followed by an empty stub', attempt, { value, other: stub })] };
+  },
+  judge: (runs, env) => judgeSelection(runs, env, 'published the empty stub, not the populated answer before it'),
+};
+
+/** The checks of this file, in certificate order. */
+export const FAILURE_CHECKS: readonly CheckDefinition[] = [failedRun, wrongShape, schemaInvalid];
+
+/** The selection checks of this file, in certificate order. */
+export const SELECTION_CHECKS: readonly CheckDefinition[] = [lastShapedWins, populatedBeatsStub];

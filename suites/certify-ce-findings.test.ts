@@ -1,0 +1,140 @@
+/**
+ * The findings workers of compound-engineering-plugin certified unchanged (issue 19): the code-review
+ * worker skills/ce-code-review/scripts/cross-model-adversarial-review.sh and the doc-review worker
+ * skills/ce-doc-review/scripts/cross-model-doc-review.sh (MIT; research/ce-plugin.md), run exactly
+ * as upstream ships them, on the routes they use, with the bundled corpus and the shipped contracts
+ * by name (`contract: 'findings-code'`, `'findings-doc'`). Their code is not in this repository and
+ * this test fetches nothing: set ROUTECERT_CE_CODE_REVIEW and ROUTECERT_CE_DOC_REVIEW to copies of
+ * their skill folders (README "Certifying a worker" says how); without them the tests are skipped,
+ * saying so.
+ *
+ * What the adapters declare instead of code changes: the worker composes its own prompt
+ * (`prompt: 'none'`), the fixed route it reads from `CROSS_MODEL_FIXED_ROUTE` (`routeEnv`), the
+ * files it needs in its run folder (`files`: the host-vetted review constraints; the reviewed
+ * document), a git work tree with a change as its folder, and `git` on its PATH. Its artifact is
+ * namespaced (`reviewer: "adversarial-claude"`) and each finding gains `first_evidence` (its first
+ * evidence line): `artifact.select` maps both back; its receipt fields are ignored by the meaning
+ * comparison.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { certify } from '#src/harness/certify/certify.ts';
+import type { LoadedConfig, WorkerAdapter } from '#src/harness/certify/config.ts';
+import { whichOnPath } from '#src/harness/shim/tools.ts';
+import { processTracker } from './_helpers/certifyProcesses.ts';
+
+const LONG = 900_000;
+const tracker = processTracker();
+const codeSkill = process.env.ROUTECERT_CE_CODE_REVIEW ?? '';
+const docSkill = process.env.ROUTECERT_CE_DOC_REVIEW ?? '';
+const codeScript = path.join(codeSkill, 'scripts', 'cross-model-adversarial-review.sh');
+const docScript = path.join(docSkill, 'scripts', 'cross-model-doc-review.sh');
+const missingTools = ['bash', 'jq', 'python3', 'git'].filter((t) => whichOnPath(t, process.env.PATH ?? '') === null);
+
+/** A git work tree with one committed file and an uncommitted change to it (the diff the code review reads). */
+function workTree(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'routecert-ce-findings-'));
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=routecert', '-c', 'user.email=routecert@example.invalid', ...args], { cwd: dir, stdio: 'ignore' });
+  git('init', '-q');
+  writeFileSync(path.join(dir, 'retry.ts'), 'export const remaining = (window: number, start: number) => window - start;\n');
+  git('add', '.');
+  git('commit', '-qm', 'base');
+  writeFileSync(path.join(dir, 'retry.ts'), 'export const remaining = (window: number, _start: number) => window;\n');
+  return dir;
+}
+
+const cwd = (codeSkill || docSkill) && missingTools.length === 0 ? workTree() : '';
+afterAll(async () => {
+  await tracker.expectNoneLeft();
+  if (cwd) rmSync(cwd, { recursive: true, force: true });
+}, 60_000);
+
+/** The worker's name for each route (its provider key; the artifact is `<lens>-<provider>.json`). */
+const PROVIDERS = { 'claude-code/stream-json': 'claude', 'codex/jsonl': 'codex', 'grok/json': 'grok' };
+/** The fixed route each route's CLI is reached by (`CROSS_MODEL_FIXED_ROUTE`). */
+const FIXED = { 'claude-code/stream-json': { CROSS_MODEL_FIXED_ROUTE: 'claude' }, 'codex/jsonl': { CROSS_MODEL_FIXED_ROUTE: 'codex' }, 'grok/json': { CROSS_MODEL_FIXED_ROUTE: 'grok-cli' } };
+
+/** The published review mapped back to the peer's answer: the reviewer namespace and the backfilled `first_evidence` undone. */
+function unNamespace(json: unknown): unknown {
+  const o = json as Record<string, unknown>;
+  const findings = Array.isArray(o.findings)
+    ? o.findings.map((f: unknown) => {
+        if (typeof f !== 'object' || f === null) return f;
+        const { first_evidence: first, ...rest } = f as Record<string, unknown>;
+        const evidence = (rest as { evidence?: unknown }).evidence;
+        return Array.isArray(evidence) && evidence[0] === first ? rest : f;
+      })
+    : o.findings;
+  return { ...o, reviewer: typeof o.reviewer === 'string' ? o.reviewer.replace(/-(?:claude|codex|grok|composer|cursor)$/, '') : o.reviewer, findings };
+}
+
+function config(worker: WorkerAdapter, route: string, contract: 'findings-code' | 'findings-doc', schema: string): LoadedConfig {
+  return { config: { worker, routes: [route], contract, schema }, file: null, dir: cwd };
+}
+
+function codeReview(route: string): LoadedConfig {
+  const worker: WorkerAdapter = {
+    name: 'ce-code-review cross-model-adversarial-review.sh (unchanged)',
+    command: ['bash', codeScript, 'composer', '{routeArg}', 'HEAD', '{outDir}'],
+    prompt: 'none',
+    artifact: { path: '{outDir}/adversarial-{routeArg}.json', select: unNamespace },
+    windowEnv: { hardWindowS: 'CROSS_MODEL_HARD_SECS', idleWindowS: 'CROSS_MODEL_IDLE_SECS' },
+    env: { CROSS_MODEL_HEARTBEAT_SECS: '60' },
+    routeEnv: FIXED,
+    files: { '{outDir}/adversarial-review-constraints.md': 'Review only the change; report nothing about style.\n' },
+    routeNames: PROVIDERS,
+    tools: ['git'],
+  };
+  return config(worker, route, 'findings-code', path.join(codeSkill, 'references', 'findings-schema.json'));
+}
+
+function docReview(route: string): LoadedConfig {
+  const worker: WorkerAdapter = {
+    name: 'ce-doc-review cross-model-doc-review.sh (unchanged)',
+    command: ['bash', docScript, 'composer', '{routeArg}', 'adversarial', '{runDir}/doc/plan.md', 'plan', 'user', '{outDir}'],
+    prompt: 'none',
+    // It writes its lens name into `reviewer` and downgrades safe_auto findings to gated_auto, by design.
+    artifact: { path: '{outDir}/adversarial-{routeArg}.json', select: unNamespace, ignore: ['reviewer', 'findings[].autofix_class'] },
+    windowEnv: { hardWindowS: 'CROSS_MODEL_HARD_SECS', idleWindowS: 'CROSS_MODEL_IDLE_SECS' },
+    env: { CROSS_MODEL_HEARTBEAT_SECS: '60' },
+    routeEnv: FIXED,
+    files: { '{runDir}/doc/plan.md': '# Plan\n\nRetry once when the answer is not final, if at least 60 s of the window remain.\n' },
+    routeNames: PROVIDERS,
+    tools: ['git'],
+  };
+  return config(worker, route, 'findings-doc', path.join(docSkill, 'references', 'findings-schema.json'));
+}
+
+const failures = (r: { smoke: { id: string; status: string; evidence: string[] }[]; checks: { id: string; status: string; evidence: string[] }[] }) =>
+  [...r.smoke, ...r.checks].filter((c) => c.status === 'fail').map((c) => `${c.id}: ${c.evidence.join(' | ').slice(0, 800)}`);
+
+const ROUTES = Object.keys(PROVIDERS);
+
+describe.skipIf(!existsSync(codeScript) || missingTools.length > 0)(
+  `ce-code-review's adversarial worker as upstream ships it${existsSync(codeScript) ? '' : ' (skipped: set ROUTECERT_CE_CODE_REVIEW to a copy of compound-engineering-plugin skills/ce-code-review)'}`,
+  () => {
+    it.each(ROUTES)('is certified on %s with contract "findings-code"', async (route) => {
+      const { certificate, exitCode } = await certify(codeReview(route), { onProgress: tracker.track });
+      const r = certificate.routes[0]!;
+      expect(failures(r)).toEqual([]);
+      expect(r.status).toBe('certified');
+      expect(exitCode).toBe(0);
+    }, LONG);
+  },
+);
+
+describe.skipIf(!existsSync(docScript) || missingTools.length > 0)(
+  `ce-doc-review's worker as upstream ships it${existsSync(docScript) ? '' : ' (skipped: set ROUTECERT_CE_DOC_REVIEW to a copy of compound-engineering-plugin skills/ce-doc-review)'}`,
+  () => {
+    it.each(ROUTES)('is certified on %s with contract "findings-doc"', async (route) => {
+      const { certificate, exitCode } = await certify(docReview(route), { onProgress: tracker.track });
+      const r = certificate.routes[0]!;
+      expect(failures(r)).toEqual([]);
+      expect(r.status).toBe('certified');
+      expect(exitCode).toBe(0);
+    }, LONG);
+  },
+);
