@@ -109,13 +109,24 @@ export async function main(argv: string[]): Promise<number> {
 
   program
     .command('record')
-    .description('Probe a real CLI hermetically for each scenario and write each envelope as a redacted case file')
-    .option('--cli <name>', 'the CLI to record', 'claude')
-    .option('--route <route>', 'only this route; repeatable', collect)
+    .description('Record real CLIs hermetically into redacted case files: routecert\'s pov plan (--cli), your contracts (--config), or a bug report (--from)')
+    .option('--cli <name>', 'the CLI to record (default claude); with --config: only these of the CLIs the contracts name; repeatable', collect)
+    .option('--config <file>', 'record your contracts: each contract\'s schema through each CLI its `clis` names, with scenarios generated from the schema, into the config\'s cases folder')
+    .option('--contract <name>', 'with --config: only this contract; with --from: the contract that judges the case (default: the config\'s only one, else pov); repeatable', collect)
+    .option('--route <route>', 'only this route; repeatable (with --from: the route of the capture)', collect)
     .option('--scenario <name>', 'only this scenario; repeatable', collect)
-    .option('--out <dir>', 'folder for the case files', 'fixtures/cases')
+    .option('--out <dir>', 'folder for the case files (default: fixtures/cases in routecert\'s checkout; with --config or --from the config\'s cases folder, else ./cases)')
     .option('--force', 'overwrite a case file that exists (never done without it)')
     .option('--fix-ids', 'recompute the content-hash id of every case under --out instead of recording')
+    .option('--from <capture>', 'a bug report to a case: a pasted capture (file, or - for stdin): stdout, then optional `--- stderr ---` and `--- exit code: N ---` lines, or an envelope as JSON')
+    .option('--stdout <file>', 'with --from or alone instead of it: the stdout of the reported run')
+    .option('--stderr <file>', 'the stderr of the reported run')
+    .option('--exit-code <n>', 'the exit code of the reported run', integerOption(-255))
+    .option('--expect <verdict>', 'with --from: the verdict the capture should get (accepted, dropped-unusable, provider-error, ...)')
+    .option('--name <name>', 'with --from: the case file name without .json (default report-<id>)')
+    .option('--description <text>', 'with --from: one sentence saying what the case shows')
+    .option('--ref <url>', 'with --from: the bug report (provenance issue)')
+    .option('--cli-version <version>', 'with --from: the CLI version of the report')
     .option('--bin <cli=path>', 'run this binary (or npm prefix folder) of <cli> instead of the pinned one; repeatable; also ROUTECERT_BIN_<CLI>', collect)
     .option('--allow-unsupported', 'record a CLI version outside the supported range (see probe --list) anyway')
     .option('--live', 'record the final plan against the REAL provider with the credentials in the environment (costs money; redacted)')
@@ -149,7 +160,7 @@ export async function main(argv: string[]): Promise<number> {
   program
     .command('certify')
     .description('Certify a worker: fake CLIs on its PATH replay corpus cases; write reports/<run>/certificate.{json,md}')
-    .option('--config <file>', 'the config that defines the worker adapter and routes', 'routecert.config.ts')
+    .option('--config <file>', 'the config that defines the worker adapter and routes (default: ./routecert.config.{ts,mts,cts,mjs,js,cjs,json}, the first found)')
     .option('--route <route>', 'only this route or CLI of the config; repeatable', collect)
     .option('--check <id>', 'only this check (besides the smoke); repeatable', collect)
     .option('--reports <dir>', 'parent folder of the run folder', 'reports')
@@ -167,6 +178,7 @@ export async function main(argv: string[]): Promise<number> {
     .option('--config <file>', 'lint the production schema of every contract of this config against the profiles of the CLIs it names (`clis`)')
     .addOption(new Option('--profile <name>', 'provider profile to check against; repeatable').argParser(collect))
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .option('--max-warnings <n>', 'fail (exit 1) when there are more than n warnings; errors always fail (default: warnings print and pass)', integerOption(0))
     .action(async (paths: string[], opts) => {
       const { lintCommand } = await import('./commands/lint.ts');
       exitCode = await lintCommand(paths, opts);
@@ -226,7 +238,15 @@ export async function main(argv: string[]): Promise<number> {
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.help' || error.code === 'commander.version') return 0;
       return 2;
     }
-    process.stderr.write(`[routecert] ${(error as Error).stack ?? String(error)}\n`);
+    // A config or usage problem that reached here still gets its message and exit 2; anything else
+    // is routecert's own fault: one line naming it, the stack only with ROUTECERT_DEBUG=1.
+    const e = error as Error & { code?: unknown };
+    if (e?.name === 'ContractDefinitionError' || e?.name === 'CertifyConfigError' || e?.name === 'UsageError' || e?.code === 'ROUTECERT_USAGE') {
+      process.stderr.write(`${e.message.startsWith('[routecert]') ? e.message : `[routecert] ${e.message}`}\n`);
+      return 2;
+    }
+    const detail = process.env.ROUTECERT_DEBUG ? (e?.stack ?? String(error)) : (e?.message ?? String(error));
+    process.stderr.write(`[routecert] internal error: ${detail}\n${process.env.ROUTECERT_DEBUG ? '' : '(ROUTECERT_DEBUG=1 prints the stack; please report it with the command line)\n'}`);
     return 3;
   }
   return exitCode;
