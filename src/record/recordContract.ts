@@ -19,6 +19,7 @@
  * baseline a later CLI version or worker change is compared with; a run whose verdict breaks the
  * rule is reported and, for a scenario that must fail closed, not written.
  */
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { DefinedContract } from '#src/contract/define.ts';
@@ -142,8 +143,8 @@ export function ruleProblems(scenario: ContractScenario, verdict: Verdict): stri
  * The case file of one recorded scenario: redacted attempts, the contract's name, the verdict the
  * contract reached as the expectation (with the accepted origin and value), id computed.
  */
-export function contractCase(options: { contract: string; route: string; cli: { name: string; version: string | null }; scenario: ContractScenario; attempts: readonly CaseAttempt[]; verdict: Verdict; date?: Date }): CaseFile {
-  const paths = [{ path: PROJECT_ROOT.replace(/[\\/]+$/, ''), placeholder: '<project>' }, { path: process.cwd(), placeholder: '<project>' }];
+export function contractCase(options: { contract: string; route: string; cli: { name: string; version: string | null; bin?: string | null }; scenario: ContractScenario; attempts: readonly CaseAttempt[]; verdict: Verdict; date?: Date }): CaseFile {
+  const paths = [{ path: PROJECT_ROOT.replace(/[\\/]+$/, ''), placeholder: '<project>' }, { path: process.cwd(), placeholder: '<project>' }, ...cliPrefixes(options.cli.bin ?? null)];
   const attempts = redactValue([...options.attempts], { secrets: [CLAUDE_TEST_API_KEY], paths }).map((a) => ({ ...a, elapsedMs: Math.round(a.elapsedMs) }));
   const v = options.verdict;
   const expect: CaseExpectation = v.verdict === 'accepted' && 'origin' in v ? { verdict: 'accepted', origin: String(v.origin), value: v.value } : { verdict: v.verdict };
@@ -160,6 +161,25 @@ export function contractCase(options: { contract: string; route: string; cli: { 
     expect,
     tags: [...options.scenario.tags, 'recorded'],
   };
+}
+
+/**
+ * The folders a CLI is installed in (the part of its binary's path, and of that path with links
+ * resolved, before the last `/node_modules/`), each as `<cli-prefix>`: a CLI's stack trace names
+ * its own files (Gemini CLI 0.61.0 on every API error), and that path belongs to one machine.
+ */
+function cliPrefixes(bin: string | null): { path: string; placeholder: string }[] {
+  if (bin === null) return [];
+  let real = bin;
+  try {
+    real = realpathSync(bin);
+  } catch {
+    // A binary that vanished since the run: its unresolved path is still hidden.
+  }
+  return [...new Set([bin, real])]
+    .map((p) => p.slice(0, Math.max(0, p.lastIndexOf(`${path.sep}node_modules${path.sep}`))))
+    .filter((p) => p.length > 1)
+    .map((p) => ({ path: p, placeholder: '<cli-prefix>' }));
 }
 
 /** Where a recorded case of a team's contract lives: `<out>/<contract>/<route>/<slug>.json`. */

@@ -75,7 +75,7 @@ export async function certifyCommand(opts: CertifyCommandOptions): Promise<numbe
     });
   } catch (error) {
     if (error instanceof CertifyConfigError) {
-      process.stderr.write(`${error.message}\n`);
+      process.stderr.write(`${error.message.replace(/^\[routecert\] /, `[routecert] config file ${file}: `)}\n`);
       return 2;
     }
     throw error;

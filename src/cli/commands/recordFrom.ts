@@ -82,7 +82,11 @@ export function parseCapture(text: string): { stdout: string; stderr: string; ex
     }
     parts[into].push(line);
   }
-  const join = (lines: string[]) => lines.join('\n').replace(/^\n+/, '');
+  // As the terminal showed it: no blank lines around a section, one newline after its last line.
+  const join = (lines: string[]) => {
+    const text = lines.join('\n').replace(/^\n+/, '').replace(/\n+$/, '');
+    return text === '' ? '' : `${text}\n`;
+  };
   return { stdout: join(parts.stdout), stderr: join(parts.stderr), exitCode };
 }
 
@@ -143,7 +147,8 @@ export async function recordFromCommand(opts: RecordFromOptions): Promise<number
     expect,
     tags: ['from-report'],
   };
-  const file = path.join(outDir, ...opts.route.split('/').map((p) => p.replace(/[^A-Za-z0-9._=-]+/g, '-')), `${opts.name ?? `report-${c.id}`}.json`);
+  // A team's cases sit under their contract's folder, as `record --config` writes them.
+  const file = path.join(outDir, ...(project ? [contractName] : []), ...opts.route.split('/').map((p) => p.replace(/[^A-Za-z0-9._=-]+/g, '-')), `${opts.name ?? `report-${c.id}`}.json`);
   const written = await writeCaseFile(file, c, opts.force ?? false);
   if ('refused' in written) throw new UsageError(`${shownPath(written.refused)} exists; give another --name, or --force to overwrite it`);
   out(`wrote ${shownPath(written.written)} (case ${c.id}, contract ${contractName}, exit code ${exitCode}${assumed ? ' assumed: the capture gives none, --exit-code <n> sets it' : ''}; redacted)\n`);
