@@ -167,7 +167,7 @@ export async function recordCommand(opts: RecordCommandOptions): Promise<number>
     if (drift.broken) process.stdout.write(pc.magenta(`        broken: the probe crashed or was refused at startup (not drift)\n`));
   });
   if ([...recordedVersions].some((v) => v !== cli.version)) {
-    process.stdout.write(`${driver.cli} ${cli.version ?? '?'} against ${path.relative(process.cwd(), outDir) || outDir} (recorded ${[...recordedVersions].sort().join(', ')}): ${versionResult(seen)}\n`);
+    process.stdout.write(`${driver.cli} ${cli.version ?? '?'} against ${path.relative(process.cwd(), outDir) || outDir} (recorded ${[...recordedVersions].sort().join(', ')}): ${versionResult(seen, cli.version)}\n`);
   }
   if (faults > 0) return 3;
   if (mismatches > 0) process.stdout.write(pc.red(`${mismatches} recorded case(s) did not reach the verdict the plan expects (see above); exit 1\n`));
