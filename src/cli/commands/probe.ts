@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
 import pc from 'picocolors';
-import { planFor } from '#src/harness/probePlan.ts';
+import { planFor, schemaFor } from '#src/harness/probePlan.ts';
 import { loadContract } from '#src/contract/registry.ts';
 import { decoderFor } from '#src/envelope/registry.ts';
 import { projectPath } from '#src/paths.ts';
@@ -78,6 +78,11 @@ export async function probeCommand(opts: ProbeCommandOptions): Promise<number> {
     process.stderr.write(`[routecert] cannot read the schema ${schemaFile}: ${(error as Error).message}\n`);
     return 2;
   }
+  // Without --schema: the pov schema as the CLI's own probe plan sends it (Codex: the OpenAI-strict
+  // variant its provider takes), so the README's `probe --cli codex` passes as written.
+  const variant = opts.schema ? null : (planFor(driver.cli).find((p) => p.slug === opts.scenario) ?? planFor(driver.cli).find((p) => p.slug === 'final'))?.schema;
+  if (variant === 'openai-strict') schema = schemaFor(variant, schema);
+  const schemaShown = opts.schema ?? (variant === 'openai-strict' ? 'the default pov schema in its OpenAI-strict form (schemas/contracts/pov.openai-strict.schema.json)' : 'the default pov production schema');
   let bins: Record<string, string>;
   try {
     bins = parseBinOptions(opts.bin);
@@ -135,7 +140,7 @@ export async function probeCommand(opts: ProbeCommandOptions): Promise<number> {
     return 0;
   }
   if (verdict.verdict !== expected) {
-    if (!opts.json) process.stdout.write(`${pc.red('FAIL')}: expected ${expected}, got ${verdict.verdict}${opts.schema ? '' : ' (with the default pov production schema; give --schema to send another)'}\n`);
+    if (!opts.json) process.stdout.write(`${pc.red('FAIL')}: expected ${expected}, got ${verdict.verdict} (with ${schemaShown}${opts.schema ? '' : '; give --schema to send another'})\n`);
     return 1;
   }
   if (!opts.json) process.stdout.write(`${pc.green('PASS')}: ${verdict.verdict}, as scenario ${opts.scenario} expects\n`);
@@ -144,12 +149,12 @@ export async function probeCommand(opts: ProbeCommandOptions): Promise<number> {
 
 /**
  * The verdict a one-attempt scenario must reach on `route`: `accepted` for `final`, else the probe
- * plan's expectation for the planned probe with that single scenario and the production schema;
+ * plan's expectation for the planned probe with that single scenario and the pov schema (production or OpenAI-strict);
  * null when the plan has none.
  */
 function expectedVerdict(cli: string, route: string, scenario: string): string | null {
   if (scenario === 'final') return 'accepted';
-  const planned = planFor(cli).find((p) => p.scenarios.length === 1 && p.scenarios[0] === scenario && p.schema === 'production');
+  const planned = planFor(cli).find((p) => p.scenarios.length === 1 && p.scenarios[0] === scenario && p.schema !== 'meta-root');
   return planned ? planned.expect(route).verdict : null;
 }
 
