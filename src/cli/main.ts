@@ -11,6 +11,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { PACKAGE_VERSION } from '#src/paths.ts';
 import { applyColourEnv, integerOption, outputFileOption, reporterOption, shardOption } from './options.ts';
 import { REPORTER_NAMES } from '#src/report/names.ts';
+import { reporterOrPathOption } from './reporterModules.ts';
 
 /**
  * A reader that closes the pipe early (`routecert run | head -1`) is no failure of the run: the
@@ -72,7 +73,7 @@ export async function main(argv: string[]): Promise<number> {
     .option('--probe-timeout <ms>', 'deadline of one probe run in ms', integerOption(1, 'ms'), 60_000)
     .option('--quiet', 'print only cases that do not pass, and the summary')
     .option('--max-case-mb <MiB>', 'largest case file to load, in MiB (default 256; Node cannot read one over 512)', (v) => Number(v))
-    .option('--reporter <name>', `reporter instead of the defaults (default, json, junit, markdown, html; github on GitHub Actions); repeatable. One of: ${REPORTER_NAMES.join(', ')}`, reporterOption)
+    .option('--reporter <name|path>', `reporter instead of the defaults (default, json, junit, markdown, html; github on GitHub Actions); repeatable. One of: ${REPORTER_NAMES.join(', ')}, or a module path (./my-reporter.mjs) whose default export is a reporter`, reporterOrPathOption)
     .option('--output-file <[reporter=]path>', 'file of a reporter instead of the run folder, e.g. junit=ci/junit.xml; repeatable', outputFileOption)
     .option('--shard <i/n>', 'run only shard i of n (cases and probes split by id); join the reports with `routecert merge-reports`', shardOption)
     .option('--no-progress', 'no progress line (on a terminal) or periodic progress lines (in CI)')

@@ -10,7 +10,7 @@ import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectPath } from '#src/paths.ts';
-import { routecert, tempRoot } from './cliTestKit.ts';
+import { copyCorpus, onlyRun, routecert, tempRoot } from './cliTestKit.ts';
 
 let root: Awaited<ReturnType<typeof tempRoot>>;
 
@@ -193,5 +193,28 @@ describe.skipIf(!existsSync(claude))('record --config: the team\'s contract thro
     expect(run.stdout).toContain('4 cases: 4 passed');
     const again = await routecert([...args.slice(0, -1), 'final'], { cwd: dir });
     expect(again.stdout).toContain('exists, not overwritten (--force overwrites)');
+  });
+});
+
+describe('--reporter takes a module path, as vitest does', { timeout: 120_000 }, () => {
+  it('a module whose default export is a reporter object (or a class of one) gets the run; an unknown name still exits 2', async () => {
+    const dir = path.join(root.dir, 'reporter');
+    await copyCorpus(path.join(dir, 'cases'), (rel) => rel.startsWith(`claude-code${path.sep}json${path.sep}`));
+    await writeFile(
+      path.join(dir, 'count-reporter.mjs'),
+      "import { writeFileSync } from 'node:fs';\nexport default class { name = 'count'; onRunEnd(report) { writeFileSync('count.txt', `${report.summary.pass} passed of ${report.summary.total}`); } }\n",
+    );
+    const reports = path.join(dir, 'reports');
+    const r = await routecert(['run', '--no-probes', '--cases', 'cases', '--reports', reports, '--reporter', './count-reporter.mjs'], { cwd: dir });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const { report } = await onlyRun(reports);
+    expect(await readFile(path.join(dir, 'count.txt'), 'utf8')).toBe(`${report.summary.total} passed of ${report.summary.total}`);
+    const bad = await routecert(['run', '--no-probes', '--cases', 'cases', '--reporter', 'junt'], { cwd: dir });
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain('did you mean "junit"');
+    const missing = await routecert(['run', '--no-probes', '--cases', 'cases', '--reporter', './nope.mjs'], { cwd: dir });
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr).toContain('--reporter ./nope.mjs: the module does not load');
+    noStack(missing.stderr);
   });
 });
