@@ -218,3 +218,37 @@ describe('--reporter takes a module path, as vitest does', { timeout: 120_000 },
     noStack(missing.stderr);
   });
 });
+
+describe('init is idempotent and says what it keeps and what it would replace', { timeout: 240_000 }, () => {
+  it('a re-run keeps every file; a new schema is not half-added; --force replaces and removes orphan starter cases; an empty --schemas folder exits 2', async () => {
+    const dir = path.join(root.dir, 'init');
+    await mkdir(path.join(dir, 'contracts'), { recursive: true });
+    await writeFile(path.join(dir, 'contracts', 'review.schema.json'), JSON.stringify(REVIEW_SCHEMA));
+    const first = await routecert(['init', '--schemas', 'contracts', '--json'], { cwd: dir });
+    expect(first.exitCode, first.stderr).toBe(0);
+    expect(first.stdout).toContain('wrote routecert.config.json');
+    const again = await routecert(['init', '--schemas', 'contracts', '--json'], { cwd: dir });
+    expect(again.exitCode).toBe(0);
+    expect(again.stdout).toContain('kept  routecert.config.json (exists, the same as init writes)');
+    expect(again.stdout).toContain('nothing written: every starter file exists as init writes it');
+    // A second schema: the kept config does not define it, so its cases are not written (no orphans).
+    await writeFile(path.join(dir, 'contracts', 'verdict.schema.json'), JSON.stringify({ type: 'object', required: ['verdict'], properties: { verdict: { type: 'string', enum: ['ship', 'hold'] } }, additionalProperties: false }));
+    const added = await routecert(['init', '--schemas', 'contracts', '--json'], { cwd: dir });
+    expect(added.stdout).toContain('kept  routecert.config.json (exists and differs from what init writes now; --force replaces it)');
+    expect(added.stdout).toMatch(/would add cases\/verdict\/accepted\.json \(not written/);
+    expect(existsSync(path.join(dir, 'cases', 'verdict'))).toBe(false);
+    expect((await routecert(['run', '--no-probes', '--reports', path.join(dir, 'reports')], { cwd: dir })).exitCode).toBe(0);
+    // The first schema goes: --force rewrites the config and removes its starter cases.
+    await (await import('node:fs/promises')).rm(path.join(dir, 'contracts', 'review.schema.json'));
+    const forced = await routecert(['init', '--schemas', 'contracts', '--json', '--force'], { cwd: dir });
+    expect(forced.exitCode).toBe(0);
+    expect(forced.stdout).toContain('removed cases/review/accepted.json (a starter case of a contract the new config does not define)');
+    expect(existsSync(path.join(dir, 'cases', 'review', 'accepted.json'))).toBe(false);
+    const run = await routecert(['run', '--no-probes', '--reports', path.join(dir, 'reports-2')], { cwd: dir });
+    expect(run.exitCode, run.stdout + run.stderr).toBe(0);
+    await mkdir(path.join(dir, 'empty'));
+    const empty = await routecert(['init', '--schemas', 'empty', '--force'], { cwd: dir });
+    expect(empty.exitCode).toBe(2);
+    expect(empty.stderr).toContain('empty holds no schema file');
+  });
+});
