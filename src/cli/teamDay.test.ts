@@ -252,3 +252,15 @@ describe('init is idempotent and says what it keeps and what it would replace', 
     expect(empty.stderr).toContain('empty holds no schema file');
   });
 });
+
+describe('progress on every long phase', { timeout: 240_000 }, () => {
+  it('the certification says what runs and how many routes are left, in CI lines on stderr', async () => {
+    const r = await routecert(['run', '--route', 'certify:claude-code/json', '--reports', path.join(root.dir, 'reports-progress')], {
+      cwd: root.dir,
+      env: { CI: 'true', ROUTECERT_PROGRESS_MS: '200' },
+    });
+    expect(r.exitCode, r.stderr).toBe(0);
+    // The route certifies in seconds (tens of worker runs); a line every 200 ms shows it under way.
+    expect(r.stderr).toMatch(/\[routecert\] progress: cases 0\/0, certification 0\/1 \((claude-code\/json|\d+ checks done, last claude-code\/json [a-z-]+)\), \d+s elapsed/);
+  });
+});

@@ -136,7 +136,9 @@ async function run(opts: RunCommandOptions, commandLine: string): Promise<number
   const withJson: (BuiltinReporterName | Reporter)[] = names.includes('json') && !files.json ? chosen : [...chosen, 'json'];
   const stdout = (s: string) => process.stdout.write(s);
   const tty = Boolean(process.stderr.isTTY && process.stdout.isTTY) && !process.env.CI;
-  const progress = opts.progress === false ? undefined : progressReporter({ write: (s) => process.stderr.write(s), tty });
+  // ROUTECERT_PROGRESS_MS: the CI line's period (tests shorten it; the default is the reporter's 20 s).
+  const every = Number(process.env.ROUTECERT_PROGRESS_MS);
+  const progress = opts.progress === false ? undefined : progressReporter({ write: (s) => process.stderr.write(s), tty, ...(every > 0 ? { intervalMs: every } : {}) });
   const reporters = [
     ...(progress ? [progress] : []),
     ...createReporters(withJson, { dir, files, write: progress ? progress.wrap(stdout) : stdout, quiet: opts.quiet ?? false }),
