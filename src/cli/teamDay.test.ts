@@ -174,7 +174,7 @@ describe('lint follows the linters\' convention', { timeout: 120_000 }, () => {
 });
 
 const claude = projectPath('probes/node_modules/.bin/claude');
-describe.skipIf(!existsSync(claude))('record --config: the team\'s contract through a real CLI, hermetically', { timeout: 300_000 }, () => {
+describe.skipIf(!existsSync(claude))(`record --config: the team's contract through a real CLI, hermetically${existsSync(claude) ? '' : ' (skipped: Claude Code is not installed; npm run probes:install)'}`, { timeout: 300_000 }, () => {
   it('writes one redacted case per scenario of the schema, judged by the team\'s contract; never overwrites without --force', async () => {
     const dir = await team('record', { cases: 'cases', contracts: [contract('findings', ['claude', 'codex'])] });
     const args = ['record', '--config', 'routecert.config.json', '--bin', `claude=${claude}`, '--cli', 'claude', '--route', 'claude-code/json', '--scenario', 'final,missing-overall_correctness,scalar,api-429'];
@@ -262,5 +262,23 @@ describe('progress on every long phase', { timeout: 240_000 }, () => {
     expect(r.exitCode, r.stderr).toBe(0);
     // The route certifies in seconds (tens of worker runs); a line every 200 ms shows it under way.
     expect(r.stderr).toMatch(/\[routecert\] progress: cases 0\/0, certification 0\/1 \((claude-code\/json|\d+ checks done, last claude-code\/json [a-z-]+)\), \d+s elapsed/);
+  });
+});
+
+describe('the README holds for a team', () => {
+  it('its whole case file loads as a case whose id is its content hash; its placeholder table lists every worker placeholder', async () => {
+    const { loadCaseFile } = await import('#src/record/corpus.ts');
+    const { caseId } = await import('#src/record/caseId.ts');
+    const { PLACEHOLDERS } = await import('#src/harness/certify/config.ts');
+    const readme = await readFile(projectPath('README.md'), 'utf8');
+    const block = /### A bug report to a case[\s\S]*?```json\n([\s\S]*?)\n```/.exec(readme)?.[1];
+    expect(block).toBeDefined();
+    const file = path.join(root.dir, 'readme-case.json');
+    await writeFile(file, block!);
+    const { loaded, errors } = await loadCaseFile(file);
+    expect(errors).toEqual([]);
+    expect(loaded!.case.id).toBe(caseId(loaded!.case));
+    const table = readme.slice(readme.indexOf('| placeholder | becomes |'));
+    for (const p of PLACEHOLDERS) expect(table, p).toContain(`| \`{${p}}\` |`);
   });
 });
