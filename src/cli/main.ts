@@ -7,7 +7,9 @@
  * 2 usage or configuration error (also: a filter or folder that selects nothing); 3 the run could
  * not be carried out.
  */
+import { existsSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
+import { CONFIG_FILE_NAMES } from '#src/config/fileNames.ts';
 import { PACKAGE_VERSION } from '#src/paths.ts';
 import { applyColourEnv, integerOption, outputFileOption, reporterOption, shardOption } from './options.ts';
 import { REPORTER_NAMES } from '#src/report/names.ts';
@@ -24,6 +26,22 @@ function ignoreClosedPipes(): void {
       if (error.code !== 'EPIPE') throw error;
     });
   }
+}
+
+/**
+ * `--config` given without a file (`routecert record --config`): the first
+ * `routecert.config.{ts,mts,cts,mjs,js,cjs,json}` of the working folder. Writes the error and
+ * returns false when there is none.
+ */
+function withConfigFile(opts: { config?: string | boolean }): boolean {
+  if (opts.config !== true) return true;
+  const found = CONFIG_FILE_NAMES.find((n) => existsSync(n));
+  if (found === undefined) {
+    process.stderr.write(`[routecert] --config: no routecert config here (looked for ${CONFIG_FILE_NAMES.join(', ')}); name one (--config <file>), or write one with \`npx routecert init\`\n`);
+    return false;
+  }
+  opts.config = found;
+  return true;
 }
 
 /** Collect a repeatable option into an array. */
@@ -112,7 +130,7 @@ export async function main(argv: string[]): Promise<number> {
     .command('record')
     .description('Record real CLIs hermetically into redacted case files: routecert\'s pov plan (--cli), your contracts (--config), or a bug report (--from)')
     .option('--cli <name>', 'the CLI to record (default claude); with --config: only these of the CLIs the contracts name; repeatable', collect)
-    .option('--config <file>', 'record your contracts: each contract\'s schema through each CLI its `clis` names, with scenarios generated from the schema, into the config\'s cases folder')
+    .option('--config [file]', 'record your contracts: each contract\'s schema through each CLI its `clis` names, with scenarios generated from the schema, into the config\'s cases folder (no file: ./routecert.config.*)')
     .option('--contract <name>', 'with --config: only this contract; with --from: the contract that judges the case (default: the config\'s only one, else pov); repeatable', collect)
     .option('--route <route>', 'only this route; repeatable (with --from: the route of the capture)', collect)
     .option('--scenario <name>', 'only this scenario; repeatable', collect)
@@ -134,6 +152,7 @@ export async function main(argv: string[]): Promise<number> {
     .option('--probe-timeout <ms>', 'deadline of one probe run in ms', integerOption(1, 'ms'), 60_000)
     .action(async (opts) => {
       const { recordCommand } = await import('./commands/record.ts');
+      if (!withConfigFile(opts)) return void (exitCode = 2);
       exitCode = await recordCommand(opts);
     });
 
@@ -146,7 +165,7 @@ export async function main(argv: string[]): Promise<number> {
     .option('--scenario <name>', 'the scenario to run', 'final')
     .option('--schema <file>', 'the schema to send (default: the pov production schema)')
     .option('--startup', 'only check whether the CLI accepts the schema at startup; with --config: every schema of the config on every installed CLI and output format (a table)')
-    .option('--config <file>', 'your routecert config: probe --startup probes its contracts\' schemas; exit 1 when a CLI a contract names in `clis` rejects one')
+    .option('--config [file]', 'your routecert config (no file: ./routecert.config.*): probe --startup probes its contracts\' schemas; exit 1 when a CLI a contract names in `clis` rejects one')
     .option('--startup-table', 'probe every installed schema-flag CLI with the production schemas, keyword canaries and each output format; print the table')
     .option('--bin <cli=path>', 'run this binary (or npm prefix folder) of <cli> instead of the pinned one; repeatable; also ROUTECERT_BIN_<CLI>', collect)
     .option('--allow-unsupported', 'probe a CLI version outside the supported range (see probe --list) anyway')
@@ -155,6 +174,7 @@ export async function main(argv: string[]): Promise<number> {
     .option('--json', 'print the probe result as JSON')
     .action(async (opts) => {
       const { probeCommand } = await import('./commands/probe.ts');
+      if (!withConfigFile(opts)) return void (exitCode = 2);
       exitCode = await probeCommand(opts);
     });
 
@@ -198,10 +218,11 @@ export async function main(argv: string[]): Promise<number> {
     .option('--cases <dir>', 'corpus whose cases run first as examples', 'fixtures/cases')
     .option('--no-examples', 'do not run the corpus examples first')
     .option('--list', 'list the properties and exit')
-    .option('--config <file>', 'also check your contracts: payloads generated from each contract\'s schema, in generated envelopes')
+    .option('--config [file]', 'also check your contracts (no file: ./routecert.config.*): payloads generated from each contract\'s schema, in generated envelopes')
     .option('--contract <name>', 'with --config: only this contract; repeatable', collect)
     .action(async (opts) => {
       const { fuzzCommand } = await import('./commands/fuzz.ts');
+      if (!withConfigFile(opts)) return void (exitCode = 2);
       exitCode = await fuzzCommand({
         ...opts,
         ...(opts.out === 'fixtures/cases/regressions' ? { out: undefined } : {}),

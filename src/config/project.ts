@@ -25,8 +25,7 @@ import { CertifyConfigError, configProblems, importConfig, reporterProblems, typ
 import type { BuiltinReporterName } from '#src/report/names.ts';
 import type { Reporter } from '#src/report/reporter.ts';
 
-/** The file names `--config` looks for when given a folder, and `init` writes (the first). */
-export const CONFIG_FILE_NAMES = ['routecert.config.ts', 'routecert.config.mts', 'routecert.config.cts', 'routecert.config.mjs', 'routecert.config.js', 'routecert.config.cjs', 'routecert.config.json'] as const;
+import { CONFIG_FILE_NAMES } from './fileNames.ts';
 
 /** The last line of a config error: what to do next. */
 export const NEXT_STEP = (file: string): string =>

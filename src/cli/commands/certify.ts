@@ -7,7 +7,7 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { CONFIG_FILE_NAMES } from '#src/config/project.ts';
+import { CONFIG_FILE_NAMES } from '#src/config/fileNames.ts';
 import pc from 'picocolors';
 import { certify, type CertifyProgress } from '#src/harness/certify/certify.ts';
 import { writeCertificate } from '#src/harness/certify/certificate.ts';
