@@ -183,7 +183,7 @@ async function configStartupCommand(opts: ProbeCommandOptions): Promise<number> 
     return 2;
   }
   const targets = await startupTargets();
-  const table = await buildStartupTable({ targets, rows: ['production'], production, timeoutMs: opts.probeTimeout });
+  const table = await buildStartupTable({ targets, rows: ['production'], production, timeoutMs: opts.probeTimeout, ...cellProgress() });
   process.stdout.write(opts.json ? `${JSON.stringify(table, null, 2)}\n` : startupTableText(table));
   if (!table.columns.some((c) => c.installed)) {
     process.stderr.write('[routecert] no CLI that takes a schema flag is installed (claude, codex, qwen): nothing was probed\n');
@@ -202,10 +202,26 @@ async function configStartupCommand(opts: ProbeCommandOptions): Promise<number> 
 async function startupTableCommand(opts: ProbeCommandOptions): Promise<number> {
   const { buildStartupTable } = await import('#src/harness/startupProbes.ts');
   const { startupTableText } = await import('#src/report/startupTable.ts');
-  const table = await buildStartupTable({ timeoutMs: opts.probeTimeout });
+  const table = await buildStartupTable({ timeoutMs: opts.probeTimeout, ...cellProgress() });
   process.stdout.write(opts.json ? `${JSON.stringify(table, null, 2)}\n` : startupTableText(table));
   if (table.summary.faults > 0 || !table.columns.some((c) => c.installed)) return 3;
   return table.summary.disagreements > 0 || table.summary.listedRejected > 0 ? 1 : 0;
+}
+
+/** Progress of a startup table on stderr: one line per cell as it is probed, `[done/total] cli version row: outcome`. */
+function cellProgress(): { onPlanned: (cells: number) => void; onCell: (row: { label: string }, cell: { cli: string; version: string | null; outcome: string }) => void } {
+  let total = 0;
+  let done = 0;
+  return {
+    onPlanned: (cells) => {
+      total = cells;
+      process.stderr.write(`[routecert] startup probes: ${cells} cell(s) to probe\n`);
+    },
+    onCell: (row, cell) => {
+      done += 1;
+      process.stderr.write(`[routecert] [${done}/${total}] ${cell.cli} ${cell.version ?? '(version unknown)'} ${row.label}: ${cell.outcome}\n`);
+    },
+  };
 }
 
 async function listClis(json: boolean): Promise<number> {
