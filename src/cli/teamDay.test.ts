@@ -60,6 +60,7 @@ afterAll(() => root.remove(), 60_000);
 
 describe('record --from: a bug report to a case in one command', { timeout: 120_000 }, () => {
   const capture = [
+    '$ claude -p --output-format json --json-schema "$(cat schemas/review.schema.json)" < prompt.txt',
     '{"type":"result","subtype":"success","is_error":false,"result":"Here: {\\"findings\\": [], \\"overall_correctness\\": \\"patch is correct\\", \\"overall_explanation\\": \\"fine\\", \\"overall_confidence_score\\": 0.9}","session_id":"0b7d3a54-8e1e-4a53-9f1e-5b2c0a7d1f11"}',
     '--- stderr ---',
     'warning: cache in /home/alice/work is stale',
@@ -80,6 +81,8 @@ describe('record --from: a bug report to a case in one command', { timeout: 120_
     expect(c.provenance).toMatchObject({ source: 'issue', ref: 'https://example.invalid/issues/7' });
     expect(c.attempts[0].stderr).toBe('warning: cache in <home>/work is stale\n');
     expect(c.attempts[0].stdout).toContain('"session_id":"<uuid>"');
+    expect(c.attempts[0].stdout).toMatch(/^\{"type":"result"/);
+    expect(c.description).toContain('(`claude -p --output-format json');
     expect(c.id).toMatch(/^[0-9a-f]{16}$/);
     const run = await routecert(['run', '--no-probes', '--reports', path.join(root.dir, 'reports-from')], { cwd: dir });
     expect(run.exitCode).toBe(0);

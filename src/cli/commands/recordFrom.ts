@@ -5,7 +5,8 @@
  * computed, written to the cases folder, and judged at once by its contract.
  *
  * A capture is either the JSON of an envelope (`{"stdout": "...", "stderr": "...", "exitCode": 1}`)
- * or text as pasted from a terminal: everything is stdout until a line `--- stderr ---`; a line
+ * or text as pasted from a terminal: a first line `$ <command>` is the command (kept in the
+ * description, not in stdout); everything else is stdout until a line `--- stderr ---`; a line
  * `--- stdout ---` switches back; a line `--- exit code: 1 ---` (or `exit code: 1`, `exit status 1`)
  * gives the exit code.
  *
@@ -54,7 +55,7 @@ export interface RecordFromOptions {
 }
 
 /** The envelope a capture holds (see the module doc). */
-export function parseCapture(text: string): { stdout: string; stderr: string; exitCode: number | null } {
+export function parseCapture(text: string): { stdout: string; stderr: string; exitCode: number | null; command?: string } {
   const trimmed = text.trim();
   if (trimmed.startsWith('{')) {
     try {
@@ -69,7 +70,11 @@ export function parseCapture(text: string): { stdout: string; stderr: string; ex
   const parts: Record<'stdout' | 'stderr', string[]> = { stdout: [], stderr: [] };
   let into: 'stdout' | 'stderr' = 'stdout';
   let exitCode: number | null = null;
-  for (const line of text.split('\n')) {
+  const lines = text.split('\n');
+  const first = lines.findIndex((l) => l.trim() !== '');
+  const prompt = first >= 0 ? /^\s*\$\s+(.+)$/.exec(lines[first]!) : null;
+  if (prompt) lines.splice(0, first + 1);
+  for (const line of lines) {
     const marker = /^\s*-{2,}\s*(stdout|stderr)\s*-{2,}\s*$/i.exec(line);
     if (marker) {
       into = marker[1]!.toLowerCase() as 'stdout' | 'stderr';
@@ -87,7 +92,7 @@ export function parseCapture(text: string): { stdout: string; stderr: string; ex
     const text = lines.join('\n').replace(/^\n+/, '').replace(/\n+$/, '');
     return text === '' ? '' : `${text}\n`;
   };
-  return { stdout: join(parts.stdout), stderr: join(parts.stderr), exitCode };
+  return { stdout: join(parts.stdout), stderr: join(parts.stderr), exitCode, ...(prompt ? { command: prompt[1]!.trim() } : {}) };
 }
 
 async function readInput(file: string): Promise<string> {
@@ -114,7 +119,7 @@ export async function recordFromCommand(opts: RecordFromOptions): Promise<number
     throw new UsageError(`--expect ${opts.expect} is no verdict. Verdicts: ${VERDICTS.join(', ')}.`);
   }
   if (opts.from === undefined && opts.stdout === undefined) throw new UsageError('record --from needs the envelope: --from <capture file, or - for stdin>, or --stdout <file> [--stderr <file>] [--exit-code <n>]');
-  let envelope: { stdout: string; stderr: string; exitCode: number | null };
+  let envelope: { stdout: string; stderr: string; exitCode: number | null; command?: string };
   if (opts.from !== undefined) envelope = parseCapture(await readInput(opts.from));
   else envelope = { stdout: await readInput(opts.stdout!), stderr: opts.stderr ? await readInput(opts.stderr) : '', exitCode: null };
   if (opts.stderr !== undefined && opts.from !== undefined) envelope.stderr = await readInput(opts.stderr);
@@ -138,7 +143,7 @@ export async function recordFromCommand(opts: RecordFromOptions): Promise<number
   const cliName = routeSpecFor(opts.route)?.definition.cli ?? opts.route.split('/')[0]!;
   const c: CaseFile = {
     id: caseId({ attempts, contract: contractName, expect }),
-    description: opts.description ?? `${opts.route}: reported ${opts.ref ? `in ${opts.ref}` : 'bug'}; expected ${opts.expect}`,
+    description: opts.description ?? `${opts.route}: reported ${opts.ref ? `in ${opts.ref}` : 'bug'}${envelope.command ? ` (\`${redactValue(envelope.command)}\`)` : ''}; expected ${opts.expect}`,
     route: opts.route,
     cli: { name: cliName, version: opts.cliVersion ?? 'unknown' },
     provenance: { source: opts.ref ? 'issue' : 'recorded', ...(opts.ref ? { ref: opts.ref } : { ref: 'routecert record --from: a captured envelope' }), date: new Date().toISOString().slice(0, 10) },
