@@ -16,7 +16,8 @@ export { findJsonObjects, scanJson } from '#src/scan/index.ts';
 // Contracts and verdicts
 export { VERDICTS, povContract, DEFAULT_POV_POLICY, FINAL_ANSWER_ADDENDUM, loadContract, judgeCase } from '#src/contract/index.ts';
 export { defineContract, definitionProblems, ContractDefinitionError, presetContract, presetDefinition, PRESET_NAMES } from '#src/contract/index.ts';
-export { loadProjectConfig, configFor, CONFIG_FILE_NAMES } from '#src/config/project.ts';
+export { loadProjectConfig, configFor } from '#src/config/project.ts';
+export { CONFIG_FILE_NAMES } from '#src/config/fileNames.ts';
 export { initProject } from '#src/config/init.ts';
 // Bounded evidence
 export { clipEvidence, boundedEvidence, EVIDENCE_LIMIT_CHARS } from '#src/diagnostics/evidence.ts';

@@ -106,6 +106,27 @@ describe('diff', { timeout: 240_000 }, () => {
     expect(json.changed).toEqual([expect.objectContaining({ id: changed, regression: false })]);
   });
 
+  it('a lost worker certificate is a regression: certified before, not certified or not there after', async () => {
+    const { mkdir, writeFile } = await import('node:fs/promises');
+    const base = whole.report.cases[0]!;
+    const check = (id: string, outcome: 'pass' | 'fail') => ({ ...base, id: `certify-claude-code-json-${id}`, route: 'certify:claude-code/json', outcome });
+    const write = async (name: string, extra: ReturnType<typeof check>[]) => {
+      const dir = path.join(root.dir, name);
+      await mkdir(dir, { recursive: true });
+      await writeFile(path.join(dir, 'report.json'), JSON.stringify({ ...whole.report, cases: [...whole.report.cases, ...extra] }));
+      return dir;
+    };
+    const certified = await write('cert-before', [check('smoke-final', 'pass'), check('retry-once', 'pass')]);
+    const gone = await routecert(['diff', certified, whole.dir], { cwd: root.dir });
+    expect(gone.exitCode).toBe(1);
+    expect(gone.stdout).toContain('REGRESSION certificate lost: claude-code/json: certified -> no certification in the later run');
+    const failing = await write('cert-after', [check('smoke-final', 'pass'), check('retry-once', 'fail')]);
+    const lost = await routecert(['diff', certified, failing], { cwd: root.dir });
+    expect(lost.exitCode).toBe(1);
+    expect(lost.stdout).toContain('REGRESSION certificate lost: claude-code/json: certified -> not certified');
+    expect((await routecert(['diff', certified, certified], { cwd: root.dir })).exitCode).toBe(0);
+  });
+
   it('exits 2 on a folder without a report', async () => {
     const d = await routecert(['diff', whole.dir, root.dir], { cwd: root.dir });
     expect(d.exitCode).toBe(2);

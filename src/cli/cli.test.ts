@@ -182,11 +182,14 @@ describe('numbers and names are validated', { timeout: 180_000 }, () => {
 
 describe('judging commands', { timeout: 180_000 }, () => {
   const codex = existsSync(projectPath('probes/node_modules/.bin/codex'));
-  it.skipIf(!codex)(`probe --cli codex exits 1: its provider refuses the default pov schema${codex ? '' : ' (skipped: codex not installed; npm run probes:install)'}`, async () => {
+  it.skipIf(!codex)(`probe --cli codex passes as the README writes it (the pov schema in its OpenAI-strict form); the plain pov schema is refused, exit 1${codex ? '' : ' (skipped: codex not installed; npm run probes:install)'}`, async () => {
     const r = await routecert(['probe', '--cli', 'codex'], { cwd: root.dir, timeoutMs: 120_000 });
-    expect(r.stdout).toContain('verdict: startup-rejected');
-    expect(r.stdout).toContain('FAIL: expected accepted, got startup-rejected');
-    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toContain('PASS: accepted');
+    expect(r.exitCode).toBe(0);
+    const plain = await routecert(['probe', '--cli', 'codex', '--schema', projectPath('schemas/contracts/pov.schema.json')], { cwd: root.dir, timeoutMs: 120_000 });
+    expect(plain.stdout).toContain('verdict: startup-rejected');
+    expect(plain.stdout).toContain('FAIL: expected accepted, got startup-rejected');
+    expect(plain.exitCode).toBe(1);
   });
 
   it('run exits 1 on a failing case and its replay command keeps --cases and --config', async () => {

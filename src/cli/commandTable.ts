@@ -9,7 +9,10 @@
  * object an action receives has the shape the command module declares (commander builds it from
  * these entries), hence the casts in each `run`.
  */
+import { existsSync } from 'node:fs';
+import { CONFIG_FILE_NAMES } from '#src/config/fileNames.ts';
 import { integerOption, outputFileOption, reporterOption, shardOption } from './options.ts';
+import { reporterOrPathOption } from './reporterModules.ts';
 import { REPORTER_NAMES } from '#src/report/names.ts';
 import { PROFILE_SPECS } from '#src/schema/profileData.ts';
 
@@ -51,6 +54,22 @@ export interface CommandSpec {
   options: readonly OptionSpec[];
   helpAfter?: string;
   run(context: CommandContext): Promise<number>;
+}
+
+/**
+ * `--config` given without a file (`routecert record --config`): the first
+ * `routecert.config.{ts,mts,cts,mjs,js,cjs,json}` of the working folder. Writes the error and
+ * returns false when there is none.
+ */
+function withConfigFile(opts: { config?: string | boolean }): boolean {
+  if (opts.config !== true) return true;
+  const found = CONFIG_FILE_NAMES.find((n) => existsSync(n));
+  if (found === undefined) {
+    process.stderr.write(`[routecert] --config: no routecert config here (looked for ${CONFIG_FILE_NAMES.join(', ')}); name one (--config <file>), or write one with \`npx routecert init\`\n`);
+    return false;
+  }
+  opts.config = found;
+  return true;
 }
 
 /** Collect a repeatable option into an array (`--route a --route b`, or `--route a,b`). */
@@ -110,9 +129,9 @@ export const COMMANDS: readonly CommandSpec[] = [
       { flags: '--quiet', description: 'print only cases that do not pass, and the summary' },
       { flags: '--max-case-mb <MiB>', description: 'largest case file to load, in MiB (default 256; Node cannot read one over 512)', parse: (v: string) => Number(v) },
       {
-        flags: '--reporter <name>',
-        description: `reporter instead of the defaults (default, json, junit, markdown, html; github on GitHub Actions); repeatable. One of: ${REPORTER_NAMES.join(', ')}`,
-        parse: reporterOption,
+        flags: '--reporter <name|path>',
+        description: `reporter instead of the defaults (default, json, junit, markdown, html; github on GitHub Actions); repeatable. One of: ${REPORTER_NAMES.join(', ')}, or a module path (./my-reporter.mjs) whose default export is a reporter`,
+        parse: reporterOrPathOption,
       },
       { flags: '--output-file <[reporter=]path>', description: 'file of a reporter instead of the run folder, e.g. junit=ci/junit.xml; repeatable', parse: outputFileOption },
       { flags: '--shard <i/n>', description: 'run only shard i of n (cases and probes split by id); join the reports with `routecert merge-reports`', parse: shardOption },
@@ -140,7 +159,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'init',
     description: 'Write a starter routecert.config.ts (a contract per schema file, the CLIs found) and cases/ that `routecert run` passes',
     readme:
-      'writes a starter `routecert.config.ts` (`--json`: `.json`) with a contract per schema file of `--schemas <folder>` (else an example schema), the schema-flag CLIs found, and `cases/` that `routecert run` passes; never overwrites without `--force`',
+      'writes a starter `routecert.config.ts` (`--json`: `.json`) with a contract per schema file of `--schemas <folder>` (else an example schema; an empty folder exits 2), the schema-flag CLIs found, and `cases/` that `routecert run` passes; never overwrites without `--force`. Run again it writes nothing and says which files it keeps (`the same as init writes`, or `differs ... --force replaces it`) and which it `would add`; `--force` rewrites them and removes the starter cases of contracts the new config no longer defines',
     options: [
       { flags: '--schemas <folder>', description: 'your production schemas (*.schema.json, else *.json); default: an example schema' },
       { flags: '--json', description: 'write routecert.config.json instead (the same shape, for teams without TypeScript)' },
@@ -153,16 +172,27 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'record',
-    description: 'Probe a real CLI hermetically for each scenario and write each envelope as a redacted case file',
+    description: "Record real CLIs hermetically into redacted case files: routecert's pov plan (--cli), your contracts (--config), or a bug report (--from)",
     readme:
-      "runs each planned hermetic probe of a real CLI (`--cli claude\\|codex\\|qwen\\|gemini\\|opencode\\|copilot\\|pi\\|grok-cli`) and writes its envelopes as a redacted case (`fixtures/cases/<route>/<scenario>.json`); never overwrites a case without `--force`; exits 1 when a recorded verdict is not the plan's; `--fix-ids` recomputes content-hash ids after a hand edit",
+      "runs each planned hermetic probe of a real CLI (`--cli claude\\|codex\\|qwen\\|gemini\\|opencode\\|copilot\\|pi\\|grok-cli`) and writes its envelopes as a redacted case (`fixtures/cases/<route>/<scenario>.json`); never overwrites a case without `--force`; exits 1 when a recorded verdict is not the plan's; `--fix-ids` recomputes content-hash ids after a hand edit. `--config <file>` records **your** contracts (see \"Recording your contract\"); `--from <capture>` turns a bug report into a case (see \"A bug report to a case\")",
     options: [
-      { flags: '--cli <name>', description: 'the CLI to record', default: 'claude' },
-      { flags: '--route <route>', description: 'only this route; repeatable', parse: collect },
+      { flags: '--cli <name>', description: 'the CLI to record (default claude); with --config: only these of the CLIs the contracts name; repeatable', parse: collect },
+      { flags: '--config [file]', description: "record your contracts: each contract's schema through each CLI its `clis` names, with scenarios generated from the schema, into the config's cases folder (no file: ./routecert.config.*)" },
+      { flags: '--contract <name>', description: "with --config: only this contract; with --from: the contract that judges the case (default: the config's only one, else pov); repeatable", parse: collect },
+      { flags: '--route <route>', description: 'only this route; repeatable (with --from: the route of the capture)', parse: collect },
       { flags: '--scenario <name>', description: 'only this scenario; repeatable', parse: collect },
-      { flags: '--out <dir>', description: 'folder for the case files', default: 'fixtures/cases' },
+      { flags: '--out <dir>', description: "folder for the case files (default: fixtures/cases in routecert's checkout; with --config or --from the config's cases folder, else ./cases)" },
       { flags: '--force', description: 'overwrite a case file that exists (never done without it)' },
       { flags: '--fix-ids', description: 'recompute the content-hash id of every case under --out instead of recording' },
+      { flags: '--from <capture>', description: 'a bug report to a case: a pasted capture (file, or - for stdin): stdout, then optional `--- stderr ---` and `--- exit code: N ---` lines, or an envelope as JSON' },
+      { flags: '--stdout <file>', description: 'with --from or alone instead of it: the stdout of the reported run' },
+      { flags: '--stderr <file>', description: 'the stderr of the reported run' },
+      { flags: '--exit-code <n>', description: 'the exit code of the reported run', parse: integerOption(-255) },
+      { flags: '--expect <verdict>', description: 'with --from: the verdict the capture should get (accepted, dropped-unusable, provider-error, ...)' },
+      { flags: '--name <name>', description: 'with --from: the case file name without .json (default report-<id>)' },
+      { flags: '--description <text>', description: 'with --from: one sentence saying what the case shows' },
+      { flags: '--ref <url>', description: 'with --from: the bug report (provenance issue)' },
+      { flags: '--cli-version <version>', description: 'with --from: the CLI version of the report' },
       BIN,
       { flags: '--allow-unsupported', description: 'record a CLI version outside the supported range (see probe --list) anyway' },
       { flags: '--live', description: 'record the final plan against the REAL provider with the credentials in the environment (costs money; redacted)' },
@@ -170,6 +200,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     ],
     async run({ opts }) {
       const { recordCommand } = await import('./commands/record.ts');
+      if (!withConfigFile(opts)) return 2;
       return recordCommand(opts as Parameters<typeof recordCommand>[0]);
     },
   },
@@ -188,7 +219,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         flags: '--startup',
         description: 'only check whether the CLI accepts the schema at startup; with --config: every schema of the config on every installed CLI and output format (a table)',
       },
-      { flags: '--config <file>', description: "your routecert config: probe --startup probes its contracts' schemas; exit 1 when a CLI a contract names in `clis` rejects one" },
+      { flags: '--config [file]', description: "your routecert config (no file: ./routecert.config.*): probe --startup probes its contracts' schemas; exit 1 when a CLI a contract names in `clis` rejects one" },
       { flags: '--startup-table', description: 'probe every installed schema-flag CLI with the production schemas, keyword canaries and each output format; print the table' },
       BIN,
       { flags: '--allow-unsupported', description: 'probe a CLI version outside the supported range (see probe --list) anyway' },
@@ -202,6 +233,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     ],
     async run({ opts }) {
       const { probeCommand } = await import('./commands/probe.ts');
+      if (!withConfigFile(opts)) return 2;
       return probeCommand(opts as Parameters<typeof probeCommand>[0]);
     },
   },
@@ -209,9 +241,9 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'certify',
     description: 'Certify a worker: fake CLIs on its PATH replay corpus cases; write reports/<run>/certificate.{json,md}',
     readme:
-      'certifies a worker in any language (`--config routecert.config.ts`): fake CLIs on its PATH replay corpus cases; writes `reports/<run>/certificate.{json,md}`; `--check <id>` must name a check, and a certificate with no passing check is not "certified"',
+      'certifies a worker in any language (`--config <file>`, default the working folder\'s `routecert.config.*`): fake CLIs on its PATH replay corpus cases; writes `reports/<run>/certificate.{json,md}`; `--check <id>` must name a check, and a certificate with no passing check is not "certified"',
     options: [
-      { flags: '--config <file>', description: 'the config that defines the worker adapter and routes', default: 'routecert.config.ts' },
+      { flags: '--config <file>', description: 'the config that defines the worker adapter and routes (default: ./routecert.config.{ts,mts,cts,mjs,js,cjs,json}, the first found)' },
       { flags: '--route <route>', description: 'only this route or CLI of the config; repeatable', parse: collect },
       { flags: '--check <id>', description: 'only this check (besides the smoke); repeatable', parse: collect },
       REPORTS,
@@ -227,12 +259,13 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'lint',
     description: 'Lint JSON Schemas for portability across model CLIs and providers',
     readme:
-      `lints JSON Schemas for portability (\`--profile ${PROFILE_SPECS.map((p) => p.name).join('\\|')}\`, \`--format json\`); each finding names the file, the JSON Pointer, the keyword, the profile rule and a fix; \`--config <file>\` lints each contract's schema against the profiles of the CLIs it names (\`clis\`); a path that does not exist exits 2`,
+      `lints JSON Schemas for portability (\`--profile ${PROFILE_SPECS.map((p) => p.name).join('\\|')}\`, \`--format json\`); each finding names the file, the JSON Pointer, the keyword, the profile rule and a fix; \`--config <file>\` lints each contract's schema against the profiles of the CLIs it names (\`clis\`); as linters do, warnings print and exit 0, an error exits 1, and \`--max-warnings N\` fails a lint with more than N warnings; a path that does not exist exits 2`,
     arguments: [{ name: '[paths...]', description: 'schema files or folders (default: schemas/contracts, or with --config the schemas of its contracts)' }],
     options: [
       { flags: '--config <file>', description: 'lint the production schema of every contract of this config against the profiles of the CLIs it names (`clis`)' },
       { flags: '--profile <name>', description: 'provider profile to check against; repeatable', parse: collect },
       { flags: '--format <format>', description: 'output format', choices: ['text', 'json'], default: 'text' },
+      { flags: '--max-warnings <n>', description: 'fail (exit 1) when there are more than n warnings; errors always fail (default: warnings print and pass)', parse: integerOption(0) },
     ],
     async run({ args, opts }) {
       const { lintCommand } = await import('./commands/lint.ts');
@@ -255,11 +288,12 @@ export const COMMANDS: readonly CommandSpec[] = [
       { flags: '--cases <dir>', description: 'corpus whose cases run first as examples', default: 'fixtures/cases' },
       { flags: '--no-examples', description: 'do not run the corpus examples first' },
       { flags: '--list', description: 'list the properties and exit' },
-      { flags: '--config <file>', description: "also check your contracts: payloads generated from each contract's schema, in generated envelopes" },
+      { flags: '--config [file]', description: "also check your contracts (no file: ./routecert.config.*): payloads generated from each contract's schema, in generated envelopes" },
       { flags: '--contract <name>', description: 'with --config: only this contract; repeatable', parse: collect },
     ],
     async run({ opts }) {
       const { fuzzCommand } = await import('./commands/fuzz.ts');
+      if (!withConfigFile(opts)) return 2;
       const fuzzOpts = opts as Parameters<typeof fuzzCommand>[0];
       return fuzzCommand({
         ...fuzzOpts,
@@ -291,7 +325,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'diff',
     description: 'Compare two reports case by case (verdict changes, cases added or removed, drift lines); exit 1 on a regression',
     readme:
-      'compares two reports case by case (`diff <before> <after>`, run folders or report.json): verdict changes, cases added or removed, drift lines, new run faults, startup cells; exits 1 on a regression; `--json`',
+      'compares two reports case by case (`diff <before> <after>`, run folders or report.json): verdict changes, cases added or removed, drift lines, new run faults, startup cells, lost worker certificates; exits 1 on a regression (a case that now fails, a new run fault, a route certified before and not after); `--json`',
     arguments: [
       { name: '<before>', description: 'run folder or report.json of the earlier run' },
       { name: '<after>', description: 'run folder or report.json of the later run' },

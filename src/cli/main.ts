@@ -82,7 +82,15 @@ export async function main(argv: string[]): Promise<number> {
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.help' || error.code === 'commander.version') return 0;
       return 2;
     }
-    process.stderr.write(`[routecert] ${(error as Error).stack ?? String(error)}\n`);
+    // A config or usage problem that reached here still gets its message and exit 2; anything else
+    // is routecert's own fault: one line naming it, the stack only with ROUTECERT_DEBUG=1.
+    const e = error as Error & { code?: unknown };
+    if (e?.name === 'ContractDefinitionError' || e?.name === 'CertifyConfigError' || e?.name === 'UsageError' || e?.code === 'ROUTECERT_USAGE') {
+      process.stderr.write(`${e.message.startsWith('[routecert]') ? e.message : `[routecert] ${e.message}`}\n`);
+      return 2;
+    }
+    const detail = process.env.ROUTECERT_DEBUG ? (e?.stack ?? String(error)) : (e?.message ?? String(error));
+    process.stderr.write(`[routecert] internal error: ${detail}\n${process.env.ROUTECERT_DEBUG ? '' : '(ROUTECERT_DEBUG=1 prints the stack; please report it with the command line)\n'}`);
     return 3;
   }
   return exitCode;

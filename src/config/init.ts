@@ -14,7 +14,7 @@
  *   contract with finality a non-final answer on its last attempt (`dropped-nonfinal`).
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { defineContract, type ContractDefinition } from '#src/contract/define.ts';
 import { FINAL_ANSWER_ADDENDUM } from '#src/contract/pov.ts';
@@ -35,12 +35,34 @@ export interface InitOptions {
   clis?: string[];
 }
 
-/** What init wrote and skipped, and the lines it prints. */
+/**
+ * What init did, and the lines it prints:
+ * - `written`: files written; `skipped`: files that exist and were kept (each also in `kept`);
+ * - `kept`: each kept file with why: `same` (what init would write now) or `differs` (`--force`
+ *   would replace it);
+ * - `wouldAdd`: files init would write but did not, because the config it belongs to was kept
+ *   (a case of a contract the kept config does not define would be an orphan);
+ * - `removed`: with `force`, starter cases (tag `starter`) of contracts the new config no longer defines.
+ */
 export interface InitResult {
   written: string[];
   skipped: string[];
+  kept: { file: string; state: 'same' | 'differs' }[];
+  wouldAdd: string[];
+  removed: string[];
   contracts: ContractDefinition[];
   next: string[];
+}
+
+/** A file's content for comparison: a case without its provenance date (a re-run on another day writes the same case). */
+function comparable(rel: string, text: string): string {
+  if (!rel.startsWith('cases/')) return text;
+  try {
+    const c = JSON.parse(text) as CaseFile;
+    return JSON.stringify({ ...c, provenance: { ...c.provenance, date: '' } });
+  } catch {
+    return text;
+  }
 }
 
 const EXAMPLE_SCHEMA = {
@@ -151,17 +173,10 @@ export async function installedSchemaClis(): Promise<string[]> {
 export async function initProject(options: InitOptions = {}): Promise<InitResult> {
   const dir = path.resolve(options.dir ?? process.cwd());
   const format = options.format ?? 'ts';
-  const written: string[] = [];
-  const skipped: string[] = [];
+  // Every file is planned first, then written: a kept config keeps its cases too (no orphans).
+  const planned = new Map<string, string>();
   const write = async (rel: string, text: string): Promise<void> => {
-    const file = path.join(dir, rel);
-    if (existsSync(file) && !options.force) {
-      skipped.push(rel);
-      return;
-    }
-    await mkdir(path.dirname(file), { recursive: true });
-    await writeFile(file, text);
-    written.push(rel);
+    planned.set(rel, text);
   };
   const found = options.clis ?? (await installedSchemaClis());
   const clis = found.length > 0 ? found : [...SCHEMA_FLAG_CLIS];
@@ -169,7 +184,9 @@ export async function initProject(options: InitOptions = {}): Promise<InitResult
   if (options.schemas !== undefined) {
     const folder = path.resolve(dir, options.schemas);
     if (!existsSync(folder)) throw new Error(`[routecert] init: the schemas folder ${options.schemas} does not exist`);
-    for (const f of await schemaFiles(folder)) {
+    const files = await schemaFiles(folder);
+    if (files.length === 0) throw new Error(`[routecert] init: ${options.schemas} holds no schema file (*.schema.json, else *.json); put your production schemas there, or leave --schemas out for an example schema`);
+    for (const f of files) {
       let schema: unknown;
       try {
         schema = JSON.parse(await readFile(path.join(folder, f), 'utf8'));
@@ -195,15 +212,55 @@ export async function initProject(options: InitOptions = {}): Promise<InitResult
   }
   const configName = format === 'json' ? 'routecert.config.json' : 'routecert.config.ts';
   await write(configName, configText(defs, format));
+  const written: string[] = [];
+  const kept: InitResult['kept'] = [];
+  const wouldAdd: string[] = [];
+  const removed: string[] = [];
+  const configKept = existsSync(path.join(dir, configName)) && !options.force;
+  for (const [rel, text] of planned) {
+    const file = path.join(dir, rel);
+    if (existsSync(file) && !options.force) {
+      kept.push({ file: rel, state: comparable(rel, await readFile(file, 'utf8')) === comparable(rel, text) ? 'same' : 'differs' });
+      continue;
+    }
+    if (!existsSync(file) && configKept) {
+      wouldAdd.push(rel);
+      continue;
+    }
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, text);
+    written.push(rel);
+  }
+  if (options.force) {
+    // Starter cases of contracts the new config no longer defines would fail `run`: they go.
+    const names = new Set(defs.map((d) => d.name));
+    const casesDir = path.join(dir, 'cases');
+    for (const rel of existsSync(casesDir) ? await readdir(casesDir, { recursive: true }) : []) {
+      const file = path.join(casesDir, rel);
+      if (!rel.endsWith('.json')) continue;
+      try {
+        const c = JSON.parse(await readFile(file, 'utf8')) as CaseFile;
+        if (c.tags?.includes('starter') && !names.has(c.contract)) {
+          await rm(file);
+          removed.push(`cases/${rel.split(path.sep).join('/')}`);
+        }
+      } catch {
+        // Not a starter case of ours: never touched.
+      }
+    }
+  }
+  const skipped = kept.map((k) => k.file);
   const next = [
     `Next: edit ${configName}:`,
     '  - check each contract\'s anchor (the member every answer must bear) and finality ({ key } or "none"),',
     `  - clis: the CLIs you send each schema to (installed schema-flag CLIs found: ${found.length > 0 ? found.join(', ') : 'none, so every schema-flag CLI'});`,
-    'then replace the starter cases in cases/ with envelopes your CLIs printed (case files written from their stdout; `npx routecert record --fix-ids --out cases` recomputes their ids), and run:',
+    'then replace the starter cases in cases/ with envelopes your CLIs printed, and run:',
+    '  npx routecert record --config     your schemas through the installed CLIs of clis, hermetically: a case per scenario',
+    '  npx routecert record --from <capture> --route <route> --expect <verdict>   a pasted bug report to a case',
     '  npx routecert run                 judge every case by its contract',
     '  npx routecert lint                lint your schemas for the CLIs you send them to (this folder\'s config)',
     `  npx routecert probe --startup --config ${configName}   does each installed CLI accept your schemas at startup?`,
     `  npx routecert fuzz --config ${configName}     payloads generated from your schemas, in every envelope style`,
   ];
-  return { written, skipped, contracts: defs, next };
+  return { written, skipped, kept, wouldAdd, removed, contracts: defs, next };
 }

@@ -25,8 +25,11 @@ import { CertifyConfigError, configProblems, importConfig, reporterProblems, typ
 import type { BuiltinReporterName } from '#src/report/names.ts';
 import type { Reporter } from '#src/report/reporter.ts';
 
-/** The file names `--config` looks for when given a folder, and `init` writes (the first). */
-export const CONFIG_FILE_NAMES = ['routecert.config.ts', 'routecert.config.mts', 'routecert.config.mjs', 'routecert.config.js', 'routecert.config.json'] as const;
+import { CONFIG_FILE_NAMES } from './fileNames.ts';
+
+/** The last line of a config error: what to do next. */
+export const NEXT_STEP = (file: string): string =>
+  `Fix ${file} and run the command again (the fields: README "Your own contracts", schemas/contract.schema.json; \`npx routecert init\` writes a starter).`;
 
 /**
  * A loaded config:
@@ -92,7 +95,9 @@ export async function loadProjectConfig(file: string): Promise<ProjectConfig> {
   const { value, file: absolute, dir } = await importConfig(file);
   const shown = path.relative(process.cwd(), absolute) || absolute;
   const fail = (problems: string[]): never => {
-    throw new CertifyConfigError(`config file ${shown} is not usable:\n  - ${problems.join('\n  - ')}`);
+    // The same contract problem reached twice (a contract that is also the certification contract) is said once.
+    const unique = problems.filter((p, i) => !problems.slice(0, i).some((q) => q.endsWith(p.replace(/^`contract` \(the contract the worker is certified against\): /, ''))));
+    throw new CertifyConfigError(`config file ${shown} is not usable:\n  - ${unique.join('\n  - ')}\n${NEXT_STEP(shown)}`);
   };
   if (!isPlainObject(value)) return fail(['the config must be an object (default-export defineConfig({...}), or a JSON object)']);
   const problems: string[] = [];

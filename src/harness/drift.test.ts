@@ -155,6 +155,13 @@ describe('versionResult', () => {
     expect(versionResult([p('a', false, [], true), p('b', false, [], true)])).toBe('broken');
     expect(versionResult([])).toBe('broken');
   });
+  it('a CLI whose version could not be read is never "same": its drift is unknown (issue 22)', () => {
+    const p = (id: string, conforms: boolean, drift: string[] = []) => ({ id, conforms, drift, broken: false });
+    expect(versionResult([p('a', true), p('b', true)], null)).toMatch(/^unknown \(the CLI's version could not be read/);
+    expect(versionResult([p('a', true, ['drift x'])], null)).toMatch(/^unknown/);
+    expect(versionResult([p('a', false)], null)).toBe('drifted (breaks: a)');
+    expect(versionResult([p('a', true)], '2.1.340')).toBe('same');
+  });
 });
 
 describe('eventTypes', () => {

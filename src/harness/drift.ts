@@ -315,14 +315,17 @@ export async function driftForProbe(casesDir: string, probe: { route: string; sl
  * - `drifted (breaks: <case ids>)`: some probes fail or crashed (the behaviour drifted, whether or
  *   not the shape did); the ids are sorted;
  * - `broken`: no probe could be compared (every one faulted or crashed; e.g. Copilot CLI 1.0.81
- *   sent a flag it rejects, issue 12).
+ *   sent a flag it rejects, issue 12);
+ * - `unknown (...)`: the probed CLI's version could not be read (`version` null), so no line can
+ *   say it is the recorded one or another: never `same` (issue 22); a broken or breaking run still says so.
  */
-export type VersionResult = 'same' | 'drifted (still conforms)' | `drifted (breaks: ${string})` | 'broken';
+export type VersionResult = 'same' | 'drifted (still conforms)' | `drifted (breaks: ${string})` | 'broken' | `unknown (${string})`;
 
 /** Classify one version's probes (`id`, whether it conforms, its drift lines, whether it was broken or faulted). */
-export function versionResult(probes: readonly { id: string; conforms: boolean; drift: readonly string[]; broken: boolean }[]): VersionResult {
+export function versionResult(probes: readonly { id: string; conforms: boolean; drift: readonly string[]; broken: boolean }[], version?: string | null): VersionResult {
   if (probes.length === 0 || probes.every((p) => p.broken)) return 'broken';
   const breaks = probes.filter((p) => !p.conforms || p.broken).map((p) => p.id).sort();
   if (breaks.length > 0) return `drifted (breaks: ${breaks.join(', ')})`;
+  if (version === null) return 'unknown (the CLI\'s version could not be read, so its drift is not known)';
   return probes.some((p) => p.drift.length > 0) ? 'drifted (still conforms)' : 'same';
 }

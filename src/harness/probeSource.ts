@@ -186,7 +186,7 @@ export function probeLiveSource(options: { timeoutMs: number; concurrency?: numb
             ? cli.problem ?? `hermetic probes skipped. To install: ${cli.installHint}`
             : planFor(driver.cli).length === 0
               ? 'installed; no probe plan yet'
-              : `hermetic probes run against a loopback mock (${cli.source ?? '?'})${supportOf(driver, cli.version).supported ? '' : `; outside the supported range ${rangeText(driver.versions)}, so its results are not evidence`}`,
+              : `hermetic probes run against a loopback mock (${cli.source ?? '?'})${cli.version === null ? `; its version could not be read (\`${cli.bin} --version\` failed twice), so its drift is reported as unknown` : supportOf(driver, cli.version).supported ? '' : `; outside the supported range ${rangeText(driver.versions)}, so its results are not evidence`}`,
       }));
     },
     async run(emit, filter: CaseFilter, planned): Promise<RunFault[]> {
@@ -234,7 +234,7 @@ export function probeLiveSource(options: { timeoutMs: number; concurrency?: numb
         version: cli.version,
         corpus: path.relative(process.cwd(), casesDir) || '.',
         recorded: [...recorded].sort(),
-        result: versionResult(probes),
+        result: versionResult(probes, cli.version),
         probes: probes.length,
         driftLines: probes.reduce((n, p) => n + p.drift.length, 0),
       }));

@@ -12,7 +12,7 @@ import type { Contract } from '#src/contract/types.ts';
 import { PACKAGE_VERSION } from '#src/paths.ts';
 import { loadCorpus } from '#src/record/corpus.ts';
 import type { RouteDecoder } from '#src/envelope/types.ts';
-import type { Reporter } from '#src/report/reporter.ts';
+import type { Activity, Reporter } from '#src/report/reporter.ts';
 import { REPORT_VERSION, type CaseResult, type CliStatus, type RunFault, type RunReport, type RunSummary } from '#src/report/types.ts';
 import { matchesFilter, runCase, type CaseFilter } from './runCorpus.ts';
 import { pushAll } from '#src/arrays.ts';
@@ -27,7 +27,7 @@ import { pushAll } from '#src/arrays.ts';
 export interface LiveSource {
   clis(): Promise<CliStatus[]>;
   /** `planned(count)`, when given, is told how many results the source is about to emit (for progress). */
-  run(emit: (result: CaseResult) => Promise<void>, filter: CaseFilter, planned?: (count: number) => void): Promise<RunFault[]>;
+  run(emit: (result: CaseResult) => Promise<void>, filter: CaseFilter, planned?: (count: number) => void, activity?: (a: Activity) => void): Promise<RunFault[]>;
   sections?(): Partial<Pick<RunReport, 'startupProbes' | 'versions'>>;
 }
 
@@ -95,8 +95,11 @@ export async function runConformance(options: RunOptions): Promise<{ report: Run
     const planned = (count: number) => {
       for (const r of reporters) void r.onPlanned?.(`live-${i}`, count);
     };
+    const activity = (a: Activity) => {
+      for (const r of reporters) r.onActivity?.(a);
+    };
     try {
-      pushAll(faults, await live.run(emit, filter, planned));
+      pushAll(faults, await live.run(emit, filter, planned, activity));
     } catch (error) {
       faults.push({ kind: 'internal', message: `a live source failed: ${(error as Error).message}` });
     }

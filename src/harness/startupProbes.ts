@@ -182,6 +182,7 @@ export interface BuildStartupTableOptions {
   timeoutMs?: number;
   concurrency?: number;
   onCell?: (row: StartupSubject, cell: StartupCell) => void | Promise<void>;
+  onPlanned?: (cells: number) => void;
 }
 
 /**
@@ -208,6 +209,7 @@ export async function buildStartupTable(options: BuildStartupTableOptions = {}):
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
     ...(options.onCell === undefined ? {} : { onCell: options.onCell }),
+    ...(options.onPlanned === undefined ? {} : { onPlanned: options.onPlanned }),
   });
 }
 
@@ -245,7 +247,7 @@ export function startupProbeSource(options: {
     async clis() {
       return [];
     },
-    async run(emit, filter: CaseFilter): Promise<RunFault[]> {
+    async run(emit, filter: CaseFilter, _planned, activity): Promise<RunFault[]> {
       if (filter.ids?.length || filter.contracts?.length) return [];
       if (filter.tags?.length && !filter.tags.includes('startup')) return [];
       let drivers = schemaFlagDrivers(options.drivers ?? PROBE_DRIVERS);
@@ -253,9 +255,21 @@ export function startupProbeSource(options: {
       // One shard builds the whole column of a CLI (keyed `startup:<cli>`).
       drivers = drivers.filter((d) => inShard(`startup:${d.cli}`, filter.shard));
       if (drivers.length === 0) return [];
+      // Progress: the table emits no result per cell, so it says how many cells are done.
+      let total: number | null = null;
+      let done = 0;
+      activity?.({ phase: 'startup probes', done, total, running: `finding ${drivers.map((d) => d.cli).join(', ')}` });
       table = await buildStartupTable({
         targets: await startupTargets(drivers, options.bins ?? {}),
         timeoutMs: options.timeoutMs,
+        onPlanned: (cells) => {
+          total = cells;
+          activity?.({ phase: 'startup probes', done, total });
+        },
+        onCell: (row, cell) => {
+          done += 1;
+          activity?.({ phase: 'startup probes', done, total, running: `${cell.cli} ${cell.version ?? '(version unknown)'} ${row.label}` });
+        },
         ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
         ...(options.production === undefined ? {} : { production: options.production }),
       });

@@ -45,6 +45,16 @@ export type JsonObject = Record<string, unknown>;
 export interface ScenarioPayloads {
   final: JsonObject;
   placeholder: JsonObject;
+  /**
+   * What `prose-only` says instead of {@link PROSE_ONLY_TEXT} (a team recording plays a JSON scalar
+   * such as `42` through it: `routecert record --config`).
+   */
+  text?: string;
+  /**
+   * The error `api-400` answers instead of HTTP 400 `invalid_request_error` (a team recording plays
+   * HTTP 429 `rate_limit_error` through it: `routecert record --config`).
+   */
+  error?: { status: number; errorType: string; message: string };
 }
 
 /** Default final POV payload: schema-valid against `schemas/contracts/pov.schema.json`, `final: true`. */
@@ -171,6 +181,7 @@ function text(t: string): Turn {
 export function planTurn(scenario: ScenarioName, payloads: ScenarioPayloads, ctx: TurnContext): Turn {
   switch (scenario) {
     case 'api-400':
+      if (payloads.error) return { kind: 'error', ...payloads.error };
       return {
         kind: 'error',
         status: 400,
@@ -195,7 +206,7 @@ export function planTurn(scenario: ScenarioName, payloads: ScenarioPayloads, ctx
     case 'missing-final':
       return toolOrText(ctx, [], withoutFinal(payloads.final));
     case 'prose-only':
-      return text(PROSE_ONLY_TEXT);
+      return text(payloads.text ?? PROSE_ONLY_TEXT);
     case 'fenced':
       return text(fencedText(payloads.final));
   }

@@ -156,9 +156,16 @@ export function parseVersion(output: string): string | null {
 
 /**
  * Ask `bin --version`, in a throwaway HOME with a minimal environment (no credentials, no
- * autoupdater, no nonessential traffic), with a deadline. Never throws: `null` when it fails.
+ * autoupdater, no nonessential traffic), with a deadline; once more with twice the deadline when
+ * the first try fails. Never throws: `null` when both fail.
  */
 export async function readVersion(bin: string, timeoutMs: number = VERSION_TIMEOUT_MS): Promise<string | null> {
+  // A loaded machine can miss the deadline once (issue 22: four CLIs read as "version unknown" at
+  // load 20): a second try, with twice the deadline, before the version is called unknown.
+  return (await readVersionOnce(bin, timeoutMs)) ?? readVersionOnce(bin, timeoutMs * 2);
+}
+
+async function readVersionOnce(bin: string, timeoutMs: number): Promise<string | null> {
   const home = await mkdtemp(join(tmpdir(), 'routecert-version-'));
   try {
     const result = await execa(bin, ['--version'], {

@@ -232,6 +232,8 @@ export interface StartupTableOptions {
   timeoutMs?: Milliseconds;
   concurrency?: number;
   onCell?: (row: StartupSubject, cell: StartupCell) => void | Promise<void>;
+  /** Told the number of cells before any probe starts (for progress). */
+  onPlanned?: (cells: number) => void;
 }
 
 function routeFor(target: StartupTarget, subject: StartupSubject): string | undefined {
@@ -299,6 +301,7 @@ export async function runStartupTable(options: StartupTableOptions): Promise<Sta
       if (route !== undefined) jobs.push({ row, col, target, route, subject });
     });
   });
+  options.onPlanned?.(jobs.length);
   const cells = new Map<string, StartupCell>();
   await bounded(jobs, options.concurrency ?? availableParallelism(), async (job) => {
     const observation = await observe(job.target, job.route, job.subject);

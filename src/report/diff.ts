@@ -5,8 +5,11 @@
  * so the same case has the same id in both reports.
  *
  * A regression is a case that passed (or was skipped, or was not there) before and fails or errors
- * after, or a run fault that is new. Anything else that changed is reported, not a regression.
+ * after, a run fault that is new, or a worker certificate that is lost (a route certified before
+ * and not certified, or not certified at all, after). Anything else that changed is reported, not a
+ * regression.
  */
+import { certificates } from './certificates.ts';
 import type { CaseOutcome, CaseResult, RunReport } from './types.ts';
 
 /** One side of a change: the outcome and the verdict (with its origin when accepted). */
@@ -47,6 +50,8 @@ export interface ReportDiff {
   newFaults: string[];
   /** Startup-probe cells whose outcome changed: `<row> on <cli>: before -> after`. */
   startup: string[];
+  /** Worker certificates lost: `<route>: certified -> <status after, or "no certification">` (each a regression). */
+  lostCertificates: string[];
   regressions: number;
 }
 
@@ -97,8 +102,12 @@ export function diffReports(before: RunReport, after: RunReport): ReportDiff {
     const was = s0.get(key);
     if (was !== undefined && was !== outcome) startup.push(`${key}: ${was} -> ${outcome}`);
   }
-  const regressions = changed.filter((c) => c.regression).length + added.filter((c) => c.regression).length + newFaults.length;
-  return { compared: [...b.keys()].filter((id) => a.has(id)).length, unchanged, changed, added, removed, drift, newFaults, startup, regressions };
+  const certifiedAfter = new Map(certificates(after.cases).map((c) => [c.route, c.status]));
+  const lostCertificates = certificates(before.cases)
+    .filter((c) => c.status === 'certified' && certifiedAfter.get(c.route) !== 'certified')
+    .map((c) => `${c.route}: certified -> ${certifiedAfter.get(c.route) ?? 'no certification in the later run'}`);
+  const regressions = changed.filter((c) => c.regression).length + added.filter((c) => c.regression).length + newFaults.length + lostCertificates.length;
+  return { compared: [...b.keys()].filter((id) => a.has(id)).length, unchanged, changed, added, removed, drift, newFaults, startup, lostCertificates, regressions };
 }
 
 function sideText(s: DiffSide): string {
@@ -112,6 +121,7 @@ export function diffText(d: ReportDiff): string {
   for (const c of d.added) out.push(`${c.regression ? 'REGRESSION' : 'added     '} ${c.id}  ${c.route}: new, ${sideText(c.side)}  ${c.description}`);
   for (const c of d.removed) out.push(`removed    ${c.id}  ${c.route}: was ${sideText(c.side)}  ${c.description}`);
   for (const f of d.newFaults) out.push(`REGRESSION new run fault: ${f}`);
+  for (const c of d.lostCertificates) out.push(`REGRESSION certificate lost: ${c}`);
   for (const l of d.drift) out.push(`drift ${l.sign}    ${l.id}: ${l.line}`);
   for (const s of d.startup) out.push(`startup    ${s}`);
   out.push(

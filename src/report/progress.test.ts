@@ -75,4 +75,18 @@ describe('progress', () => {
     expect(formatElapsed(999)).toBe('0s');
     expect(formatElapsed(65_000)).toBe('1m05s');
   });
+
+  it('a long phase without results (startup probes, certification) names what runs and how many steps are left, every 20 s in CI', () => {
+    const out: string[] = [];
+    const time = fakeTime();
+    const p = progressReporter({ write: (s) => out.push(s), tty: false, ...time });
+    p.onRunStart!({} as never);
+    p.onActivity!({ phase: 'startup probes', done: 3, total: 18, running: 'claude 2.1.332 pov.schema.json' });
+    time.tick(20_000);
+    expect(out).toEqual(['[routecert] progress: cases 0/0, startup probes 3/18 (claude 2.1.332 pov.schema.json), 20s elapsed\n']);
+    p.onActivity!({ phase: 'startup probes', done: 18, total: 18 });
+    p.onActivity!({ phase: 'certification', done: 1, total: 5, running: '40 checks done, last claude-code/json retry-once' });
+    time.tick(20_000);
+    expect(out[1]).toBe('[routecert] progress: cases 0/0, certification 1/5 (40 checks done, last claude-code/json retry-once), 40s elapsed\n');
+  });
 });

@@ -17,11 +17,24 @@ import type { CaseResult, RunReport } from './types.ts';
  * // routecert.config.ts: a reporter of one's own beside the built-in ones
  * export default defineConfig({ ..., reporters: ['default', { name: 'count', onRunEnd: (r) => console.log(r.summary.total) }] });
  */
+/**
+ * What a long phase is doing: `phase` (e.g. `startup probes`, `certification`), `done` of `total`
+ * steps (`total` null when unknown), and `running`: what runs now (e.g. `claude 2.1.332 pov.schema.json`).
+ */
+export interface Activity {
+  phase: string;
+  done: number;
+  total: number | null;
+  running?: string;
+}
+
 export interface Reporter {
   /** Name under which it is registered (`default`, `json`, `junit`, `markdown`, `html`, `github`, ...). */
   name: string;
   onRunStart?(header: RunReport['header']): void | Promise<void>;
   onPlanned?(source: string, count: number): void | Promise<void>;
+  /** A long phase that emits few results (startup probes, certification) says what runs and how far it is (for progress). */
+  onActivity?(activity: Activity): void;
   onCaseResult?(result: CaseResult): void | Promise<void>;
   onRunEnd?(report: RunReport): void | Promise<void>;
 }

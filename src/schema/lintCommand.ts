@@ -22,6 +22,24 @@ export interface LintArgv {
   paths: string[];
   profiles?: string[];
   format: 'text' | 'json';
+  /** `--max-warnings N`: more than N warnings fail the lint (ESLint's option); @default no limit. */
+  maxWarnings?: number;
+}
+
+/**
+ * The exit code of a lint, as linters have it (ESLint's `--max-warnings`): 1 when any finding is an
+ * error, or when there are more than `maxWarnings` warnings; else 0 (warnings print and pass).
+ */
+export function lintExitCode(findings: readonly { severity: string }[], maxWarnings?: number): 0 | 1 {
+  const errors = findings.filter((f) => f.severity === 'error').length;
+  const warnings = findings.length - errors;
+  return errors > 0 || (maxWarnings !== undefined && warnings > maxWarnings) ? 1 : 0;
+}
+
+/** The line saying why warnings failed a lint (`--max-warnings`), or `''`. */
+export function maxWarningsLine(findings: readonly { severity: string }[], maxWarnings?: number): string {
+  const warnings = findings.filter((f) => f.severity !== 'error').length;
+  return maxWarnings !== undefined && warnings > maxWarnings ? `[routecert] lint: ${warnings} warning(s), more than --max-warnings ${maxWarnings}: exit 1\n` : '';
 }
 
 /** Where {@link runLint} writes; each call gets whole lines, newline included. */
@@ -81,7 +99,8 @@ export function formatText(results: readonly FileLintResult[]): string {
 /**
  * Runs the lint and prints its report.
  *
- * @returns the exit code: 0 when no file has a finding (error or warning), 1 when any does, 2 for a
+ * @returns the exit code: 0 when no finding is an error (warnings print; `maxWarnings` caps them),
+ *   1 when one is or the warnings exceed `maxWarnings` ({@link lintExitCode}), 2 for a
  *   usage error (no path, unknown format, unknown profile: the message, prefixed `[routecert]`,
  *   lists the valid values), 3 when the lint itself could not run (an internal fault; see DESIGN.md
  *   "Reports and exit codes").
@@ -117,5 +136,6 @@ export async function runLint(argv: LintArgv, io: LintIo): Promise<number> {
   const findings = results.flatMap((result) => result.findings);
   if (argv.format === 'json') io.stdout(JSON.stringify(findings, null, 2) + '\n');
   else io.stdout(formatText(results));
-  return findings.length === 0 ? 0 : 1;
+  io.stderr(maxWarningsLine(findings, argv.maxWarnings));
+  return lintExitCode(findings, argv.maxWarnings);
 }

@@ -194,7 +194,7 @@ describe("a team's own contracts, in a folder of its own", { timeout: 300_000 },
     expect(run.stdout).toContain('5 cases: 5 passed');
     const again = await npx(fresh, 'init', '--schemas', 'contracts', '--json');
     expect(again.exitCode, 'nothing to write is not a failure').toBe(0);
-    expect(again.stdout).toContain('kept  routecert.config.json (exists; --force overwrites)');
+    expect(again.stdout).toContain('kept  routecert.config.json (exists, the same as init writes)');
     expect(again.stdout).toContain('nothing written: every starter file exists');
   });
 });

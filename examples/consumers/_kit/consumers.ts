@@ -208,14 +208,18 @@ export async function consumersMain(argv: string[]): Promise<number> {
   const rows: { c: Consumer; version: string; cert: Certificate }[] = [];
   let exitCode = 0;
   await mkdir(path.join(ROOT, 'certificates'), { recursive: true });
-  for (const c of chosen) {
+  for (const [i, c] of chosen.entries()) {
     const version = installedVersion(c.dir, c.pkg);
     if (version === null) {
       process.stderr.write(`[routecert] ${c.pkg} is not installed in examples/consumers/${c.dir}: run \`npm run consumers:install\` first\n`);
       exitCode = 3;
       continue;
     }
-    const cert = await certifyConsumer(c);
+    // Progress (issue 22): what runs and how many are left, and a line every 20 s while one runs.
+    process.stdout.write(`[${i + 1}/${chosen.length}] certifying ${c.pkg}@${version} (${chosen.length - i - 1} left after it)\n`);
+    const started = Date.now();
+    const beat = setInterval(() => process.stdout.write(`  still certifying ${c.pkg}@${version}: ${Math.round((Date.now() - started) / 1000)} s\n`), 20_000);
+    const cert = await certifyConsumer(c).finally(() => clearInterval(beat));
     const r = cert.routes[0]!;
     for (const x of cert.routes) process.stdout.write(`${c.pkg}@${version} on ${x.route}: ${x.status} (${x.summary.pass} passed, ${x.summary.fail} failed, ${x.summary.skipped} n/a)\n`);
     await writeFile(path.join(ROOT, 'certificates', `${c.dir}.json`), `${JSON.stringify(cert, null, 2)}\n`);

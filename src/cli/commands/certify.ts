@@ -5,7 +5,9 @@
  * Exit codes: 0 every check passed; 1 a check failed; 2 configuration error; 3 a smoke failed (the
  * adapter is broken) or a route could not run.
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { CONFIG_FILE_NAMES } from '#src/config/fileNames.ts';
 import pc from 'picocolors';
 import { certify, type CertifyProgress } from '#src/harness/certify/certify.ts';
 import { writeCertificate } from '#src/harness/certify/certificate.ts';
@@ -14,7 +16,8 @@ import { runFolderName } from './run.ts';
 
 /** Options of `routecert certify` as commander parses them. */
 export interface CertifyCommandOptions {
-  config: string;
+  /** The config file; @default the first ./routecert.config.* (src/config/project.ts CONFIG_FILE_NAMES). */
+  config?: string;
   route?: string[];
   check?: string[];
   reports: string;
@@ -46,8 +49,13 @@ function progress(write: (s: string) => void) {
 export async function certifyCommand(opts: CertifyCommandOptions): Promise<number> {
   const write = (s: string) => process.stdout.write(s);
   let loaded;
+  const file = opts.config ?? CONFIG_FILE_NAMES.find((n) => existsSync(n));
+  if (file === undefined) {
+    process.stderr.write(`[routecert] certify: no routecert config here (looked for ${CONFIG_FILE_NAMES.join(', ')}); give --config <file>, or write one with \`npx routecert init\`\n`);
+    return 2;
+  }
   try {
-    loaded = await loadConfig(opts.config);
+    loaded = await loadConfig(file);
   } catch (error) {
     if (error instanceof CertifyConfigError) {
       process.stderr.write(`${error.message}\n`);
@@ -67,7 +75,7 @@ export async function certifyCommand(opts: CertifyCommandOptions): Promise<numbe
     });
   } catch (error) {
     if (error instanceof CertifyConfigError) {
-      process.stderr.write(`${error.message}\n`);
+      process.stderr.write(`${error.message.replace(/^\[routecert\] /, `[routecert] config file ${file}: `)}\n`);
       return 2;
     }
     throw error;

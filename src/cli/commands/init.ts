@@ -13,9 +13,12 @@ export async function initCommand(opts: { schemas?: string; force?: boolean; jso
     return 2;
   }
   for (const f of result.written) process.stdout.write(`wrote ${f}\n`);
-  for (const f of result.skipped) process.stdout.write(`kept  ${f} (exists; --force overwrites)\n`);
+  for (const k of result.kept) process.stdout.write(`kept  ${k.file} (${k.state === 'same' ? 'exists, the same as init writes' : 'exists and differs from what init writes now; --force replaces it'})\n`);
+  for (const f of result.wouldAdd) process.stdout.write(`would add ${f} (not written: the config is kept and does not define it; --force writes both)\n`);
+  for (const f of result.removed) process.stdout.write(`removed ${f} (a starter case of a contract the new config does not define)\n`);
   if (result.written.length === 0) {
-    process.stdout.write('nothing written: every starter file exists (--force overwrites them)\n');
+    const replace = result.kept.filter((k) => k.state === 'differs').length;
+    process.stdout.write(replace === 0 && result.wouldAdd.length === 0 ? 'nothing written: every starter file exists as init writes it\n' : `nothing written: ${replace} file(s) differ and ${result.wouldAdd.length} would be added; \`npx routecert init --force\` replaces them\n`);
     return 0;
   }
   process.stdout.write(`${result.contracts.length} contract(s): ${result.contracts.map((c) => `${c.name} (anchor ${c.anchor}, finality ${c.finality === 'none' ? 'none' : c.finality.key})`).join(', ')}\n\n`);

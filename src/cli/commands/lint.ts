@@ -8,14 +8,15 @@ import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { configFor, clisOf, profilesOf } from '#src/config/project.ts';
 import { lintSchema, type FileLintResult } from '#src/schema/lint.ts';
-import { formatText, runLint } from '#src/schema/lintCommand.ts';
+import { formatText, lintExitCode, maxWarningsLine, runLint } from '#src/schema/lintCommand.ts';
 
 /**
- * Lint; returns the exit code (0 clean, 1 findings, 2 usage error: also a path that does not exist).
+ * Lint; returns the exit code (0 no error: warnings print and pass unless more than `--max-warnings`;
+ * 1 an error finding, or too many warnings; 2 usage error: also a path that does not exist).
  * Without paths or `--config`: the working folder's routecert.config.* (as `run` finds it) when it
  * defines contracts, else `schemas/contracts`; neither is a usage error naming both ways.
  */
-export async function lintCommand(paths: string[], opts: { profile?: string[]; format: 'text' | 'json'; config?: string }): Promise<number> {
+export async function lintCommand(paths: string[], opts: { profile?: string[]; format: 'text' | 'json'; config?: string; maxWarnings?: number }): Promise<number> {
   const io = { stdout: (s: string) => process.stdout.write(s), stderr: (s: string) => process.stderr.write(s) };
   const missing: string[] = [];
   for (const p of paths) await access(p).catch(() => missing.push(p));
@@ -39,7 +40,7 @@ export async function lintCommand(paths: string[], opts: { profile?: string[]; f
       io.stderr('[routecert] lint: no paths given, no routecert.config.* with contracts here, and no schemas/contracts folder: name schema files or folders (`routecert lint schemas/`), or a config (`--config routecert.config.ts`).\n');
       return 2;
     }
-    return runLint({ paths: paths.length > 0 ? paths : ['schemas/contracts'], ...(opts.profile ? { profiles: opts.profile } : {}), format: opts.format }, io);
+    return runLint({ paths: paths.length > 0 ? paths : ['schemas/contracts'], ...(opts.profile ? { profiles: opts.profile } : {}), format: opts.format, ...(opts.maxWarnings !== undefined ? { maxWarnings: opts.maxWarnings } : {}) }, io);
   }
   let results: FileLintResult[];
   try {
@@ -63,5 +64,6 @@ export async function lintCommand(paths: string[], opts: { profile?: string[]; f
   }
   const findings = results.flatMap((r) => r.findings);
   io.stdout(opts.format === 'json' ? `${JSON.stringify(findings, null, 2)}\n` : formatText(results));
-  return findings.length === 0 ? 0 : 1;
+  io.stderr(maxWarningsLine(findings, opts.maxWarnings));
+  return lintExitCode(findings, opts.maxWarnings);
 }

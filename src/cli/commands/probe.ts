@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
 import pc from 'picocolors';
-import { planFor } from '#src/harness/probePlan.ts';
+import { planFor, schemaFor } from '#src/harness/probePlan.ts';
 import { loadContract } from '#src/contract/registry.ts';
 import { decoderFor } from '#src/routes/registry.ts';
 import { projectPath } from '#src/paths.ts';
@@ -86,6 +86,11 @@ export async function probeCommand(opts: ProbeCommandOptions): Promise<number> {
     process.stderr.write(`[routecert] cannot read the schema ${schemaFile}: ${(error as Error).message}\n`);
     return 2;
   }
+  // Without --schema: the pov schema as the CLI's own probe plan sends it (Codex: the OpenAI-strict
+  // variant its provider takes), so the README's `probe --cli codex` passes as written.
+  const variant = opts.schema ? null : (planFor(driver.cli).find((p) => p.slug === opts.scenario) ?? planFor(driver.cli).find((p) => p.slug === 'final'))?.schema;
+  if (variant === 'openai-strict') schema = schemaFor(variant, schema);
+  const schemaShown = opts.schema ?? (variant === 'openai-strict' ? 'the default pov schema in its OpenAI-strict form (schemas/contracts/pov.openai-strict.schema.json)' : 'the default pov production schema');
   // --live without a credential is refused before anything else: the variable to set is the answer.
   let live: ReturnType<typeof liveSetup> | undefined;
   if (opts.live) {
@@ -136,7 +141,7 @@ export async function probeCommand(opts: ProbeCommandOptions): Promise<number> {
     return 0;
   }
   if (verdict.verdict !== expected) {
-    if (!opts.json) process.stdout.write(`${pc.red('FAIL')}: expected ${expected}, got ${verdict.verdict}${opts.schema ? '' : ' (with the default pov production schema; give --schema to send another)'}\n`);
+    if (!opts.json) process.stdout.write(`${pc.red('FAIL')}: expected ${expected}, got ${verdict.verdict} (with ${schemaShown}${opts.schema ? '' : '; give --schema to send another'})\n`);
     return 1;
   }
   if (!opts.json) process.stdout.write(`${pc.green('PASS')}: ${verdict.verdict}, as scenario ${opts.scenario} expects\n`);
@@ -145,12 +150,12 @@ export async function probeCommand(opts: ProbeCommandOptions): Promise<number> {
 
 /**
  * The verdict a one-attempt scenario must reach on `route`: `accepted` for `final`, else the probe
- * plan's expectation for the planned probe with that single scenario and the production schema;
+ * plan's expectation for the planned probe with that single scenario and the pov schema (production or OpenAI-strict);
  * null when the plan has none.
  */
 function expectedVerdict(cli: string, route: string, scenario: string): string | null {
   if (scenario === 'final') return 'accepted';
-  const planned = planFor(cli).find((p) => p.scenarios.length === 1 && p.scenarios[0] === scenario && p.schema === 'production');
+  const planned = planFor(cli).find((p) => p.scenarios.length === 1 && p.scenarios[0] === scenario && p.schema !== 'meta-root');
   return planned ? planned.expect(route).verdict : null;
 }
 
@@ -180,7 +185,7 @@ async function configStartupCommand(opts: ProbeCommandOptions, bins: Readonly<Re
   }
   const targets = await startupTargets(undefined, bins);
   if (badCandidate(targets)) return 2;
-  const table = await buildStartupTable({ targets, rows: ['production'], production, timeoutMs: opts.probeTimeout });
+  const table = await buildStartupTable({ targets, rows: ['production'], production, timeoutMs: opts.probeTimeout, ...cellProgress() });
   process.stdout.write(opts.json ? `${JSON.stringify(table, null, 2)}\n` : startupTableText(table));
   if (!table.columns.some((c) => c.installed)) {
     process.stderr.write('[routecert] no CLI that takes a schema flag is installed (claude, codex, qwen): nothing was probed\n');
@@ -201,7 +206,7 @@ async function startupTableCommand(opts: ProbeCommandOptions, bins: Readonly<Rec
   const { startupTableText } = await import('#src/report/startupTable.ts');
   const targets = await startupTargets(undefined, bins);
   if (badCandidate(targets)) return 2;
-  const table = await buildStartupTable({ targets, timeoutMs: opts.probeTimeout });
+  const table = await buildStartupTable({ targets, timeoutMs: opts.probeTimeout, ...cellProgress() });
   process.stdout.write(opts.json ? `${JSON.stringify(table, null, 2)}\n` : startupTableText(table));
   if (table.summary.faults > 0 || !table.columns.some((c) => c.installed)) return 3;
   return table.summary.disagreements > 0 || table.summary.listedRejected > 0 ? 1 : 0;
@@ -216,6 +221,22 @@ function badCandidate(targets: readonly { cli: { problem?: string } }[]): boolea
   const problems = targets.map((t) => t.cli.problem).filter((p): p is string => p !== undefined);
   for (const p of problems) process.stderr.write(`${p}\n`);
   return problems.length > 0;
+}
+
+/** Progress of a startup table on stderr: one line per cell as it is probed, `[done/total] cli version row: outcome`. */
+function cellProgress(): { onPlanned: (cells: number) => void; onCell: (row: { label: string }, cell: { cli: string; version: string | null; outcome: string }) => void } {
+  let total = 0;
+  let done = 0;
+  return {
+    onPlanned: (cells) => {
+      total = cells;
+      process.stderr.write(`[routecert] startup probes: ${cells} cell(s) to probe\n`);
+    },
+    onCell: (row, cell) => {
+      done += 1;
+      process.stderr.write(`[routecert] [${done}/${total}] ${cell.cli} ${cell.version ?? '(version unknown)'} ${row.label}: ${cell.outcome}\n`);
+    },
+  };
 }
 
 async function listClis(json: boolean, bins: Readonly<Record<string, string>>): Promise<number> {

@@ -14,7 +14,7 @@ import { probeDrift, versionResult } from '#src/harness/drift.ts';
 import { planFor } from '#src/harness/probePlan.ts';
 import { executePlannedProbe, longestFirst, ProbeRunPool, runAll } from '#src/harness/probeSource.ts';
 import { projectPath } from '#src/paths.ts';
-import { parseBinOptions } from '#src/probe/discover.ts';
+import { BinOptionError, parseBinOptions } from '#src/probe/discover.ts';
 import { probeTarget } from '../probeTarget.ts';
 import { PROBE_DRIVERS, driverFor } from '#src/probe/drivers.ts';
 import { caseId } from '#src/record/caseId.ts';
@@ -23,13 +23,32 @@ import { listCaseFiles } from '#src/record/corpus.ts';
 import { caseFromProbe, recordedCasePath, writeCaseFile } from '#src/record/recordProbes.ts';
 import { availableParallelism } from 'node:os';
 import { liveSetup } from '#src/probe/live.ts';
+import { CertifyConfigError } from '#src/harness/certify/config.ts';
+import { PayloadGenerationError } from '#src/record/recordContract.ts';
+import { UsageError } from '../options.ts';
 
 /** Options of `routecert record`. */
 export interface RecordCommandOptions {
-  cli: string;
+  /** The CLI to record (@default claude); with `config`: only these CLIs of those the contracts name. */
+  cli?: string | string[];
   route?: string[];
   scenario?: string[];
-  out: string;
+  /** The cases folder (see `routecert record --help` for the defaults). */
+  out?: string;
+  /** `--config <file>`: record the config's contracts (./recordConfig.ts). */
+  config?: string;
+  /** With `config`: only these contracts; with `from`: the contract that judges the case. */
+  contract?: string[];
+  /** `--from <capture>`: a bug report to a case (./recordFrom.ts); also `stdout`, `stderr`, `exitCode`, `expect`, `name`, `description`, `ref`, `cliVersion`. */
+  from?: string;
+  stdout?: string;
+  stderr?: string;
+  exitCode?: number;
+  expect?: string;
+  name?: string;
+  description?: string;
+  ref?: string;
+  cliVersion?: string;
   force?: boolean;
   fixIds?: boolean;
   probeTimeout: number;
@@ -43,11 +62,32 @@ export interface RecordCommandOptions {
 
 /** Record; returns the exit code (0 all recorded or refused, 1 a recorded verdict differs from the plan's, 2 usage, 3 a probe could not run). */
 export async function recordCommand(opts: RecordCommandOptions): Promise<number> {
-  const outDir = opts.out === 'fixtures/cases' ? projectPath('fixtures/cases') : path.resolve(opts.out);
+  try {
+    if (opts.from !== undefined || (opts.stdout !== undefined && opts.config === undefined)) return await fromReport(opts);
+    if (opts.config !== undefined && !opts.fixIds) {
+      const { recordConfigCommand } = await import('./recordConfig.ts');
+      const { cli, ...rest } = opts;
+      return await recordConfigCommand({ ...rest, config: opts.config, ...(cli !== undefined ? { cli: typeof cli === 'string' ? [cli] : cli } : {}) });
+    }
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof CertifyConfigError || error instanceof PayloadGenerationError || error instanceof BinOptionError) {
+      process.stderr.write(`${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+  const inCheckout = path.resolve(process.cwd()) === projectPath();
+  const outDir = opts.out === undefined ? (inCheckout ? projectPath('fixtures/cases') : path.resolve('fixtures/cases')) : path.resolve(opts.out);
   if (opts.fixIds) return fixIds(outDir);
-  const driver = driverFor(opts.cli);
+  const clis = typeof opts.cli === 'string' ? [opts.cli] : (opts.cli ?? []);
+  if (clis.length > 1) {
+    process.stderr.write(`[routecert] record (without --config) records one CLI at a time; got --cli ${clis.join(', ')}\n`);
+    return 2;
+  }
+  const cliName = clis[0] ?? 'claude';
+  const driver = driverFor(cliName);
   if (!driver) {
-    process.stderr.write(`[routecert] record knows these CLIs: ${PROBE_DRIVERS.map((d) => d.cli).join(', ')}. "${opts.cli}" is not one of them.\n`);
+    process.stderr.write(`[routecert] record knows these CLIs: ${PROBE_DRIVERS.map((d) => d.cli).join(', ')}. "${cliName}" is not one of them.\n`);
     return 2;
   }
   let bins: Record<string, string>;
@@ -127,11 +167,35 @@ export async function recordCommand(opts: RecordCommandOptions): Promise<number>
     if (drift.broken) process.stdout.write(pc.magenta(`        broken: the probe crashed or was refused at startup (not drift)\n`));
   });
   if ([...recordedVersions].some((v) => v !== cli.version)) {
-    process.stdout.write(`${driver.cli} ${cli.version ?? '?'} against ${path.relative(process.cwd(), outDir) || outDir} (recorded ${[...recordedVersions].sort().join(', ')}): ${versionResult(seen)}\n`);
+    process.stdout.write(`${driver.cli} ${cli.version ?? '?'} against ${path.relative(process.cwd(), outDir) || outDir} (recorded ${[...recordedVersions].sort().join(', ')}): ${versionResult(seen, cli.version)}\n`);
   }
   if (faults > 0) return 3;
   if (mismatches > 0) process.stdout.write(pc.red(`${mismatches} recorded case(s) did not reach the verdict the plan expects (see above); exit 1\n`));
   return mismatches > 0 ? 1 : 0;
+}
+
+/** `--from`: one route and one expected verdict are required. */
+async function fromReport(opts: RecordCommandOptions): Promise<number> {
+  const { recordFromCommand } = await import('./recordFrom.ts');
+  if ((opts.route?.length ?? 0) !== 1) throw new UsageError('record --from needs the route of the capture: --route <route>, e.g. --route claude-code/json (`routecert probe --list` lists them)');
+  if (opts.expect === undefined) throw new UsageError('record --from needs the verdict the capture should get: --expect <verdict>, e.g. --expect accepted');
+  if ((opts.contract?.length ?? 0) > 1) throw new UsageError('record --from takes one --contract');
+  return recordFromCommand({
+    route: opts.route![0]!,
+    expect: opts.expect,
+    ...(opts.from !== undefined ? { from: opts.from } : {}),
+    ...(opts.stdout !== undefined ? { stdout: opts.stdout } : {}),
+    ...(opts.stderr !== undefined ? { stderr: opts.stderr } : {}),
+    ...(opts.exitCode !== undefined ? { exitCode: opts.exitCode } : {}),
+    ...(opts.contract?.[0] !== undefined ? { contract: opts.contract[0] } : {}),
+    ...(opts.config !== undefined ? { config: opts.config } : {}),
+    ...(opts.out !== undefined ? { out: opts.out } : {}),
+    ...(opts.name !== undefined ? { name: opts.name } : {}),
+    ...(opts.description !== undefined ? { description: opts.description } : {}),
+    ...(opts.ref !== undefined ? { ref: opts.ref } : {}),
+    ...(opts.cliVersion !== undefined ? { cliVersion: opts.cliVersion } : {}),
+    ...(opts.force ? { force: true } : {}),
+  });
 }
 
 async function fixIds(outDir: string): Promise<number> {

@@ -26,6 +26,7 @@ import { loadCorpus } from '#src/record/corpus.ts';
 import { progressReporter } from '#src/report/progress.ts';
 import { createReporters, defaultReporterNames, FILE_REPORTERS, type BuiltinReporterName } from '#src/report/registry.ts';
 import type { Reporter } from '#src/report/reporter.ts';
+import { resolveReporters } from '../reporterModules.ts';
 import { checkCasesFolder, outputFiles, replayCommand, selectionProblems, shownPath, UsageError, type Selectable } from '../options.ts';
 
 /** Options of `routecert run` as commander parses them. */
@@ -48,8 +49,8 @@ export interface RunCommandOptions {
   generic?: string[];
   /** `--max-case-mb <MiB>`: largest case file to load (default 256 MiB, src/record/corpus.ts). */
   maxCaseMb?: number;
-  /** `--reporter <name>` (repeatable): the reporters instead of the defaults (report.json is always written). */
-  reporter?: BuiltinReporterName[];
+  /** `--reporter <name|path>` (repeatable): the reporters instead of the defaults (report.json is always written); a path is a module (../reporterModules.ts). */
+  reporter?: string[];
   /** `--output-file [<reporter>=]<path>` (repeatable). */
   outputFile?: string[];
   /** `--shard i/n`: only this shard's cases and probes. */
@@ -127,7 +128,7 @@ async function run(opts: RunCommandOptions, commandLine: string): Promise<number
   const problems = selectionProblems(corpus.cases, filter, opts.probes ? liveSelectable(certifying ? certifyConfig.config.routes : [], !project) : null, { cases: opts.cases ?? shownPath(casesDir) }, corpus.errors);
   if (problems.length > 0) throw new UsageError(problems.join('\n[routecert] '));
 
-  const chosen: (BuiltinReporterName | Reporter)[] = opts.reporter?.length ? opts.reporter : (project?.reporters ?? defaultReporterNames());
+  const chosen: (BuiltinReporterName | Reporter)[] = opts.reporter?.length ? await resolveReporters(opts.reporter) : (project?.reporters ?? defaultReporterNames());
   const names = chosen.filter((r): r is BuiltinReporterName => typeof r === 'string');
   const files = outputFiles(opts.outputFile ?? [], names);
   const dir = path.resolve(opts.reports, runFolderName());
@@ -135,7 +136,9 @@ async function run(opts: RunCommandOptions, commandLine: string): Promise<number
   const withJson: (BuiltinReporterName | Reporter)[] = names.includes('json') && !files.json ? chosen : [...chosen, 'json'];
   const stdout = (s: string) => process.stdout.write(s);
   const tty = Boolean(process.stderr.isTTY && process.stdout.isTTY) && !process.env.CI;
-  const progress = opts.progress === false ? undefined : progressReporter({ write: (s) => process.stderr.write(s), tty });
+  // ROUTECERT_PROGRESS_MS: the CI line's period (tests shorten it; the default is the reporter's 20 s).
+  const every = Number(process.env.ROUTECERT_PROGRESS_MS);
+  const progress = opts.progress === false ? undefined : progressReporter({ write: (s) => process.stderr.write(s), tty, ...(every > 0 ? { intervalMs: every } : {}) });
   const reporters = [
     ...(progress ? [progress] : []),
     ...createReporters(withJson, { dir, files, write: progress ? progress.wrap(stdout) : stdout, quiet: opts.quiet ?? false }),

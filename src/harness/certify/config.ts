@@ -20,7 +20,7 @@
 import { access, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isPlainObject } from '#src/envelope/keys.ts';
-import type { ContractDefinition } from '#src/contract/define.ts';
+import { ContractDefinitionError, type ContractDefinition } from '#src/contract/define.ts';
 import type { Contract } from '#src/contract/types.ts';
 import { isContractDefinition, isPresetName } from './rules.ts';
 import { PRESET_NAMES } from '#src/contract/presets.ts';
@@ -264,7 +264,16 @@ export function configProblems(value: unknown): string[] {
   if (!Array.isArray(value.routes) || value.routes.length === 0 || !value.routes.every((r) => typeof r === 'string')) {
     problems.push('`routes` must be a non-empty array of route ids (e.g. "claude-code/stream-json")');
   }
-  if (value.contract !== undefined && !isPresetName(value.contract) && !isContractDefinition(value.contract)) {
+  // A defineContract() with a relative schema path is built when first read: its own problem (an
+  // anchor the schema does not declare) is the config's problem, named with the field.
+  let contractShaped = true;
+  try {
+    contractShaped = value.contract === undefined || isPresetName(value.contract) || isContractDefinition(value.contract);
+  } catch (error) {
+    if (!(error instanceof ContractDefinitionError)) throw error;
+    problems.push(`\`contract\` (the contract the worker is certified against): ${error.message.replace(/^\[routecert\] /, '')}`);
+  }
+  if (!contractShaped) {
     problems.push(`\`contract\` must be a shipped contract's name (${PRESET_NAMES.join(', ')}) or a contract definition (defineContract({ name, schema, anchor, finality, selection, ... })), not ${JSON.stringify(value.contract)?.slice(0, 80)}`);
   }
   if (value.concurrency !== undefined && !(Number.isInteger(value.concurrency) && (value.concurrency as number) >= 1)) problems.push('`concurrency` must be a positive integer');
@@ -299,7 +308,7 @@ export function reporterProblems(value: Record<string, unknown>): string[] {
 export async function loadConfig(file: string): Promise<LoadedConfig> {
   const { value: config, file: absolute, dir } = await importConfig(file);
   const problems = configProblems(config);
-  if (problems.length > 0) throw new CertifyConfigError(`config file ${file} is not usable:\n  - ${problems.join('\n  - ')}`);
+  if (problems.length > 0) throw new CertifyConfigError(`config file ${file} is not usable:\n  - ${problems.join('\n  - ')}\nFix ${file} and run the command again (the fields: README "Certifying a worker").`);
   return { config: config as CertifyConfig, file: absolute, dir };
 }
 

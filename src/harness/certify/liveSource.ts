@@ -53,7 +53,7 @@ export function certifyLiveSource(config: CertifyConfig | LoadedConfig, options:
     async clis() {
       return [];
     },
-    async run(emit, filter: CaseFilter): Promise<RunFault[]> {
+    async run(emit, filter: CaseFilter, _planned, activity): Promise<RunFault[]> {
       if (filter.contracts?.length && !filter.contracts.includes('pov')) return [];
       const tags = new Set(['certify', 'smoke', 'check', ...CHECKS.flatMap((c) => c.covers)]);
       if (filter.tags?.length && !filter.tags.some((t) => tags.has(t))) return [];
@@ -70,7 +70,19 @@ export function certifyLiveSource(config: CertifyConfig | LoadedConfig, options:
       if (routesWanted.length === 0) return [];
       let outcome;
       try {
-        outcome = await certify(loaded, { ...options, routes: routesWanted });
+        // Progress: results are emitted when every route is done, so the phase says how far it is.
+        let routesDone = 0;
+        let checks = 0;
+        activity?.({ phase: 'certification', done: 0, total: routesWanted.length, running: routesWanted.slice(0, 3).join(', ') });
+        outcome = await certify(loaded, {
+          ...options,
+          routes: routesWanted,
+          onProgress: (e) => {
+            if (e.kind === 'check') checks += 1;
+            if (e.kind === 'route-end') routesDone += 1;
+            if (e.kind === 'check' || e.kind === 'route-end') activity?.({ phase: 'certification', done: routesDone, total: routesWanted.length, running: `${checks} checks done, last ${e.route}${e.kind === 'check' ? ` ${e.result.id}` : ''}` });
+          },
+        });
       } catch (error) {
         if (error instanceof CertifyConfigError) return [{ kind: 'internal', message: `certify: ${error.message}` }];
         throw error;

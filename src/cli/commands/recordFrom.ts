@@ -1,0 +1,170 @@
+/**
+ * `routecert record --from <capture> --route <route> --expect <verdict>`: a bug report to a case in
+ * one command. The envelope comes from a pasted capture (a file, or `-` for stdin) or from
+ * `--stdout <file>`, `--stderr <file>` and `--exit-code <n>`; the case is redacted, its id
+ * computed, written to the cases folder, and judged at once by its contract.
+ *
+ * A capture is either the JSON of an envelope (`{"stdout": "...", "stderr": "...", "exitCode": 1}`)
+ * or text as pasted from a terminal: a first line `$ <command>` is the command (kept in the
+ * description, not in stdout); everything else is stdout until a line `--- stderr ---`; a line
+ * `--- stdout ---` switches back; a line `--- exit code: 1 ---` (or `exit code: 1`, `exit status 1`)
+ * gives the exit code.
+ *
+ * Exit codes: 0 the case reaches the expected verdict; 1 it does not (the case is written: it is the
+ * regression to fix); 2 bad input (no envelope, unknown route, verdict or contract, a case that exists).
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import pc from 'picocolors';
+import { configFor, type ProjectConfig } from '#src/config/project.ts';
+import { judgeCase } from '#src/contract/judgeCase.ts';
+import { loadContract, CONTRACT_NAMES } from '#src/contract/registry.ts';
+import { VERDICTS, type VerdictName } from '#src/contract/types.ts';
+import { decoderFor } from '#src/routes/registry.ts';
+import { compareVerdict } from '#src/harness/compare.ts';
+import { routeIds, routeSpecFor } from '#src/routes/index.ts';
+import { caseId } from '#src/record/caseId.ts';
+import type { CaseAttempt, CaseFile } from '#src/record/caseTypes.ts';
+import { redactValue } from '#src/record/redact.ts';
+import { writeCaseFile } from '#src/record/recordProbes.ts';
+import { projectPath } from '#src/paths.ts';
+import { didYouMean, shownPath, UsageError } from '../options.ts';
+
+/** Options of `record --from` (a subset of `routecert record`'s). */
+export interface RecordFromOptions {
+  /** A capture file, or `-` for stdin (see the module doc). */
+  from?: string;
+  stdout?: string;
+  stderr?: string;
+  exitCode?: number;
+  route: string;
+  expect: string;
+  /** The contract that judges it: @default the config's only contract, else `pov`. */
+  contract?: string;
+  config?: string;
+  /** The cases folder: @default the config's cases, else `cases` (in routecert's checkout, fixtures/cases). */
+  out?: string;
+  /** The file name (without .json): @default `report-<id>`. */
+  name?: string;
+  description?: string;
+  /** Where the report is (an issue URL): provenance `issue` with this ref. */
+  ref?: string;
+  /** The CLI's version as the report gives it (@default `unknown`). */
+  cliVersion?: string;
+  force?: boolean;
+}
+
+/** The envelope a capture holds (see the module doc). */
+export function parseCapture(text: string): { stdout: string; stderr: string; exitCode: number | null; command?: string } {
+  const trimmed = text.trim();
+  if (trimmed.startsWith('{')) {
+    try {
+      const doc = JSON.parse(trimmed) as Record<string, unknown>;
+      if (typeof doc.stdout === 'string') {
+        return { stdout: doc.stdout, stderr: typeof doc.stderr === 'string' ? doc.stderr : '', exitCode: typeof doc.exitCode === 'number' ? doc.exitCode : null };
+      }
+    } catch {
+      // Not an envelope: a stdout that is one JSON document (claude -p --output-format json).
+    }
+  }
+  const parts: Record<'stdout' | 'stderr', string[]> = { stdout: [], stderr: [] };
+  let into: 'stdout' | 'stderr' = 'stdout';
+  let exitCode: number | null = null;
+  const lines = text.split('\n');
+  const first = lines.findIndex((l) => l.trim() !== '');
+  const prompt = first >= 0 ? /^\s*\$\s+(.+)$/.exec(lines[first]!) : null;
+  if (prompt) lines.splice(0, first + 1);
+  for (const line of lines) {
+    const marker = /^\s*-{2,}\s*(stdout|stderr)\s*-{2,}\s*$/i.exec(line);
+    if (marker) {
+      into = marker[1]!.toLowerCase() as 'stdout' | 'stderr';
+      continue;
+    }
+    const exit = /^\s*(?:-{2,}\s*)?exit(?:\s*code|\s*status)?\s*[:=]?\s*(-?\d+)\s*(?:-{2,})?\s*$/i.exec(line);
+    if (exit) {
+      exitCode = Number(exit[1]);
+      continue;
+    }
+    parts[into].push(line);
+  }
+  // As the terminal showed it: no blank lines around a section, one newline after its last line.
+  const join = (lines: string[]) => {
+    const text = lines.join('\n').replace(/^\n+/, '').replace(/\n+$/, '');
+    return text === '' ? '' : `${text}\n`;
+  };
+  return { stdout: join(parts.stdout), stderr: join(parts.stderr), exitCode, ...(prompt ? { command: prompt[1]!.trim() } : {}) };
+}
+
+async function readInput(file: string): Promise<string> {
+  if (file === '-') {
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  }
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
+  }
+}
+
+/** Turn the capture into a case, write it and judge it; returns the exit code. */
+export async function recordFromCommand(opts: RecordFromOptions): Promise<number> {
+  const out = (s: string) => process.stdout.write(s);
+  if (!routeIds().includes(opts.route) && !opts.route.startsWith('generic:')) {
+    const close = didYouMean(opts.route, routeIds());
+    throw new UsageError(`--route ${opts.route} is no route${close.length ? `; did you mean ${close.map((c) => `"${c}"`).join(' or ')}?` : '.'} Routes: ${routeIds().join(', ')}.`);
+  }
+  if (!(VERDICTS as readonly string[]).includes(opts.expect)) {
+    throw new UsageError(`--expect ${opts.expect} is no verdict. Verdicts: ${VERDICTS.join(', ')}.`);
+  }
+  if (opts.from === undefined && opts.stdout === undefined) throw new UsageError('record --from needs the envelope: --from <capture file, or - for stdin>, or --stdout <file> [--stderr <file>] [--exit-code <n>]');
+  let envelope: { stdout: string; stderr: string; exitCode: number | null; command?: string };
+  if (opts.from !== undefined) envelope = parseCapture(await readInput(opts.from));
+  else envelope = { stdout: await readInput(opts.stdout!), stderr: opts.stderr ? await readInput(opts.stderr) : '', exitCode: null };
+  if (opts.stderr !== undefined && opts.from !== undefined) envelope.stderr = await readInput(opts.stderr);
+  if (opts.exitCode !== undefined) envelope.exitCode = opts.exitCode;
+  if (envelope.stdout.trim() === '' && envelope.stderr.trim() === '') throw new UsageError(`${opts.from ?? opts.stdout}: the capture holds no output (stdout and stderr are empty)`);
+  const assumed = envelope.exitCode === null;
+  const exitCode = envelope.exitCode ?? 0;
+
+  const inCheckout = path.resolve(process.cwd()) === projectPath();
+  const project: ProjectConfig | null = opts.config !== undefined || !inCheckout ? await configFor(opts.config) : null;
+  const own = project?.contracts ?? [];
+  const contractName = opts.contract ?? (own.length === 1 ? own[0]!.name : 'pov');
+  if (!own.some((c) => c.name === contractName) && !CONTRACT_NAMES.includes(contractName)) {
+    throw new UsageError(`--contract ${contractName} is no contract${project ? ` of ${shownPath(project.file)}` : ''} nor a preset. Contracts: ${[...own.map((c) => c.name), ...CONTRACT_NAMES].join(', ')}.`);
+  }
+  const contract = await loadContract(contractName, {}, own);
+  const outDir = opts.out !== undefined ? path.resolve(opts.out) : project ? (project.casesDir ?? path.join(project.dir, 'cases')) : inCheckout ? projectPath('fixtures/cases') : path.resolve('cases');
+
+  const attempts: CaseAttempt[] = redactValue([{ stdout: envelope.stdout, stderr: envelope.stderr, exitCode, signal: null, timedOut: false, elapsedMs: 0 }], { paths: [{ path: process.cwd(), placeholder: '<project>' }] });
+  const expect = { verdict: opts.expect as VerdictName };
+  const cliName = routeSpecFor(opts.route)?.definition.cli ?? opts.route.split('/')[0]!;
+  const c: CaseFile = {
+    id: caseId({ attempts, contract: contractName, expect }),
+    description: opts.description ?? `${opts.route}: reported ${opts.ref ? `in ${opts.ref}` : 'bug'}${envelope.command ? ` (\`${redactValue(envelope.command)}\`)` : ''}; expected ${opts.expect}`,
+    route: opts.route,
+    cli: { name: cliName, version: opts.cliVersion ?? 'unknown' },
+    provenance: { source: opts.ref ? 'issue' : 'recorded', ...(opts.ref ? { ref: opts.ref } : { ref: 'routecert record --from: a captured envelope' }), date: new Date().toISOString().slice(0, 10) },
+    contract: contractName,
+    attempts,
+    expect,
+    tags: ['from-report'],
+  };
+  // A team's cases sit under their contract's folder, as `record --config` writes them.
+  const file = path.join(outDir, ...(project ? [contractName] : []), ...opts.route.split('/').map((p) => p.replace(/[^A-Za-z0-9._=-]+/g, '-')), `${opts.name ?? `report-${c.id}`}.json`);
+  const written = await writeCaseFile(file, c, opts.force ?? false);
+  if ('refused' in written) throw new UsageError(`${shownPath(written.refused)} exists; give another --name, or --force to overwrite it`);
+  out(`wrote ${shownPath(written.written)} (case ${c.id}, contract ${contractName}, exit code ${exitCode}${assumed ? ' assumed: the capture gives none, --exit-code <n> sets it' : ''}; redacted)\n`);
+  const verdict = judgeCase(c, contract, decoderFor(c.route)).verdict;
+  const problems = compareVerdict(c.expect, verdict);
+  out(`verdict: ${verdict.verdict}\n${verdict.evidence.map((e) => `  ${e}\n`).join('')}`);
+  const replay = `npx routecert run --case ${c.id} --cases ${shownPath(outDir)}${project ? ` --config ${shownPath(project.file)}` : ''} --no-probes`;
+  if (problems.length > 0) {
+    out(`${pc.red('FAIL')}: ${problems.join('; ')} (the case reproduces the report; it passes once the bug is fixed)\nreplay: ${replay}\n`);
+    return 1;
+  }
+  out(`${pc.green('PASS')}: ${verdict.verdict}, as expected\nreplay: ${replay}\n`);
+  return 0;
+}

@@ -1,0 +1,43 @@
+/**
+ * The scenarios `record --config` generates from a team's schema, and the rule each verdict must
+ * meet: the check bites on a contract that accepts what it should refuse, or refuses a valid answer.
+ */
+import { describe, expect, it } from 'vitest';
+import { defineContract } from '#src/contract/define.ts';
+import type { Verdict } from '#src/contract/types.ts';
+import { compileValidator } from '#src/contract/validator.ts';
+import { contractScenarios, ruleProblems } from './recordContract.ts';
+
+const schema = {
+  type: 'object',
+  properties: { decision: { type: 'string', enum: ['ship', 'hold'] }, reason: { type: 'string', minLength: 1 }, done: { type: 'boolean' } },
+  required: ['decision', 'reason', 'done'],
+  additionalProperties: false,
+};
+
+describe('contractScenarios', () => {
+  it('a valid payload (finality true), its placeholder (finality false), one missing each required field, prose, scalar, 400/429/529, stall', async () => {
+    const scenarios = await contractScenarios(defineContract({ name: 'decision', schema, anchor: 'decision', finality: { key: 'done' }, selection: 'score' }));
+    expect(scenarios.map((s) => s.slug)).toEqual(['final', 'placeholder-then-final', 'missing-decision', 'missing-reason', 'missing-done', 'prose-only', 'scalar', 'api-400', 'api-429', 'api-529', 'stall']);
+    const final = scenarios[0]!.payloads.final;
+    expect(compileValidator(schema)(final)).toEqual([]);
+    expect(final.done).toBe(true);
+    expect(scenarios[1]!.payloads.placeholder).toEqual({ ...final, done: false });
+    expect(Object.keys(scenarios[3]!.payloads.placeholder)).toEqual(Object.keys(final).filter((k) => k !== 'reason'));
+    expect(scenarios.find((s) => s.slug === 'api-429')!.payloads.error?.status).toBe(429);
+    expect(scenarios.find((s) => s.slug === 'scalar')!.payloads.text).toBe('42');
+  });
+});
+
+describe('ruleProblems bites', () => {
+  const accepted = (value: unknown): Verdict => ({ verdict: 'accepted', origin: 'structured_output', value, evidence: [] }) as unknown as Verdict;
+  const dropped: Verdict = { verdict: 'dropped-unusable', evidence: [] } as unknown as Verdict;
+  it('accept, refuse and timeout rules', async () => {
+    const [final, , missing] = await contractScenarios(defineContract({ name: 'decision', schema, anchor: 'decision', finality: { key: 'done' }, selection: 'score' }));
+    expect(ruleProblems(final!, accepted(final!.payloads.final))).toEqual([]);
+    expect(ruleProblems(final!, dropped)[0]).toContain('was not accepted');
+    expect(ruleProblems(final!, accepted({ ...final!.payloads.final, reason: 'other' }))[0]).toContain('"reason"');
+    expect(ruleProblems(missing!, dropped)).toEqual([]);
+    expect(ruleProblems(missing!, accepted({}))[0]).toContain('does not fail closed');
+  });
+});
