@@ -134,7 +134,7 @@ export async function main(argv: string[]): Promise<number> {
     .option('--contract <name>', 'with --config: only this contract; with --from: the contract that judges the case (default: the config\'s only one, else pov); repeatable', collect)
     .option('--route <route>', 'only this route; repeatable (with --from: the route of the capture)', collect)
     .option('--scenario <name>', 'only this scenario; repeatable', collect)
-    .option('--out <dir>', 'folder for the case files (default: fixtures/cases in routecert\'s checkout; with --config or --from the config\'s cases folder, else ./cases)')
+    .option('--out <dir>', 'folder for the case files (default: fixtures/cases; with --config or --from: the config\'s cases folder, else ./cases)')
     .option('--force', 'overwrite a case file that exists (never done without it)')
     .option('--fix-ids', 'recompute the content-hash id of every case under --out instead of recording')
     .option('--from <capture>', 'a bug report to a case: a pasted capture (file, or - for stdin): stdout, then optional `--- stderr ---` and `--- exit code: N ---` lines, or an envelope as JSON')
