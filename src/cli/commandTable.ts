@@ -181,7 +181,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       { flags: '--contract <name>', description: "with --config: only this contract; with --from: the contract that judges the case (default: the config's only one, else pov); repeatable", parse: collect },
       { flags: '--route <route>', description: 'only this route; repeatable (with --from: the route of the capture)', parse: collect },
       { flags: '--scenario <name>', description: 'only this scenario; repeatable', parse: collect },
-      { flags: '--out <dir>', description: "folder for the case files (default: fixtures/cases in routecert's checkout; with --config or --from the config's cases folder, else ./cases)" },
+      { flags: '--out <dir>', description: "folder for the case files (default: fixtures/cases; with --config or --from: the config's cases folder, else ./cases)" },
       { flags: '--force', description: 'overwrite a case file that exists (never done without it)' },
       { flags: '--fix-ids', description: 'recompute the content-hash id of every case under --out instead of recording' },
       { flags: '--from <capture>', description: 'a bug report to a case: a pasted capture (file, or - for stdin): stdout, then optional `--- stderr ---` and `--- exit code: N ---` lines, or an envelope as JSON' },
