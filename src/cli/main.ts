@@ -11,6 +11,60 @@ import { Command, CommanderError, Option } from 'commander';
 import { PACKAGE_VERSION } from '#src/paths.ts';
 import { applyColourEnv, integerOption, outputFileOption, reporterOption, shardOption } from './options.ts';
 import { REPORTER_NAMES } from '#src/report/names.ts';
+import { redactOutput } from '#src/record/redact.ts';
+import { interrupt, interruption, mustExitWhenDone, reapEverything, signalExitCode } from '#src/process/interrupt.ts';
+
+let consoleRedacted = false;
+
+/**
+ * Every byte routecert prints goes through the one redaction of output (src/record/redact.ts
+ * `redactOutput`), whichever module printed it: stdout and stderr are wrapped once per process.
+ */
+function redactConsole(): void {
+  if (consoleRedacted) return;
+  consoleRedacted = true;
+  for (const stream of [process.stdout, process.stderr]) {
+    const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
+    stream.write = ((chunk: unknown, ...rest: unknown[]) => {
+      const text = typeof chunk === 'string' ? chunk : chunk instanceof Uint8Array ? Buffer.from(chunk).toString('utf8') : null;
+      return write(text === null ? chunk : redactOutput(text), ...rest);
+    }) as typeof stream.write;
+  }
+}
+
+/** How long an interrupted run may take to reap and write its partial report before it exits anyway (ms). */
+const INTERRUPT_BOUND_MS = 15_000;
+let signalsHandled = false;
+
+/**
+ * SIGINT and SIGTERM (issue 23 point 6): the first stops the run (no new case, probe or worker
+ * starts), reaps every process group routecert started, and lets the command write a partial
+ * report marked `interrupted`; the exit code is 130 (SIGINT) or 143 (SIGTERM). A second signal, or
+ * {@link INTERRUPT_BOUND_MS} without an end, exits at once (the exit hook of src/process/reap.ts
+ * SIGKILLs what is left). Started by npm (`npx routecert`, an npm script), routecert also stops when
+ * the process that started it goes away: npx signalled alone does not leave the run behind.
+ */
+function handleSignals(): void {
+  if (signalsHandled) return;
+  signalsHandled = true;
+  const stop = (signal: 'SIGINT' | 'SIGTERM', why: string): void => {
+    if (interruption()) {
+      process.exit(signalExitCode(interruption()!));
+    }
+    interrupt(signal);
+    process.stderr.write(`[routecert] ${why}: stopping, reaping every process routecert started and writing a partial report\n`);
+    void reapEverything();
+    setTimeout(() => process.exit(signalExitCode(signal)), INTERRUPT_BOUND_MS).unref();
+  };
+  process.on('SIGINT', () => stop('SIGINT', 'SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM', 'SIGTERM'));
+  if (process.env.npm_command !== undefined || process.env.npm_execpath !== undefined) {
+    const parent = process.ppid;
+    setInterval(() => {
+      if (process.ppid !== parent && !interruption()) stop('SIGTERM', `the process that started routecert (pid ${parent}) is gone`);
+    }, 250).unref();
+  }
+}
 
 /**
  * A reader that closes the pipe early (`routecert run | head -1`) is no failure of the run: the
@@ -38,6 +92,8 @@ function collect(value: string, previous: string[] = []): string[] {
 export async function main(argv: string[]): Promise<number> {
   applyColourEnv();
   ignoreClosedPipes();
+  redactConsole();
+  handleSignals();
   let exitCode = 0;
   const program = new Command()
     .name('routecert')
@@ -76,6 +132,7 @@ export async function main(argv: string[]): Promise<number> {
     .option('--output-file <[reporter=]path>', 'file of a reporter instead of the run folder, e.g. junit=ci/junit.xml; repeatable', outputFileOption)
     .option('--shard <i/n>', 'run only shard i of n (cases and probes split by id); join the reports with `routecert merge-reports`', shardOption)
     .option('--no-progress', 'no progress line (on a terminal) or periodic progress lines (in CI)')
+    .option('--full-values', 'keep every answer value and long text whole in the reports (default: over 64 KiB or 64 levels deep, a typed preview with its size and SHA-256)')
     .option(
       '--generic <route=spec>',
       'decode cases of <route> with the generic decoder, reading the answer where <spec> says (see below); repeatable',
@@ -226,8 +283,25 @@ export async function main(argv: string[]): Promise<number> {
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.help' || error.code === 'commander.version') return 0;
       return 2;
     }
+    // routecert's own refusals (a code ROUTECERT_*) are said plainly; anything else is a crash.
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === 'string' && code.startsWith('ROUTECERT_')) {
+      process.stderr.write(`${(error as Error).message}\n`);
+      return exitAfter(2);
+    }
     process.stderr.write(`[routecert] ${(error as Error).stack ?? String(error)}\n`);
-    return 3;
+    return exitAfter(3);
   }
-  return exitCode;
+  return exitAfter(exitCode);
+}
+
+/**
+ * The exit code, and, when the run was interrupted or left work behind (a config that never
+ * finished loading), the end of the process: nothing still pending may keep it alive.
+ */
+function exitAfter(code: number): number {
+  const signal = interruption();
+  const final = signal ? signalExitCode(signal) : code;
+  if (mustExitWhenDone()) process.exit(final);
+  return final;
 }

@@ -21,6 +21,7 @@ import { DEFAULT_TOOLS } from '#src/harness/shim/tools.ts';
 import { readShimRecords, type ShimAttempt, type ShimCallRecord, type ShimRecord } from '#src/harness/shim/plan.ts';
 import { artifactAdapter, fillTemplate, type InProcessInvocation, type LoadedConfig, type WorkerAdapter } from './config.ts';
 import { findMarked, newRunMark, reap, trackRun } from '#src/process/reap.ts';
+import { capture } from '#src/process/capture.ts';
 import { groupMembers, isAlive, killGroup, killTracked, waitGone, waitGroupsGone } from './processes.ts';
 import type { CertifyRoute } from './routes.ts';
 
@@ -289,8 +290,10 @@ function trackWorkerGroup(pid: number): void {
 
 /** Run the worker's command detached (its own process group); kill the group at the outer deadline (`arm` schedules it). */
 async function runCommand(argv: string[], opts: { env: Record<string, string>; cwd: string; stdin: string | undefined }, arm: (expire: () => void) => () => void): Promise<Ran> {
-  const stdout: Buffer[] = [];
-  const stderr: Buffer[] = [];
+  // What the worker prints is kept up to a cap (head and tail, src/process/capture.ts): a worker
+  // writing gigabytes cannot exhaust routecert's memory.
+  const stdout = capture('stdout');
+  const stderr = capture('stderr');
   let killedAtOuterDeadline = false;
   let fault: string | undefined;
   const child = spawn(argv[0]!, argv.slice(1), { cwd: opts.cwd, env: opts.env, detached: true, stdio: [opts.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
@@ -327,8 +330,8 @@ async function runCommand(argv: string[], opts: { env: Record<string, string>; c
   cancelOuter();
   if (pid !== undefined) liveWorkerGroups.delete(pid);
   return {
-    stdout: Buffer.concat(stdout).toString('utf8'),
-    stderr: Buffer.concat(stderr).toString('utf8'),
+    stdout: stdout.result().text,
+    stderr: stderr.result().text,
     exitCode: exit.code,
     signal: exit.signal,
     killedAtOuterDeadline,
