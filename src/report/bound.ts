@@ -12,8 +12,9 @@
  *   (keys included) through {@link redactOutput}.
  */
 import { createHash } from 'node:crypto';
+import { clipForOutput } from '#src/record/redact.ts';
 import { open } from 'node:fs/promises';
-import { clipForOutput, redactOutput } from '#src/record/redact.ts';
+import { mapStrings, redactOutput } from '#src/record/redact.ts';
 
 /** Longest string a report quotes whole (characters); longer ones keep their head and tail. */
 export const MAX_STRING_CHARS = 16 * 1024;
@@ -128,11 +129,14 @@ export function measureValue(value: unknown, head = 600, tail = 200): { bytes: n
   return { bytes, depth, sha256: hash.digest('hex'), preview: redactOutput(preview) };
 }
 
-/** The {@link ClippedValue} of `value`, or `value` itself when it is small and shallow enough. */
+/**
+ * The {@link ClippedValue} of `value`, or `value` itself (every string redacted) when it is small
+ * and shallow enough.
+ */
 export function boundValue(value: unknown): unknown {
-  if (typeof value !== 'object' || value === null) return typeof value === 'string' ? boundString(value) : value;
+  if (typeof value !== 'object' || value === null) return typeof value === 'string' ? redactOutput(boundString(value)) : value;
   const m = measureValue(value);
-  if (m.bytes <= MAX_VALUE_BYTES && m.depth <= MAX_VALUE_DEPTH) return value;
+  if (m.bytes <= MAX_VALUE_BYTES && m.depth <= MAX_VALUE_DEPTH) return mapStrings(value, redactOutput);
   const clipped: ClippedValue = { $clipped: 'value', type: typeOf(value), bytes: m.bytes, depth: m.depth, sha256: m.sha256, preview: m.preview };
   return clipped;
 }
@@ -146,35 +150,35 @@ export function boundString(s: string): string {
 }
 
 /**
- * A copy of `report` (any JSON-like value) with long strings and large answer values bounded
- * (see the module comment). Iterative; never throws on depth.
+ * A copy of `report` (any JSON-like value) with every string redacted (src/record/redact.ts
+ * `redactOutput`, before any reporter clips it, so no cut leaves part of a secret) and, unless
+ * `fullValues`, long strings and large answer values bounded (see the module comment). Iterative;
+ * never throws on depth.
  */
 export function boundReport<T>(report: T, options: BoundOptions = {}): T {
-  if (options.fullValues) return report;
-  const root = { v: report as unknown };
-  const stack: { parent: Record<string, unknown> | unknown[]; key: string | number; underVerdict: boolean }[] = [{ parent: root, key: 'v', underVerdict: false }];
-  const copy = (v: unknown): unknown => (Array.isArray(v) ? [...v] : typeof v === 'object' && v !== null ? { ...(v as object) } : v);
-  (root as Record<string, unknown>).v = copy(report);
+  const full = options.fullValues ?? false;
+  const text = (s: string): string => redactOutput(full ? s : boundString(s));
+  const value = (v: unknown): unknown => (full ? mapStrings(v, redactOutput) : boundValue(v));
+  const root: Record<string, unknown> = { v: report };
+  const stack: { parent: Record<string | number, unknown>; key: string | number }[] = [{ parent: root, key: 'v' }];
   while (stack.length > 0) {
-    const { parent, key, underVerdict } = stack.pop()!;
-    const v = (parent as Record<string | number, unknown>)[key];
+    const { parent, key } = stack.pop()!;
+    const v = parent[key];
     if (typeof v === 'string') {
-      (parent as Record<string | number, unknown>)[key] = boundString(v);
+      parent[key] = text(v);
       continue;
     }
     if (typeof v !== 'object' || v === null) continue;
+    // Keys are output too: an object's copy has its keys redacted.
+    const copy = (Array.isArray(v) ? [...v] : Object.fromEntries(Object.entries(v as object).map(([k, x]) => [redactOutput(k), x]))) as Record<string | number, unknown>;
+    parent[key] = copy;
     const isVerdict = !Array.isArray(v) && typeof (v as { verdict?: unknown }).verdict === 'string';
-    for (const k of Array.isArray(v) ? v.keys() : Object.keys(v)) {
-      const child = (v as Record<string | number, unknown>)[k];
-      if ((isVerdict || underVerdict) && k === 'value') {
-        (v as Record<string | number, unknown>)[k] = boundValue(child);
-        continue;
-      }
-      (v as Record<string | number, unknown>)[k] = copy(child);
-      stack.push({ parent: v as Record<string, unknown>, key: k, underVerdict: false });
+    for (const k of Object.keys(copy)) {
+      if (isVerdict && k === 'value') copy[k] = value(copy[k]);
+      else stack.push({ parent: copy, key: Array.isArray(copy) ? Number(k) : k });
     }
   }
-  return (root as { v: T }).v;
+  return root.v as T;
 }
 
 /**
