@@ -319,4 +319,33 @@ describe('signals', () => {
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/routecert\.config\.mjs does not load: it did not finish loading within 1\.5 s/);
   });
+
+  it('certification sends SIGTERM first: a worker that ignores it fails the named check term-honoured, one that honours it passes', async () => {
+    const dir = path.join(root.dir, 'term');
+    await mkdir(dir, { recursive: true });
+    await cp(projectPath('examples/bash-worker/peer-worker.sh'), path.join(dir, 'peer-worker.sh'));
+    const worker = (command: string[]) => ({
+      worker: {
+        name: 'bash worker',
+        command,
+        prompt: 'file',
+        artifact: '{outDir}/pov-{routeArg}.json',
+        windowEnv: { hardWindowS: 'PEER_HARD_SECS', retryMinS: 'PEER_RETRY_MIN_SECS', idleWindowS: 'PEER_IDLE_SECS' },
+        routeNames: { 'claude-code/stream-json': 'claude' },
+      },
+      routes: ['claude-code/stream-json'],
+      contract: 'pov',
+    });
+    const args = ['{routeArg}', '{schema}', '{prompt}', '{outDir}'];
+    await writeFile(path.join(dir, 'good.json'), JSON.stringify(worker(['bash', 'peer-worker.sh', ...args])));
+    // The same worker with SIGTERM ignored (inherited by everything it starts).
+    await writeFile(path.join(dir, 'deaf.json'), JSON.stringify(worker(['bash', '-c', 'trap "" TERM; exec bash peer-worker.sh "$@"', 'worker', ...args])));
+    const good = await routecert(['certify', '--config', 'good.json', '--check', 'term-honoured', '--reports', 'r'], { cwd: dir });
+    expect(good.stdout).toMatch(/PASS term-honoured/);
+    expect(good.exitCode, good.stdout).toBe(0);
+    const deaf = await routecert(['certify', '--config', 'deaf.json', '--check', 'term-honoured', '--reports', 'r'], { cwd: dir });
+    expect(deaf.stdout).toMatch(/FAIL term-honoured/);
+    expect(deaf.stdout).toMatch(/the worker ignored SIGTERM at routecert's outer deadline/);
+    expect(deaf.exitCode).toBe(1);
+  });
 });

@@ -11,6 +11,7 @@
  * its own check so a worker that breaks one rule fails exactly that check (issue 10 part 6,
  * proven by the miniatures in examples/miniatures/).
  */
+import { TERM_GRACE_MS } from './execute.ts';
 import { canonicalJson } from '#src/envelope/candidates.ts';
 import type { VerdictName } from '#src/contract/types.ts';
 import { clipText, EVIDENCE_LIMIT_CHARS } from '#src/diagnostics/evidence.ts';
@@ -140,8 +141,13 @@ function runProblems(o: RunObservation): string[] {
   if (o.killedAtOuterDeadline) {
     problems.push(`${o.label}: the worker was still running at routecert's outer deadline (${Math.round(o.outerDeadlineMs / 1000)} s after its first CLI call); routecert killed its process group`);
   }
+  if (o.termIgnored) problems.push(termIgnoredProblem(o));
   if (o.leftovers.length > 0) problems.push(`${o.label}: still running after the worker ended: ${o.leftovers.map((l) => l.what).join(', ')}`);
   return problems;
+}
+
+function termIgnoredProblem(o: RunObservation): string {
+  return `${o.label}: the worker ignored SIGTERM at routecert's outer deadline: still running ${TERM_GRACE_MS / 1000} s later, it had to be killed with SIGKILL (a worker must stop, and stop its peer, on SIGTERM)`;
 }
 
 function callsTo(o: RunObservation, cli: string): ShimCallRecord[] {
@@ -647,6 +653,28 @@ const idleWindow: CheckDefinition = {
   },
 };
 
+const termHonoured: CheckDefinition = {
+  id: 'term-honoured',
+  title: 'a worker stopped with SIGTERM (as CI and supervisors stop a job) ends by itself, without SIGKILL',
+  stage: 'check',
+  covers: ['deadline', 'signals'],
+  expectedVerdict: 'timeout',
+  plan: (env) => {
+    const c = env.smoke.final;
+    if (!c) return noCase('well-formed final case', env.route.route);
+    // The peer hangs and the worker's own windows are long: routecert's SIGTERM comes first, 2 s after the first CLI call.
+    return { runs: [{ label: `case ${caseLabel(c)} printed, then the CLI hangs; SIGTERM to the worker`, attempts: [{ ...replayOf(c, 0), hang: true }], cases: [c], windows: { hardWindowS: 120, idleWindowS: 120 }, outerDeadlineMs: 2000 }] };
+  },
+  judge: ([run]) => {
+    const o = run!.observed;
+    const problems: string[] = [];
+    if (o.fault) problems.push(`${o.label}: ${o.fault}`);
+    if (!o.killedAtOuterDeadline) problems.push(`${o.label}: the worker ended before routecert's SIGTERM, so the check could not judge it (it should wait for a hanging peer within its windows)`);
+    if (o.termIgnored) problems.push(termIgnoredProblem(o));
+    return verdict(problems, [`${o.label}: the worker ended on SIGTERM (exit ${o.exitCode ?? o.signal ?? 'unknown'})`]);
+  },
+};
+
 const processGroup: CheckDefinition = {
   id: 'process-group',
   title: 'a peer that outlives its deadline is killed with its process group (SIGKILL, since a grandchild ignores SIGTERM); nothing is left behind',
@@ -778,6 +806,7 @@ export const CHECKS: readonly CheckDefinition[] = [
   startupRejection,
   idleWindow,
   processGroup,
+  termHonoured,
   outputFormat,
   schemaOneToken,
   forbiddenFlags,

@@ -20,7 +20,7 @@ import { installShims } from '#src/harness/shim/install.ts';
 import { DEFAULT_TOOLS } from '#src/harness/shim/tools.ts';
 import { readShimRecords, type ShimAttempt, type ShimCallRecord, type ShimRecord } from '#src/harness/shim/plan.ts';
 import { artifactAdapter, fillTemplate, type InProcessInvocation, type LoadedConfig, type WorkerAdapter } from './config.ts';
-import { findMarked, newRunMark, reap, trackRun } from '#src/process/reap.ts';
+import { findMarked, newRunMark, reap, signalGroup, trackRun } from '#src/process/reap.ts';
 import { capture } from '#src/process/capture.ts';
 import { groupMembers, isAlive, killGroup, killTracked, waitGone, waitGroupsGone } from './processes.ts';
 import type { CertifyRoute } from './routes.ts';
@@ -92,6 +92,12 @@ export interface RunObservation {
   exitCode: number | null;
   signal: string | null;
   killedAtOuterDeadline: boolean;
+  /**
+   * At the outer deadline routecert sends SIGTERM to the worker's process group first, SIGKILL
+   * {@link TERM_GRACE_MS} later; `true` when the worker itself was still running then (it ignored
+   * SIGTERM). Absent for an in-process worker (it is aborted instead).
+   */
+  termIgnored?: boolean;
   elapsedMs: Milliseconds;
   leftovers: Leftover[];
   windows: RunWindows;
@@ -99,6 +105,13 @@ export interface RunObservation {
   workerPid?: number;
   fault?: string;
 }
+
+/**
+ * Time a worker has, after SIGTERM at routecert's outer deadline, to stop by itself before SIGKILL
+ * (ms): the way a CI runner or a supervisor stops a job (systemd `TimeoutStopSec`, Kubernetes'
+ * termination grace). Not a measurement: a worker that honours SIGTERM ends well within it.
+ */
+export const TERM_GRACE_MS: Milliseconds = 3000;
 
 /** Grace for processes to disappear after the worker ended (signal delivery, reaping); not a measurement. */
 const SETTLE_MS = 2000;
@@ -196,7 +209,7 @@ export async function executeRun(input: RunInput, ctx: RunContext): Promise<RunO
     : await runCommand(adapter.command!.map((t) => fillTemplate(t, values)), { env, cwd, stdin: adapter.prompt === 'stdin' ? ctx.prompt : undefined }, (expire) =>
         outerDeadline(shims.stateDir, input.outerDeadlineMs, expire),
       );
-  const { killedAtOuterDeadline, fault, pid } = ran;
+  const { killedAtOuterDeadline, fault, pid, termIgnored } = ran;
   const elapsedMs = Math.round(performance.now() - started);
 
   const records = await readShimRecords(shims.stateDir);
@@ -252,6 +265,7 @@ export async function executeRun(input: RunInput, ctx: RunContext): Promise<RunO
     exitCode: ran.exitCode,
     signal: ran.signal,
     killedAtOuterDeadline,
+    ...(termIgnored !== undefined ? { termIgnored } : {}),
     elapsedMs,
     leftovers,
     windows: input.windows,
@@ -268,6 +282,8 @@ interface Ran {
   exitCode: number | null;
   signal: string | null;
   killedAtOuterDeadline: boolean;
+  /** The command ignored SIGTERM at the outer deadline (command workers only). */
+  termIgnored?: boolean;
   fault?: string;
   pid?: number;
 }
@@ -305,9 +321,18 @@ async function runCommand(argv: string[], opts: { env: Record<string, string>; c
     child.stdin.on('error', () => undefined);
     child.stdin.end(opts.stdin);
   }
+  let termIgnored = false;
+  let termTimer: NodeJS.Timeout | undefined;
+  let exited = false;
+  // TERM first, as a supervisor stops a job; SIGKILL for what still runs after TERM_GRACE_MS.
   const cancelOuter = arm(() => {
     killedAtOuterDeadline = true;
-    if (pid !== undefined) killGroup(pid);
+    if (pid === undefined) return;
+    signalGroup(pid, 'SIGTERM');
+    termTimer = setTimeout(() => {
+      if (!exited && isAlive({ pid })) termIgnored = true;
+      killGroup(pid);
+    }, TERM_GRACE_MS);
   });
   const exit = await new Promise<{ code: number | null; signal: string | null }>((resolve) => {
     child.on('error', (error) => {
@@ -315,6 +340,7 @@ async function runCommand(argv: string[], opts: { env: Record<string, string>; c
       resolve({ code: null, signal: null });
     });
     child.on('exit', (code, signal) => {
+      exited = true;
       // Stop waiting for pipes a leftover process may hold open.
       const t = setTimeout(() => {
         child.stdout?.destroy();
@@ -328,6 +354,11 @@ async function runCommand(argv: string[], opts: { env: Record<string, string>; c
     });
   });
   cancelOuter();
+  // A worker that ended on SIGTERM may have left its group behind: the grace still ends in SIGKILL.
+  if (termTimer !== undefined) {
+    clearTimeout(termTimer);
+    if (pid !== undefined) killGroup(pid);
+  }
   if (pid !== undefined) liveWorkerGroups.delete(pid);
   return {
     stdout: stdout.result().text,
@@ -335,6 +366,7 @@ async function runCommand(argv: string[], opts: { env: Record<string, string>; c
     exitCode: exit.code,
     signal: exit.signal,
     killedAtOuterDeadline,
+    termIgnored,
     ...(fault ? { fault } : {}),
     ...(pid !== undefined ? { pid } : {}),
   };
