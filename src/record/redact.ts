@@ -21,7 +21,7 @@
  * "Understanding unique ID prefixes" (AKIA/ASIA/...), GitHub "About authentication" token prefixes.
  */
 import { liveSecrets } from '#src/probe/live.ts';
-import { redactShapes, replaceExact, secretVariableValues, TOKEN_CHAR, type Pattern } from './shapes.ts';
+import { redactShapes, replaceExact, TOKEN_CHAR, type Pattern } from './shapes.ts';
 
 /**
  * What to redact besides the built-in patterns:
@@ -44,15 +44,7 @@ const RECORDING_PATTERNS: Pattern[] = [
   { name: 'tmp-slug', re: /(?:(?<![A-Za-z0-9_\\])|(?<=\\[nrtbf]))(routecert-[a-z]+-)[A-Za-z0-9]{6}\b/g, placeholder: '$1<id>' },
 ];
 
-/**
- * The exact values hidden in every output: each route's declared credential variables
- * (src/probe/live.ts {@link liveSecrets}) and every variable of `env` named like a secret, 8
- * characters or longer; longest first.
- */
-export function outputSecrets(env: NodeJS.ProcessEnv = process.env): string[] {
-  return [...new Set([...liveSecrets(env), ...secretVariableValues(env)])].sort((a, b) => b.length - a.length);
-}
-
+/** The exact values of the credential variables the routes declare (src/probe/live.ts), read on every call. */
 function currentSecrets(): string[] {
   return liveSecrets();
 }
@@ -66,7 +58,7 @@ function applyPatterns(text: string, patterns: readonly Pattern[]): string {
 /**
  * The one redaction of output: every byte routecert writes (report files, case files, the console)
  * goes through it. Hides the credential values of this process's environment (see
- * {@link outputSecrets}), this user's home folder, and every shape of src/record/shapes.ts
+ * src/record/shapes.ts `secretVariableValues` and the routes' credential variables), this user's home folder, and every shape of src/record/shapes.ts
  * `SECRET_PATTERNS`. Never throws; linear in the text for each pattern.
  *
  * @example

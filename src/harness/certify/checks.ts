@@ -51,6 +51,8 @@ export interface CheckEnv {
   marker: string;
   /** The adapter declares an idle-window variable (the worker claims idle detection). */
   adapterHasIdle: boolean;
+  /** The worker runs in routecert's process (`worker.run`): it is aborted, never signalled. */
+  inProcess?: boolean;
   /** The position of the non-final answer in attempt `index` of `c`, as routecert's pov contract reads it. */
   nonfinalPosition(c: LoadedCase, index: number): string | null;
   /** The smoke cases of this route (a well-formed final; a prose-only answer), when the corpus has them. */
@@ -660,6 +662,7 @@ const termHonoured: CheckDefinition = {
   covers: ['deadline', 'signals'],
   expectedVerdict: 'timeout',
   plan: (env) => {
+    if (env.inProcess) return { skip: 'the worker runs in routecert\'s process: it is aborted, not signalled (other checks judge the abort)' };
     const c = env.smoke.final;
     if (!c) return noCase('well-formed final case', env.route.route);
     // The peer hangs and the worker's own windows are long: routecert's SIGTERM comes first, 2 s after the first CLI call.
