@@ -57,7 +57,7 @@ describe('redaction: no canary of any shape reaches a file routecert writes or i
     const reports = path.join(root.dir, 'canary-reports');
     // Accepted: every canary in the answer (report.json quotes the value) and on stderr.
     await writeFindingsCase(path.join(cases, 'accepted.json'), (c, answer) => {
-      answer.findings[0].title = canaryText();
+      answer.notes = canaryText();
       c.attempts[0].stderr = canaryText();
       c.description = `canaries ${CANARIES.email} ${CANARIES.homeColon}`;
     });
@@ -88,7 +88,8 @@ describe('redaction: no canary of any shape reaches a file routecert writes or i
     }
     // Redacted, not lost: the accepted answer is there with its placeholders.
     const accepted = report.cases.find((c) => c.file.endsWith('accepted.json'))!;
-    const title = (accepted.verdict as { value: { findings: { title: string }[] } }).value.findings[0]!.title;
+    expect(accepted.verdict?.verdict, JSON.stringify(accepted.problems)).toBe('accepted');
+    const title = (accepted.verdict as { value: { notes: string } }).value.notes;
     for (const placeholder of ['<redacted:jwt>', '<redacted:aws-key-id>', '<redacted:aws-secret>', '<email>', '<home>:12', '(<home>)', '<session>', '<uuid>', '<redacted:secret>']) {
       expect(title).toContain(placeholder);
     }
@@ -249,9 +250,9 @@ describe('runs and recordings side by side', () => {
   it('record --fix-ids never writes through a symlink to a file outside --out', async () => {
     const out = path.join(root.dir, 'link-out');
     const outside = path.join(root.dir, 'outside.json');
-    await writeFindingsCase(outside, (c) => {
-      c.id = '0000000000000000';
-    });
+    await writeFindingsCase(outside, () => undefined);
+    // A stale id: --fix-ids wants to rewrite the file.
+    await writeFile(outside, (await readFile(outside, 'utf8')).replace(/"id": "[0-9a-f]{16}"/, '"id": "0000000000000000"'));
     await mkdir(out, { recursive: true });
     await symlink(outside, path.join(out, 'linked.json'));
     const before = await readFile(outside, 'utf8');
@@ -282,7 +283,8 @@ describe('signals', () => {
         contract: 'pov',
       }),
     );
-    const child = execa('node', [projectPath('bin/routecert.js'), 'run', '--config', 'routecert.config.json', '--cases', 'cases', '--reports', 'reports', '--no-progress'], {
+    // Only the certification source (no startup probes of installed CLIs): the worker starts at once.
+    const child = execa('node', [projectPath('bin/routecert.js'), 'run', '--config', 'routecert.config.json', '--cases', 'cases', '--reports', 'reports', '--no-progress', '--route', 'certify:claude-code/json'], {
       cwd: dir,
       reject: false,
       env: { NO_COLOR: '1', CI: '', GITHUB_ACTIONS: '' },
@@ -308,8 +310,7 @@ describe('signals', () => {
     }
     const { report } = await onlyRun(path.join(dir, 'reports'));
     expect(report.footer).toMatchObject({ interrupted: 'SIGTERM', exitCode: 143 });
-    expect(report.summary.total).toBeGreaterThanOrEqual(1);
-  });
+  }, 180_000);
 
   it('a config whose top-level await never settles is an error naming the file after the bound', async () => {
     const dir = path.join(root.dir, 'tla');
@@ -347,5 +348,5 @@ describe('signals', () => {
     expect(deaf.stdout).toMatch(/FAIL term-honoured/);
     expect(deaf.stdout).toMatch(/the worker ignored SIGTERM at routecert's outer deadline/);
     expect(deaf.exitCode).toBe(1);
-  });
+  }, 180_000);
 });
