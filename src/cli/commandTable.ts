@@ -136,6 +136,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       { flags: '--output-file <[reporter=]path>', description: 'file of a reporter instead of the run folder, e.g. junit=ci/junit.xml; repeatable', parse: outputFileOption },
       { flags: '--shard <i/n>', description: 'run only shard i of n (cases and probes split by id); join the reports with `routecert merge-reports`', parse: shardOption },
       { flags: '--no-progress', description: 'no progress line (on a terminal) or periodic progress lines (in CI)' },
+      { flags: '--full-values', description: 'keep every answer value and long text whole in the reports (default: over 64 KiB or 64 levels deep, a typed preview with its size and SHA-256)' },
       {
         flags: '--generic <route=spec>',
         description: 'decode cases of <route> with the generic decoder, reading the answer where <spec> says (see below); repeatable',

@@ -13,6 +13,60 @@ import { Command, CommanderError, Option } from 'commander';
 import { PACKAGE_VERSION } from '#src/paths.ts';
 import { COMMANDS, PROGRAM, type CommandSpec, type OptionSpec } from './commandTable.ts';
 import { applyColourEnv } from './options.ts';
+import { redactOutput } from '#src/record/redact.ts';
+import { interrupt, interruption, mustExitWhenDone, reapEverything, signalExitCode } from '#src/process/interrupt.ts';
+
+let consoleRedacted = false;
+
+/**
+ * Every byte routecert prints goes through the one redaction of output (src/record/redact.ts
+ * `redactOutput`), whichever module printed it: stdout and stderr are wrapped once per process.
+ */
+function redactConsole(): void {
+  if (consoleRedacted) return;
+  consoleRedacted = true;
+  for (const stream of [process.stdout, process.stderr]) {
+    const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
+    stream.write = ((chunk: unknown, ...rest: unknown[]) => {
+      const text = typeof chunk === 'string' ? chunk : chunk instanceof Uint8Array ? Buffer.from(chunk).toString('utf8') : null;
+      return write(text === null ? chunk : redactOutput(text), ...rest);
+    }) as typeof stream.write;
+  }
+}
+
+/** How long an interrupted run may take to reap and write its partial report before it exits anyway (ms). */
+const INTERRUPT_BOUND_MS = 15_000;
+let signalsHandled = false;
+
+/**
+ * SIGINT and SIGTERM (issue 23 point 6): the first stops the run (no new case, probe or worker
+ * starts), reaps every process group routecert started, and lets the command write a partial
+ * report marked `interrupted`; the exit code is 130 (SIGINT) or 143 (SIGTERM). A second signal, or
+ * {@link INTERRUPT_BOUND_MS} without an end, exits at once (the exit hook of src/process/reap.ts
+ * SIGKILLs what is left). Started by npm (`npx routecert`, an npm script), routecert also stops when
+ * the process that started it goes away: npx signalled alone does not leave the run behind.
+ */
+function handleSignals(): void {
+  if (signalsHandled) return;
+  signalsHandled = true;
+  const stop = (signal: 'SIGINT' | 'SIGTERM', why: string): void => {
+    if (interruption()) {
+      process.exit(signalExitCode(interruption()!));
+    }
+    interrupt(signal);
+    process.stderr.write(`[routecert] ${why}: stopping, reaping every process routecert started and writing a partial report\n`);
+    void reapEverything();
+    setTimeout(() => process.exit(signalExitCode(signal)), INTERRUPT_BOUND_MS).unref();
+  };
+  process.on('SIGINT', () => stop('SIGINT', 'SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM', 'SIGTERM'));
+  if (process.env.npm_command !== undefined || process.env.npm_execpath !== undefined) {
+    const parent = process.ppid;
+    setInterval(() => {
+      if (process.ppid !== parent && !interruption()) stop('SIGTERM', `the process that started routecert (pid ${parent}) is gone`);
+    }, 250).unref();
+  }
+}
 
 /**
  * A reader that closes the pipe early (`routecert run | head -1`) is no failure of the run: the
@@ -58,6 +112,8 @@ function addCommand(program: Command, spec: CommandSpec, argv: readonly string[]
 export async function main(argv: string[]): Promise<number> {
   applyColourEnv();
   ignoreClosedPipes();
+  redactConsole();
+  handleSignals();
   let exitCode = 0;
   const program = new Command()
     .name(PROGRAM.name)
@@ -84,14 +140,26 @@ export async function main(argv: string[]): Promise<number> {
     }
     // A config or usage problem that reached here still gets its message and exit 2; anything else
     // is routecert's own fault: one line naming it, the stack only with ROUTECERT_DEBUG=1.
+    // routecert's own refusals (a code ROUTECERT_*) are said plainly too.
     const e = error as Error & { code?: unknown };
-    if (e?.name === 'ContractDefinitionError' || e?.name === 'CertifyConfigError' || e?.name === 'UsageError' || e?.code === 'ROUTECERT_USAGE') {
+    if (e?.name === 'ContractDefinitionError' || e?.name === 'CertifyConfigError' || e?.name === 'UsageError' || (typeof e?.code === 'string' && e.code.startsWith('ROUTECERT_'))) {
       process.stderr.write(`${e.message.startsWith('[routecert]') ? e.message : `[routecert] ${e.message}`}\n`);
-      return 2;
+      return exitAfter(2);
     }
     const detail = process.env.ROUTECERT_DEBUG ? (e?.stack ?? String(error)) : (e?.message ?? String(error));
     process.stderr.write(`[routecert] internal error: ${detail}\n${process.env.ROUTECERT_DEBUG ? '' : '(ROUTECERT_DEBUG=1 prints the stack; please report it with the command line)\n'}`);
-    return 3;
+    return exitAfter(3);
   }
-  return exitCode;
+  return exitAfter(exitCode);
+}
+
+/**
+ * The exit code, and, when the run was interrupted or left work behind (a config that never
+ * finished loading), the end of the process: nothing still pending may keep it alive.
+ */
+function exitAfter(code: number): number {
+  const signal = interruption();
+  const final = signal ? signalExitCode(signal) : code;
+  if (mustExitWhenDone()) process.exit(final);
+  return final;
 }

@@ -29,6 +29,7 @@
  * "Contracts in the mission" items 3-5.
  */
 import { readFileSync } from 'node:fs';
+import { schemaSizeProblem } from '#src/schema/limit.ts';
 import path from 'node:path';
 import { boundLine, type ClipPolicy } from '#src/diagnostics/evidence.ts';
 import { isPlainObject, isStructuredOrigin } from '#src/envelope/keys.ts';
@@ -265,6 +266,8 @@ export function normalizeDefinition(def: ContractDefinition, baseDir: string = p
   if (typeof def.schema === 'string') {
     schemaFile = path.resolve(baseDir, def.schema);
     let text: string;
+    const tooLarge = schemaSizeProblem(schemaFile);
+    if (tooLarge) throw new ContractDefinitionError(`${label}: ${tooLarge}`);
     try {
       text = readFileSync(schemaFile, 'utf8');
     } catch {

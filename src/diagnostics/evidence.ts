@@ -7,6 +7,8 @@
  * characters on macOS bash 3.2 (PR #1153). See shared/research/ce-plugin.md section 1.9.
  */
 
+import { redactWindows } from '#src/record/shapes.ts';
+
 /**
  * How long evidence is clipped:
  * - `head-tail` (default): first 147 characters + ` ... ` + last 147 characters (299 in all), the
@@ -33,12 +35,16 @@ const ELLIPSIS = ' ... ';
  * clipEvidence('x'.repeat(1000)).length     // 299 (147 + 5 + 147)
  */
 export function clipEvidence(text: string, policy: ClipPolicy = 'head-tail'): string {
-  const flat = text.replace(/\r\n|\r|\n/g, ' ');
   const { head, tail } = policy === 'head-tail' ? { head: HEAD_TAIL_PART, tail: HEAD_TAIL_PART } : policy === 'tail' ? { head: 0, tail: EVIDENCE_LIMIT_CHARS } : policy;
+  // Secrets are hidden before the cut (src/record/shapes.ts): a cut never leaves part of one.
+  const windows = redactWindows(text, head, tail);
+  const flatten = (t: string): string => t.replace(/\r\n|\r|\n/g, ' ');
   const limit = head === 0 ? tail : head + tail + ELLIPSIS.length + 1;
-  if (flat.length <= limit) return flat;
-  if (head === 0) return flat.slice(startOfCodePoint(flat, flat.length - tail));
-  return flat.slice(0, endOfCodePoint(flat, head)) + ELLIPSIS + (tail === 0 ? '' : flat.slice(startOfCodePoint(flat, flat.length - tail)));
+  if (windows.whole !== null && flatten(windows.whole).length <= limit) return flatten(windows.whole);
+  const first = flatten(windows.head);
+  const last = flatten(windows.tail);
+  if (head === 0) return last.slice(startOfCodePoint(last, last.length - tail));
+  return first.slice(0, endOfCodePoint(first, head)) + ELLIPSIS + (tail === 0 ? '' : last.slice(startOfCodePoint(last, last.length - tail)));
 }
 
 /** Room an evidence line has besides its clipped parts (its fixed words and short quotes), in characters. */
@@ -59,10 +65,13 @@ export function evidenceLineLimit(clip: { head: number; tail: number }): number 
  */
 export function boundLine(line: string, clip: { head: number; tail: number }): string {
   if (line.length <= evidenceLineLimit(clip)) return line;
-  const flat = line.replace(/\r\n|\r|\n/g, ' ');
   const head = clip.head + EVIDENCE_LINE_ROOM / 2;
   const tail = clip.tail + EVIDENCE_LINE_ROOM / 2;
-  return flat.slice(0, endOfCodePoint(flat, head)) + ELLIPSIS + flat.slice(startOfCodePoint(flat, flat.length - tail));
+  const windows = redactWindows(line, head, tail);
+  const first = (windows.whole ?? windows.head).replace(/\r\n|\r|\n/g, ' ');
+  const last = (windows.whole ?? windows.tail).replace(/\r\n|\r|\n/g, ' ');
+  if (windows.whole !== null && first.length <= evidenceLineLimit(clip)) return first;
+  return first.slice(0, endOfCodePoint(first, head)) + ELLIPSIS + last.slice(startOfCodePoint(last, last.length - tail));
 }
 
 /**

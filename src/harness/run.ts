@@ -16,6 +16,9 @@ import type { Activity, Reporter } from '#src/report/reporter.ts';
 import { REPORT_VERSION, type CaseResult, type CliStatus, type RunFault, type RunReport, type RunSummary } from '#src/report/types.ts';
 import { matchesFilter, runCase, type CaseFilter } from './runCorpus.ts';
 import { pushAll } from '#src/arrays.ts';
+import { boundReport } from '#src/report/bound.ts';
+import { redactOutput } from '#src/record/redact.ts';
+import { interruption, signalExitCode, whenInterrupted } from '#src/process/interrupt.ts';
 
 
 /**
@@ -49,6 +52,26 @@ export interface RunOptions {
   replay?: (id: string) => string;
   /** The corpus, when the caller already loaded `casesDir` (the CLI does, to check its filters). */
   corpus?: Awaited<ReturnType<typeof loadCorpus>>;
+  /** Keep answer values and long strings whole in what reporters get (`run --full-values`); @default false (bounded, src/report/bound.ts). */
+  fullValues?: boolean;
+}
+
+/**
+ * Call one hook of every reporter; a reporter that throws is that reporter's fault (recorded in
+ * `faults`, said on stderr), never the others': they are still called.
+ */
+async function eachReporter(reporters: readonly Reporter[], faults: RunFault[], call: (r: Reporter) => void | Promise<void> | undefined): Promise<void> {
+  for (const r of reporters) {
+    try {
+      await call(r);
+    } catch (error) {
+      const message = `the ${r.name} reporter failed: ${error instanceof Error ? error.message : String(error)}`;
+      if (!faults.some((f) => f.kind === 'reporter' && f.message === message)) {
+        faults.push({ kind: 'reporter', where: r.name, message });
+        process.stderr.write(redactOutput(`[routecert] ${message}; the other reporters still ran\n`));
+      }
+    }
+  }
 }
 
 /**
@@ -74,40 +97,47 @@ export async function runConformance(options: RunOptions): Promise<{ report: Run
     clis,
     ...(filter.shard ? { shard: filter.shard } : {}),
   };
-  for (const r of reporters) await r.onRunStart?.(header);
-
   const cases: CaseResult[] = [];
   const faults: RunFault[] = [];
+  const bound = <T>(value: T): T => boundReport(value, { fullValues: options.fullValues ?? false });
+  await eachReporter(reporters, faults, (r) => r.onRunStart?.(header));
   const emit = async (result: CaseResult): Promise<void> => {
+    if (interruption()) return;
     cases.push(result);
-    for (const r of reporters) await r.onCaseResult?.(result);
+    const shown = bound(result);
+    await eachReporter(reporters, faults, (r) => r.onCaseResult?.(shown));
   };
 
   const corpus = options.corpus ?? (await loadCorpus(options.casesDir, options.maxCaseBytes === undefined ? {} : { maxBytes: options.maxCaseBytes }));
   for (const e of corpus.errors) faults.push({ kind: 'case-file', file: e.file, where: e.where, message: e.message });
   const contracts = new Map<string, Contract>((options.contracts ?? []).map((c) => [c.name, c]));
   const selected = corpus.cases.filter((loaded) => matchesFilter(loaded.case, filter));
-  for (const r of reporters) await r.onPlanned?.('corpus', selected.length);
+  await eachReporter(reporters, faults, (r) => r.onPlanned?.('corpus', selected.length));
   for (const loaded of selected) {
+    if (interruption()) break;
     await emit(await runCase(loaded, { contracts, ...(options.decoders ? { decoders: options.decoders } : {}), ...(options.replay ? { replay: options.replay } : {}) }));
   }
   for (const [i, live] of (options.live ?? []).entries()) {
+    if (interruption()) break;
     const planned = (count: number) => {
-      for (const r of reporters) void r.onPlanned?.(`live-${i}`, count);
+      void eachReporter(reporters, faults, (r) => r.onPlanned?.(`live-${i}`, count));
     };
     const activity = (a: Activity) => {
       for (const r of reporters) r.onActivity?.(a);
     };
     try {
-      pushAll(faults, await live.run(emit, filter, planned, activity));
+      // An interruption stops waiting: the source's processes are reaped by the signal handler.
+      const ran = await Promise.race([live.run(emit, filter, planned, activity), whenInterrupted().then(() => [] as RunFault[])]);
+      pushAll(faults, ran);
     } catch (error) {
       faults.push({ kind: 'internal', message: `a live source failed: ${(error as Error).message}` });
     }
   }
 
+  const stoppedBy = interruption();
   const summary = summarise(cases, faults);
-  const exitCode = exitCodeFor(cases, faults);
-  const sections = Object.assign({}, ...(options.live ?? []).map((live) => live.sections?.() ?? {})) as Partial<Pick<RunReport, 'startupProbes' | 'versions'>>;
+  const exitCode = stoppedBy ? signalExitCode(stoppedBy) : exitCodeFor(cases, faults);
+  const sections = (stoppedBy ? {} : Object.assign({}, ...(options.live ?? []).map((live) => live.sections?.() ?? {}))) as Partial<Pick<RunReport, 'startupProbes' | 'versions'>>;
   const report: RunReport = {
     reportVersion: REPORT_VERSION,
     header,
@@ -115,10 +145,18 @@ export async function runConformance(options: RunOptions): Promise<{ report: Run
     faults,
     summary,
     ...sections,
-    footer: { finishedAt: new Date().toISOString(), durationMs: Math.round(performance.now() - started), exitCode },
+    footer: {
+      finishedAt: new Date().toISOString(),
+      durationMs: Math.round(performance.now() - started),
+      exitCode,
+      // A partial report: the run was stopped by a signal; the cases above are those judged before it.
+      ...(stoppedBy ? { interrupted: stoppedBy } : {}),
+    },
   };
-  for (const r of reporters) await r.onRunEnd?.(report);
-  return { report, exitCode };
+  const shown = bound(report);
+  await eachReporter(reporters, faults, (r) => r.onRunEnd?.(shown));
+  const reporterFailed = faults.some((f) => f.kind === 'reporter');
+  return { report, exitCode: reporterFailed && !stoppedBy ? Math.max(exitCode, 3) : exitCode };
 }
 
 /** Counts by outcome and verdict. */
@@ -138,7 +176,7 @@ export function summarise(cases: CaseResult[], faults: RunFault[]): RunSummary {
 
 /** 3 for probe/mock faults or probe errors, else 2 for case-file faults or case errors, else 1 for failures, else 0. */
 export function exitCodeFor(cases: CaseResult[], faults: RunFault[]): number {
-  if (faults.some((f) => f.kind === 'probe' || f.kind === 'mock' || f.kind === 'internal') || cases.some((c) => c.outcome === 'error' && c.caught === 'probe')) return 3;
+  if (faults.some((f) => f.kind === 'probe' || f.kind === 'mock' || f.kind === 'internal' || f.kind === 'reporter') || cases.some((c) => c.outcome === 'error' && c.caught === 'probe')) return 3;
   if (faults.some((f) => f.kind === 'case-file') || cases.some((c) => c.outcome === 'error')) return 2;
   if (cases.some((c) => c.outcome === 'fail')) return 1;
   return 0;

@@ -228,6 +228,11 @@ export async function reap(target: ReapTarget): Promise<ReapReport> {
 const live = new Map<string, ReapTarget>();
 let exitHookInstalled = false;
 
+/** The runs registered with {@link trackRun} and not yet unregistered (for a reap on SIGINT/SIGTERM). */
+export function trackedRuns(): ReapTarget[] {
+  return [...live.values()];
+}
+
 /**
  * Register a run for the exit hook; returns the function that unregisters it.
  */

@@ -12,6 +12,8 @@ import { pushAll } from '#src/arrays.ts';
 import { spawn } from 'node:child_process';
 import type { Milliseconds } from '#src/envelope/types.ts';
 import { DEFAULT_TERM_GRACE_MS, newRunMark, reap, trackRun, type ReapReport } from './reap.ts';
+import { capture, DEFAULT_CAPTURE_BYTES } from './capture.ts';
+import { interruptSignal } from './interrupt.ts';
 
 /** How long to wait for stdout/stderr to close once the child exited and its leftovers were reaped (ms). */
 export const PIPE_CLOSE_GRACE_MS: Milliseconds = 1000;
@@ -33,11 +35,16 @@ export interface SuperviseOptions {
   termGraceMs?: Milliseconds;
   /** Aborting it ends the run as the deadline does (reaped, `timedOut`), e.g. a deadline counted from an event. */
   signal?: AbortSignal;
+  /** Bytes kept of stdout and of stderr each (head and tail, src/process/capture.ts); @default {@link DEFAULT_CAPTURE_BYTES}. */
+  captureBytes?: number;
 }
 
 /**
  * What a supervised run left.
- * - `stdout`, `stderr`: UTF-8 text (all of it, read to EOF or until {@link PIPE_CLOSE_GRACE_MS} after exit);
+ * - `stdout`, `stderr`: UTF-8 text, read to EOF or until {@link PIPE_CLOSE_GRACE_MS} after exit, at most
+ *   `captureBytes` of each (head and tail; a cut stream holds a `[routecert] <stream> cut: ...`
+ *   line where it was cut, and a cut stdout is also said on stderr's last line);
+ * - `outputBytes`: every byte each stream carried; `cut`: the streams that were cut;
  * - `exitCode`, `signal`: of the child itself (`null` when it was signalled / exited);
  * - `timedOut`: the deadline passed before the child exited;
  * - `pid`: the child's pid = its process group; `null` when it never started;
@@ -49,6 +56,8 @@ export interface SuperviseOptions {
 export interface SupervisedResult {
   stdout: string;
   stderr: string;
+  outputBytes: { stdout: number; stderr: number };
+  cut: ('stdout' | 'stderr')[];
   exitCode: number | null;
   signal: string | null;
   timedOut: boolean;
@@ -70,8 +79,8 @@ export async function supervise(options: SuperviseOptions): Promise<SupervisedRe
   const mark = newRunMark();
   const termGraceMs = options.termGraceMs ?? DEFAULT_TERM_GRACE_MS;
   const started = performance.now();
-  const stdout: Buffer[] = [];
-  const stderr: Buffer[] = [];
+  const stdout = capture('stdout', options.captureBytes ?? DEFAULT_CAPTURE_BYTES);
+  const stderr = capture('stderr', options.captureBytes ?? DEFAULT_CAPTURE_BYTES);
   const merged: ReapReport = { terminated: [], killed: [], survivors: [] };
   const addReport = (r: ReapReport): void => {
     pushAll(merged.terminated, r.terminated);
@@ -80,6 +89,10 @@ export async function supervise(options: SuperviseOptions): Promise<SupervisedRe
   };
   let spawnError: string | undefined;
   let timedOut = false;
+  // An interrupted run (SIGINT/SIGTERM) starts nothing new.
+  if (interruptSignal.aborted) {
+    return { stdout: '', stderr: '', outputBytes: { stdout: 0, stderr: 0 }, cut: [], exitCode: null, signal: null, timedOut: false, pid: null, elapsedMs: 0, reaped: merged, spawnError: 'routecert was interrupted' };
+  }
   const child = spawn(options.argv[0]!, options.argv.slice(1), {
     cwd: options.cwd,
     env: { ...options.env, ...mark.env },
@@ -103,6 +116,7 @@ export async function supervise(options: SuperviseOptions): Promise<SupervisedRe
   };
   const timer = setTimeout(expire, options.timeoutMs);
   options.signal?.addEventListener('abort', expire, { once: true });
+  interruptSignal.addEventListener('abort', expire, { once: true });
   const exit = await new Promise<{ code: number | null; signal: string | null }>((resolve) => {
     child.on('error', (error) => {
       spawnError = error.message;
@@ -113,6 +127,7 @@ export async function supervise(options: SuperviseOptions): Promise<SupervisedRe
   const elapsedMs = Math.round(performance.now() - started);
   clearTimeout(timer);
   options.signal?.removeEventListener('abort', expire);
+  interruptSignal.removeEventListener('abort', expire);
   await deadlineReap;
   // Whatever the child left running goes now; the pipes then reach EOF with nothing lost.
   addReport(await reap({ ...(pid !== null ? { pgid: pid } : {}), mark: mark.id, termGraceMs }));
@@ -122,9 +137,14 @@ export async function supervise(options: SuperviseOptions): Promise<SupervisedRe
   child.stdout?.destroy();
   child.stderr?.destroy();
   untrack();
+  const out = stdout.result();
+  const err = stderr.result();
+  const cut = [...(out.cut ? (['stdout'] as const) : []), ...(err.cut ? (['stderr'] as const) : [])];
   return {
-    stdout: Buffer.concat(stdout).toString('utf8'),
-    stderr: Buffer.concat(stderr).toString('utf8'),
+    stdout: out.text,
+    stderr: out.cut ? `${err.text}${err.text.endsWith('\n') || err.text === '' ? '' : '\n'}[routecert] stdout cut: ${out.totalBytes} bytes in all, ${options.captureBytes ?? DEFAULT_CAPTURE_BYTES} kept (head and tail)\n` : err.text,
+    outputBytes: { stdout: out.totalBytes, stderr: err.totalBytes },
+    cut,
     exitCode: exit.code,
     signal: exit.signal,
     timedOut,

@@ -3,7 +3,9 @@
  * A bad file never stops the others: it becomes a {@link CaseLoadError} naming the file and the
  * JSON Pointer (schema problems) or the line and column (JSON syntax).
  */
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { readFile, readdir, realpath, stat } from 'node:fs/promises';
+import type { Dirent } from 'node:fs';
+import { isUtf8 } from 'node:buffer';
 import { constants as bufferConstants } from 'node:buffer';
 import path from 'node:path';
 import { compileValidator } from '#src/contract/validator.ts';
@@ -37,15 +39,104 @@ async function caseValidator(): Promise<(value: unknown) => string[]> {
   return validateCase;
 }
 
-/** Every `*.json` file under `dir`, sorted, relative paths joined to `dir`. Missing dir: `[]`. */
+/**
+ * Every `*.json` file under `dir`, sorted, relative paths joined to `dir`. Missing dir: `[]`.
+ * Only the files: see {@link discoverCaseFiles} for what was skipped or could not be read.
+ */
 export async function listCaseFiles(dir: string): Promise<string[]> {
-  let entries: string[];
+  return (await discoverCaseFiles(dir)).files;
+}
+
+/** A file or folder discovery passed over on purpose (a loop, a second link to one folder, a named pipe), with why. */
+export interface SkippedEntry {
+  file: string;
+  message: string;
+}
+
+/**
+ * Walk `dir` for case files (issue 23 point 4), totally and honestly:
+ * - every folder is visited once, by its real path: a symlinked folder reached twice (`ln -s . dot`,
+ *   two links to one folder, a loop) is named in `skipped` the second time;
+ * - a `*.json` that is not a regular file (a named pipe, a socket, a device) is named in `skipped`
+ *   and never opened; a file reached twice through links is read once;
+ * - an entry that cannot be read (a folder without permission, a dangling link) is an error: it
+ *   becomes a run fault, so a folder is never dropped silently.
+ * Iterative; `files` sorted. A missing `dir` gives nothing.
+ */
+export async function discoverCaseFiles(dir: string): Promise<{ files: string[]; errors: CaseLoadError[]; skipped: SkippedEntry[] }> {
+  const files: string[] = [];
+  const errors: CaseLoadError[] = [];
+  const skipped: SkippedEntry[] = [];
+  const shown = (p: string): string => path.relative(process.cwd(), p) || p;
+  let rootReal: string;
   try {
-    entries = await readdir(dir, { recursive: true });
+    rootReal = await realpath(dir);
   } catch {
-    return [];
+    return { files, errors, skipped };
   }
-  return entries.filter((e) => e.endsWith('.json')).sort().map((e) => path.join(dir, e));
+  const seenDirs = new Map<string, string>([[rootReal, dir]]);
+  const seenFiles = new Map<string, string>();
+  const queue: string[] = [dir];
+  while (queue.length > 0) {
+    const folder = queue.shift()!;
+    let entries: Dirent[];
+    try {
+      entries = await readdir(folder, { withFileTypes: true });
+    } catch (error) {
+      errors.push({ file: shown(folder), where: '', message: `cannot read this folder, so its cases cannot be judged: ${(error as Error).message}` });
+      continue;
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      const full = path.join(folder, entry.name);
+      let kind: 'dir' | 'file' | 'other' = entry.isDirectory() ? 'dir' : entry.isFile() ? 'file' : 'other';
+      let real = full;
+      if (entry.isSymbolicLink()) {
+        try {
+          const target = await stat(full);
+          real = await realpath(full);
+          kind = target.isDirectory() ? 'dir' : target.isFile() ? 'file' : 'other';
+        } catch (error) {
+          if (entry.name.endsWith('.json') || (error as NodeJS.ErrnoException).code !== 'ENOENT') {
+            errors.push({ file: shown(full), where: '', message: `a link that cannot be followed: ${(error as Error).message}` });
+          } else skipped.push({ file: shown(full), message: 'a dangling link (skipped)' });
+          continue;
+        }
+      } else if (kind === 'dir') {
+        try {
+          real = await realpath(full);
+        } catch (error) {
+          errors.push({ file: shown(full), where: '', message: `cannot read this folder: ${(error as Error).message}` });
+          continue;
+        }
+      }
+      if (kind === 'dir') {
+        const first = seenDirs.get(real);
+        if (first !== undefined) {
+          const loop = real === rootReal || rootReal.startsWith(`${real}${path.sep}`) || full.startsWith(`${first}${path.sep}`);
+          skipped.push({ file: shown(full), message: `${loop ? 'a link back into a folder it is in (a loop)' : 'the same folder as'} ${shown(first)}: visited once, skipped here` });
+          continue;
+        }
+        seenDirs.set(real, full);
+        queue.push(full);
+        continue;
+      }
+      if (!entry.name.endsWith('.json')) continue;
+      if (kind === 'other') {
+        skipped.push({ file: shown(full), message: 'not a regular file (a named pipe, socket or device): never opened, skipped' });
+        continue;
+      }
+      const first = seenFiles.get(real);
+      if (first !== undefined) {
+        skipped.push({ file: shown(full), message: `the same file as ${shown(first)} (a link): read once, skipped here` });
+        continue;
+      }
+      seenFiles.set(real, full);
+      files.push(full);
+    }
+  }
+  files.sort();
+  return { files, errors, skipped };
 }
 
 /** Default largest case file `routecert run` loads: 256 MiB (`run --max-case-mb <MiB>` raises it). */
@@ -99,7 +190,10 @@ async function readCaseJson(file: string, displayName: string, maxBytes: number)
   const refuse = (message: string) => ({ error: { file: displayName, where: '', message } });
   let bytes: number;
   try {
-    bytes = (await stat(file)).size;
+    const info = await stat(file);
+    // A named pipe called x.json would block the read for ever; a device never ends.
+    if (!info.isFile()) return refuse('not a regular file (a named pipe, socket, device or folder): not read');
+    bytes = info.size;
   } catch (error) {
     return refuse(`cannot read: ${(error as Error).message}`);
   }
@@ -114,7 +208,15 @@ async function readCaseJson(file: string, displayName: string, maxBytes: number)
   }
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    const raw = await readFile(file);
+    if (raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf) {
+      return { error: { file: displayName, where: 'byte 0', message: 'starts with a UTF-8 byte order mark (bytes 0-2, EF BB BF); JSON text has none (RFC 8259 section 8.1): save the file without it' } };
+    }
+    if (!isUtf8(raw)) {
+      const at = firstInvalidUtf8(raw);
+      return { error: { file: displayName, where: `byte ${at}`, message: `not valid UTF-8 at byte offset ${at} (0x${raw[at]!.toString(16).padStart(2, '0')}); a case file is UTF-8 (RFC 8259 section 8.1)` } };
+    }
+    text = raw.toString('utf8');
   } catch (error) {
     return refuse(`cannot read: ${(error as Error).message}`);
   }
@@ -126,19 +228,57 @@ async function readCaseJson(file: string, displayName: string, maxBytes: number)
 }
 
 /**
- * Load every case under `dir` (recursively).
- *
- * @returns the cases that loaded and one error per problem of the others, each naming its file.
+ * The byte offset of the first byte that is not part of a well-formed UTF-8 sequence (RFC 3629:
+ * no overlong forms, no surrogates, nothing above U+10FFFF); `buffer.length` when there is none.
  */
-export async function loadCorpus(dir: string, options: LoadCaseOptions = {}): Promise<{ cases: LoadedCase[]; errors: CaseLoadError[] }> {
-  const cases: LoadedCase[] = [];
-  const errors: CaseLoadError[] = [];
-  for (const file of await listCaseFiles(dir)) {
-    const result = await loadCaseFile(file, path.relative(process.cwd(), file) || file, options);
-    if (result.loaded) cases.push(result.loaded);
-    pushAll(errors, result.errors);
+export function firstInvalidUtf8(buffer: Uint8Array): number {
+  let i = 0;
+  while (i < buffer.length) {
+    const b = buffer[i]!;
+    if (b < 0x80) {
+      i += 1;
+      continue;
+    }
+    const need = b >= 0xc2 && b <= 0xdf ? 1 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xf0 && b <= 0xf4 ? 3 : -1;
+    if (need < 0) return i;
+    const lo = b === 0xe0 ? 0xa0 : b === 0xf0 ? 0x90 : 0x80;
+    const hi = b === 0xed ? 0x9f : b === 0xf4 ? 0x8f : 0xbf;
+    for (let k = 1; k <= need; k += 1) {
+      const c = buffer[i + k];
+      if (c === undefined) return i;
+      if (k === 1 ? c < lo || c > hi : c < 0x80 || c > 0xbf) return i;
+    }
+    i += need + 1;
   }
-  return { cases, errors };
+  return buffer.length;
+}
+
+/**
+ * Load every case under `dir` (recursively, see {@link discoverCaseFiles}).
+ *
+ * @returns the cases that loaded; one error per problem of the others, each naming its file (an
+ *   unreadable folder, a file that does not load, an id that another file already has: both files
+ *   named, the second not run); and `skipped`, what was passed over on purpose, each with why.
+ */
+export async function loadCorpus(dir: string, options: LoadCaseOptions = {}): Promise<{ cases: LoadedCase[]; errors: CaseLoadError[]; skipped: SkippedEntry[] }> {
+  const cases: LoadedCase[] = [];
+  const found = await discoverCaseFiles(dir);
+  const errors: CaseLoadError[] = [...found.errors];
+  const byId = new Map<string, string>();
+  for (const file of found.files) {
+    const result = await loadCaseFile(file, path.relative(process.cwd(), file) || file, options);
+    pushAll(errors, result.errors);
+    if (!result.loaded) continue;
+    const first = byId.get(result.loaded.case.id);
+    if (first !== undefined) {
+      // Two files with one id would be merged by id in a diff and hide a regression: an error.
+      errors.push({ file: result.loaded.file, where: '/id', message: `id ${result.loaded.case.id} is also the id of ${first}: every case needs an id of its own (a copied case? \`routecert record --fix-ids\` recomputes ids); this one is not run` });
+      continue;
+    }
+    byId.set(result.loaded.case.id, result.loaded.file);
+    cases.push(result.loaded);
+  }
+  return { cases, errors, skipped: found.skipped };
 }
 
 /** `line L, column C` (1-based) of a JSON.parse error, from its `position N` when Node gives one. */

@@ -3,7 +3,6 @@
  * content-hash id and `provenance.source: "recorded"`. An existing case file is never overwritten
  * without `force`.
  */
-import { access, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DiscoveredCli } from '#src/probe/discover.ts';
 import { CLAUDE_TEST_API_KEY } from '#src/routes/claude/probe.ts';
@@ -13,6 +12,7 @@ import type { ExecutedProbe } from '#src/record/executedProbe.ts';
 import { caseId } from './caseId.ts';
 import type { CaseFile } from './caseTypes.ts';
 import { redactValue } from './redact.ts';
+import { writeFileExclusive } from './writeCase.ts';
 
 /** Where a recorded case lives: `<out>/<cli folder>/<format>/<slug>.json`, e.g. `claude-code/json/final.json`. */
 export function recordedCasePath(outDir: string, route: string, slug: string): string {
@@ -52,16 +52,17 @@ export function caseFromProbe(cli: DiscoveredCli, executed: ExecutedProbe, date 
 export type WriteOutcome = { written: string } | { refused: string };
 
 /**
- * Write a case file as pretty JSON. Refuses (and writes nothing) when the file exists and `force`
- * is not set.
+ * Write a case file as pretty JSON, every string redacted (src/record/redact.ts `redactOutput`; the
+ * id is recomputed when redaction changed the content it covers). Refuses (and writes nothing) when
+ * the file exists and `force` is not set, also when another run creates it meanwhile; never writes
+ * through a symlink or outside `root` (default: the file's folder), see src/record/writeCase.ts.
+ *
+ * @throws {UnsafeCasePathError} for a path outside `root` or through a symlink.
  */
-export async function writeCaseFile(file: string, c: CaseFile, force = false): Promise<WriteOutcome> {
-  if (!force) {
-    const exists = await access(file).then(() => true, () => false);
-    if (exists) return { refused: file };
-  }
-  await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, `${JSON.stringify(c, null, 2)}\n`, 'utf8');
-  return { written: file };
+export async function writeCaseFile(file: string, c: CaseFile, force = false, root = path.dirname(file)): Promise<WriteOutcome> {
+  const safe = redactValue(c);
+  if (c.id === caseId(c)) safe.id = caseId(safe);
+  const outcome = await writeFileExclusive(root, file, `${JSON.stringify(safe, null, 2)}\n`, force);
+  return outcome === 'written' ? { written: file } : { refused: file };
 }
 

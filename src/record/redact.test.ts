@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { redact, redactValue } from './redact.ts';
+import { clipForOutput, redact, redactOutput, redactValue } from './redact.ts';
+import { CANARIES as SHAPES, CANARY_CREDENTIAL_VAR, canaryText, leakedMarkers } from './canaries.ts';
 
 // Machine-like paths, spelled in pieces so the repository holds no literal path of a machine.
 const ROOT_HOME = ['', 'root'].join('/');
@@ -77,5 +78,45 @@ describe('redact: paths inside temp folders', () => {
 describe('redact: loopback ports', () => {
   it('replaces the mock port, which changes with every recording', () => {
     expect(redact('check your inference gateway (127.0.0.1:35377).')).toBe('check your inference gateway (127.0.0.1:<port>).');
+  });
+});
+
+describe('redactOutput: every canary shape, in every context', () => {
+  it('hides each canary alone, in prose, and inside JSON text held in a JSON string (an envelope in a case file)', () => {
+    const saved = process.env[CANARY_CREDENTIAL_VAR];
+    process.env[CANARY_CREDENTIAL_VAR] = SHAPES.credential;
+    try {
+      for (const [shape, canary] of Object.entries(SHAPES)) expect(leakedMarkers(redactOutput(canary)), shape).toEqual([]);
+      expect(leakedMarkers(redactOutput(canaryText()))).toEqual([]);
+      // stdout is JSON text; the case file holds it as a string: escapes (\n, \") sit next to secrets.
+      const inner = JSON.stringify({ title: canaryText(), list: Object.values(SHAPES) });
+      const redacted = redactValue({ stdout: inner, stderr: canaryText() });
+      expect(leakedMarkers(JSON.stringify(redacted))).toEqual([]);
+      expect(Object.keys(JSON.parse(redacted.stdout) as object)).toEqual(['title', 'list']);
+    } finally {
+      if (saved === undefined) delete process.env[CANARY_CREDENTIAL_VAR];
+      else process.env[CANARY_CREDENTIAL_VAR] = saved;
+    }
+  });
+
+  it('bites: a canary outside every shape and every credential variable is left as it is', () => {
+    expect(redactOutput('plain-CNRY-value')).toBe('plain-CNRY-value');
+  });
+
+  it('leaves ordinary prose alone (no digits after Bearer, words after Basic, counts of tokens)', () => {
+    const prose = 'Bearer authentication is used; Basic validation passes; input_tokens: 12345678; see /home/ folder';
+    expect(redactOutput(prose)).toBe(prose);
+  });
+
+  it('a home path followed by any character is hidden: / : , ) quote end', () => {
+    const user = ['', 'home', 'ana'].join('/');
+    for (const after of ['/x', ':3', ',', ')', '"', "'", ' ', '']) expect(redactOutput(`(${user}${after}`)).toBe(`(<home>${after}`);
+  });
+
+  it('clipForOutput never leaves part of a secret at a cut', () => {
+    const text = `${'a '.repeat(50)}${SHAPES.gcpApiKey} ${'b '.repeat(50)}`;
+    const cut = clipForOutput(text, 100 + 10, 20);
+    expect(cut.clipped).toBe(true);
+    expect(cut.text).not.toContain('AIza');
   });
 });

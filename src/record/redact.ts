@@ -1,11 +1,27 @@
 /**
- * Redaction of recorded envelopes before they become case files: secrets (API keys, bearer tokens,
- * any value the caller names), e-mail addresses, home and temp paths, UUIDs (session ids, message
- * uuids) and timestamps become placeholders, so a fixture never carries a credential, a person or a
- * machine path, and two recordings of the same behaviour differ as little as possible.
+ * Redaction, one function for every byte that leaves routecert ({@link redactOutput}: case files,
+ * every report format, the console) and, for recordings, a normalisation on top ({@link redact}).
  *
- * Replacements never contain `"` or `\`, so JSON text stays JSON.
+ * What is hidden everywhere (issue 23 point 1): the common secret shapes (JWT, AWS access key id and
+ * secret key, GCP API keys, OAuth tokens and private keys, Azure keys and SAS signatures, Slack,
+ * GitHub, OpenAI, Anthropic, xAI keys, generic bearer/basic tokens and `key=value` credentials),
+ * e-mail addresses, home paths in every context (`/home/<u>`, `/Users/<u>`, `/root`, `C:\Users\<u>`,
+ * this user's own home, followed by anything: `/`, `:`, `,`, `)`, a quote, the end), session ids
+ * (UUIDs, `sess_...`, the value of a `session_id`/`sessionId` field) and the exact values of the
+ * credential variables the routes declare (each route's `live.credential.from`, src/routes/<cli>/probe.ts)
+ * and of environment variables named like a secret (`*KEY*`, `*TOKEN*`, `*SECRET*`, `*PASSWORD*`).
+ *
+ * Recordings also lose what differs between two recordings of the same behaviour (timestamps, temp
+ * folders, the mock's port). Replacements never contain `"` or `\`, so a JSON string stays one; a
+ * JSON document is redacted string by string ({@link redactValue}), never as text, because a pattern
+ * could otherwise eat the letter of an escape (`\n` before an e-mail address).
+ *
+ * Sources of the shapes: gitleaks' default rules (config/gitleaks.toml: aws-access-token,
+ * slack-*-token, github-*, gcp-api-key, jwt, azure-ad-client-secret, private-key), AWS IAM
+ * "Understanding unique ID prefixes" (AKIA/ASIA/...), GitHub "About authentication" token prefixes.
  */
+import { liveSecrets } from '#src/probe/live.ts';
+import { redactShapes, replaceExact, TOKEN_CHAR, type Pattern } from './shapes.ts';
 
 /**
  * What to redact besides the built-in patterns:
@@ -18,52 +34,101 @@ export interface RedactOptions {
   paths?: { path: string; placeholder: string }[];
 }
 
-const PATTERNS: { name: string; re: RegExp; placeholder: string }[] = [
-  // Anthropic / OpenAI style keys: sk-ant-..., sk-proj-..., sk-...
-  { name: 'api-key', re: /\bsk-[A-Za-z0-9_-]{8,}/g, placeholder: '<redacted:api-key>' },
-  { name: 'bearer', re: /\b(Bearer\s+)[A-Za-z0-9._~+/=-]{8,}/g, placeholder: '$1<redacted:token>' },
-  { name: 'github-token', re: /\bgh[pousr]_[A-Za-z0-9]{20,}/g, placeholder: '<redacted:token>' },
-  { name: 'xai-key', re: /\bxai-[A-Za-z0-9]{16,}/g, placeholder: '<redacted:api-key>' },
-  { name: 'google-key', re: /\bAIza[0-9A-Za-z_-]{30,}/g, placeholder: '<redacted:api-key>' },
-  // Organisation and account ids (OpenAI `org-...`/`user-...`, `acct_...`); Anthropic's are uuids (below).
-  { name: 'org-id', re: /\b(?:org|user|acct|account)[-_][A-Za-z0-9]{16,}\b/g, placeholder: '<redacted:id>' },
-  { name: 'email', re: /\b[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}\b/g, placeholder: '<email>' },
-  { name: 'uuid', re: /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, placeholder: '<uuid>' },
-  { name: 'timestamp', re: /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?/g, placeholder: '<timestamp>' },
-  { name: 'home', re: /(?<![>\w])(?:\/home\/[A-Za-z0-9._-]+|\/Users\/[A-Za-z0-9._-]+|\/root)(?=[/\s"'\\]|$)/g, placeholder: '<home>' },
+/** What only recordings normalise (two recordings of the same behaviour should differ little). */
+const RECORDING_PATTERNS: Pattern[] = [
+  { name: 'timestamp', re: /(?:(?<![A-Za-z0-9_\\])|(?<=\\[nrtbf]))\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?/g, placeholder: '<timestamp>' },
   { name: 'tmp', re: /\/(?:tmp|var\/folders\/[A-Za-z0-9_]+\/[A-Za-z0-9_]+\/T)\/[A-Za-z0-9._-]+/g, placeholder: '<tmp>' },
   // The mock's ephemeral port changes with every recording.
-  { name: 'loopback-port', re: /\b(127\.0\.0\.1|localhost):\d{2,5}\b/g, placeholder: '$1:<port>' },
+  { name: 'loopback-port', re: /(?:(?<![A-Za-z0-9_\\])|(?<=\\[nrtbf]))(127\.0\.0\.1|localhost):\d{2,5}\b/g, placeholder: '$1:<port>' },
   // A temp folder's random suffix where a CLI folds the path into a name (`-tmp-routecert-probe-AbC123`).
-  { name: 'tmp-slug', re: /\b(routecert-[a-z]+-)[A-Za-z0-9]{6}\b/g, placeholder: '$1<id>' },
+  { name: 'tmp-slug', re: /(?:(?<![A-Za-z0-9_\\])|(?<=\\[nrtbf]))(routecert-[a-z]+-)[A-Za-z0-9]{6}\b/g, placeholder: '$1<id>' },
 ];
 
+/** The exact values of the credential variables the routes declare (src/probe/live.ts), read on every call. */
+function currentSecrets(): string[] {
+  return liveSecrets();
+}
+
+function applyPatterns(text: string, patterns: readonly Pattern[]): string {
+  let out = text;
+  for (const { re, placeholder } of patterns) out = out.replace(re, placeholder);
+  return out;
+}
+
 /**
- * Redact one text. Order: the caller's secrets, the caller's paths (longest first), then the
- * built-in patterns.
+ * The one redaction of output: every byte routecert writes (report files, case files, the console)
+ * goes through it. Hides the credential values of this process's environment (see
+ * src/record/shapes.ts `secretVariableValues` and the routes' credential variables), this user's home folder, and every shape of src/record/shapes.ts
+ * `SECRET_PATTERNS`. Never throws; linear in the text for each pattern.
+ *
+ * @example
+ * redactOutput('token eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.abc at /home/ana:3') // 'token <redacted:jwt> at <home>:3'
+ */
+export function redactOutput(text: string, extraSecrets: readonly string[] = []): string {
+  return redactShapes(text, extraSecrets.length ? [...extraSecrets, ...currentSecrets()] : currentSecrets());
+}
+
+/**
+ * Redact one text for a recording. Order: the caller's secrets, the caller's paths (longest first),
+ * the recording's normalisation (timestamps, temp folders, ports), then {@link redactOutput}.
  *
  * @example
  * redact('key sk-ant-api03-abcdefgh in /home/ana/x', {}) // 'key <redacted:api-key> in <home>/x'
  */
 export function redact(text: string, options: RedactOptions = {}): string {
-  let out = text;
-  for (const secret of options.secrets ?? []) {
-    if (secret.length >= 4) out = out.split(secret).join('<redacted:secret>');
-  }
+  let out = replaceExact(text, options.secrets ?? []);
   const paths = [...(options.paths ?? [])].filter((p) => p.path.length > 1).sort((a, b) => b.path.length - a.path.length);
   for (const p of paths) out = out.split(p.path).join(p.placeholder);
-  for (const { re, placeholder } of PATTERNS) out = out.replace(re, placeholder);
-  return out;
+  out = applyPatterns(out, RECORDING_PATTERNS);
+  return redactOutput(out);
 }
 
-/** Redact every string inside a JSON-like value (object keys included), returning a new value. */
-export function redactValue<T>(value: T, options: RedactOptions = {}): T {
-  if (typeof value === 'string') return redact(value, options) as T;
-  if (Array.isArray(value)) return value.map((v) => redactValue(v, options)) as T;
-  if (typeof value === 'object' && value !== null) {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[redact(k, options)] = redactValue(v, options);
-    return out as T;
+/**
+ * Redact every string inside a JSON-like value (object keys included), returning a new value.
+ * With `options`, each string goes through {@link redact} (recordings); without, through
+ * {@link redactOutput}. Iterative: a deeply nested value cannot overflow the stack.
+ */
+export function redactValue<T>(value: T, options?: RedactOptions): T {
+  const one = options === undefined ? (s: string) => redactOutput(s) : (s: string) => redact(s, options);
+  return mapStrings(value, one) as T;
+}
+
+/** A copy of `value` with `f` applied to every string (keys too); iterative, any depth. */
+export function mapStrings(value: unknown, f: (s: string) => string): unknown {
+  const convert = (v: unknown): unknown => (typeof v === 'string' ? f(v) : v);
+  if (typeof value !== 'object' || value === null) return convert(value);
+  const root: unknown = Array.isArray(value) ? [] : {};
+  const stack: { from: unknown; to: unknown }[] = [{ from: value, to: root }];
+  while (stack.length > 0) {
+    const { from, to } = stack.pop()!;
+    const entries: [string | number, unknown][] = Array.isArray(from) ? from.map((v, i) => [i, v]) : Object.entries(from as object);
+    for (const [k, v] of entries) {
+      let out: unknown = convert(v);
+      if (typeof v === 'object' && v !== null) {
+        if (typeof (v as { toJSON?: unknown }).toJSON === 'function') out = convert((v as { toJSON: () => unknown }).toJSON());
+        else {
+          out = Array.isArray(v) ? [] : {};
+          stack.push({ from: v, to: out });
+        }
+      }
+      if (Array.isArray(to)) (to as unknown[])[k as number] = out;
+      else (to as Record<string, unknown>)[typeof k === 'string' ? f(k) : String(k)] = out;
+    }
   }
-  return value;
+  return root;
+}
+
+/**
+ * Cut `text` to `head` characters at the start and `tail` at the end (when longer than both), so
+ * no secret is left half-visible at a cut: a run of token characters touching a cut is dropped.
+ * `text` is `head…tail` (unchanged when short enough); `head` and `tail` are the kept parts.
+ */
+export function clipForOutput(text: string, head: number, tail: number): { text: string; head: string; tail: string; clipped: boolean } {
+  if (text.length <= head + tail) return { text, head: text, tail: '', clipped: false };
+  let h = head;
+  while (h > 0 && TOKEN_CHAR.test(text[h - 1]!) && TOKEN_CHAR.test(text[h]!)) h -= 1;
+  let t = text.length - tail;
+  while (t < text.length && TOKEN_CHAR.test(text[t]!) && TOKEN_CHAR.test(text[t - 1]!)) t += 1;
+  const kept = { head: text.slice(0, h), tail: text.slice(t) };
+  return { text: `${kept.head}…${kept.tail}`, ...kept, clipped: true };
 }

@@ -68,10 +68,27 @@ function startupCells(report: RunReport): Map<string, string> {
   return cells;
 }
 
+/**
+ * The cases of a report by id; an id held by several results (a report from before duplicate ids
+ * were refused, a merged report) is keyed `<id> (<file>)` for each, so none is merged into another
+ * and a failing copy still counts (issue 23).
+ */
+function byId(report: RunReport): Map<string, RunReport['cases'][number]> {
+  const count = new Map<string, number>();
+  for (const c of report.cases) count.set(c.id, (count.get(c.id) ?? 0) + 1);
+  const out = new Map<string, RunReport['cases'][number]>();
+  for (const c of report.cases) {
+    let key = count.get(c.id)! > 1 ? `${c.id} (${c.file})` : c.id;
+    for (let n = 2; out.has(key); n += 1) key = `${c.id} (${c.file} #${n})`;
+    out.set(key, c);
+  }
+  return out;
+}
+
 /** Compare `before` with `after`, case by case. */
 export function diffReports(before: RunReport, after: RunReport): ReportDiff {
-  const a = new Map(before.cases.map((c) => [c.id, c]));
-  const b = new Map(after.cases.map((c) => [c.id, c]));
+  const a = byId(before);
+  const b = byId(after);
   const changed: CaseChange[] = [];
   const added: CaseOnlyIn[] = [];
   const removed: CaseOnlyIn[] = [];

@@ -10,6 +10,7 @@
  * message `%`, CR and LF become `%25`, `%0D`, `%0A`; in properties `:` and `,` also become `%3A`, `%2C`.
  */
 import { appendFile } from 'node:fs/promises';
+import { redactOutput } from '#src/record/redact.ts';
 import type { Reporter } from './reporter.ts';
 import { markdownSummary } from './markdown.ts';
 import type { CaseResult, RunFault, RunReport } from './types.ts';
@@ -75,7 +76,7 @@ export function githubReporter(options: { write?: (text: string) => void; stepSu
     async onRunEnd(report) {
       const lines = githubAnnotations(report);
       if (lines.length > 0) write(`${lines.join('\n')}\n`);
-      if (stepSummary) await appendFile(stepSummary, markdownSummary(report), 'utf8');
+      if (stepSummary) await appendFile(stepSummary, redactOutput(markdownSummary(report)), 'utf8');
     },
   };
 }

@@ -6,15 +6,18 @@ import { readFile } from 'node:fs/promises';
 import { compileValidator } from '#src/contract/validator.ts';
 import { projectPath } from '#src/paths.ts';
 import type { Reporter } from './reporter.ts';
-import { writeOutput, type OutputOptions } from './output.ts';
+import { writeJsonOutput, type OutputOptions } from './output.ts';
 import type { RunReport } from './types.ts';
 
-/** Writes `<dir>/report.json` (or `file`) at the end of the run. */
+/**
+ * Writes `<dir>/report.json` (or `file`) at the end of the run: iteratively and redacted
+ * (src/report/bound.ts), so no answer's depth or size can stop it.
+ */
 export function jsonReporter(options: OutputOptions): Reporter {
   return {
     name: 'json',
     async onRunEnd(report) {
-      await writeOutput(options, 'report.json', `${JSON.stringify(report, null, 2)}\n`);
+      await writeJsonOutput(options, 'report.json', report);
     },
   };
 }

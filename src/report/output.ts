@@ -1,9 +1,12 @@
 /**
  * Where a file-writing reporter writes: `file` when given (`--output-file junit=ci/junit.xml`),
- * else `<dir>/<defaultName>`. Parent folders are created.
+ * else `<dir>/<defaultName>`. Parent folders are created. Every byte written goes through the one
+ * redaction of output (src/record/redact.ts `redactOutput`).
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { redactOutput } from '#src/record/redact.ts';
+import { writeJson } from './bound.ts';
 
 /** Options of every file-writing reporter: the run folder, or a file of its own. */
 export interface OutputOptions {
@@ -20,10 +23,21 @@ export function outputPath(options: OutputOptions, defaultName: string): string 
   throw new Error(`[routecert] the ${defaultName} reporter needs a folder (dir) or a file`);
 }
 
-/** Write `text` (UTF-8) to the reporter's path; returns the path. */
+/** Write `text` (UTF-8, redacted) to the reporter's path; returns the path. */
 export async function writeOutput(options: OutputOptions, defaultName: string, text: string): Promise<string> {
   const file = outputPath(options, defaultName);
   await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, text, 'utf8');
+  await writeFile(file, redactOutput(text), 'utf8');
+  return file;
+}
+
+/**
+ * Write `value` as JSON to the reporter's path: iteratively, in chunks, every string redacted
+ * (src/report/bound.ts `writeJson`); returns the path.
+ */
+export async function writeJsonOutput(options: OutputOptions, defaultName: string, value: unknown): Promise<string> {
+  const file = outputPath(options, defaultName);
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeJson(file, value);
   return file;
 }

@@ -46,9 +46,12 @@ export interface CaseResult {
   drift?: string[];
 }
 
-/** A problem outside any one case (a case file that does not load, a probe that could not start). */
+/**
+ * A problem outside any one case (a case file that does not load, a probe that could not start, a
+ * reporter that failed: `where` names it).
+ */
 export interface RunFault {
-  kind: 'case-file' | 'probe' | 'mock' | 'internal';
+  kind: 'case-file' | 'probe' | 'mock' | 'internal' | 'reporter';
   file?: string;
   where?: string;
   message: string;
@@ -120,5 +123,6 @@ export interface RunReport {
    * `same`, `drifted (still conforms)`, `drifted (breaks: <cases>)` or `broken` (src/harness/drift.ts).
    */
   versions?: VersionStatus[];
-  footer: { finishedAt: string; durationMs: number; exitCode: number };
+  /** `interrupted`: the signal that stopped the run (a partial report; exit code 130 or 143). */
+  footer: { finishedAt: string; durationMs: number; exitCode: number; interrupted?: 'SIGINT' | 'SIGTERM' };
 }

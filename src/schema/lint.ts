@@ -5,6 +5,7 @@
  * invalid JSON (with line and column) and non-schema documents are findings.
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
+import { schemaSizeProblem } from './limit.ts';
 import { basename, dirname, join } from 'node:path';
 import { locateJsonError } from '#src/schema/jsonError.ts';
 import { loadProfileManifest, ManifestError, type ProfileManifest } from '#src/schema/manifest.ts';
@@ -321,6 +322,12 @@ export async function lintFiles(paths: readonly string[], options: LintFilesOpti
         }
       }
       let text: string;
+      const tooLarge = schemaSizeProblem(file);
+      if (tooLarge) {
+        result.findings.push({ file, pointer: '', keyword: '', profile: ALL_PROFILES, rule: 'unreadable', message: tooLarge, hint: 'Lint the schema your CLIs are sent; a production schema is kilobytes.', severity: 'error' });
+        results.push(result);
+        continue;
+      }
       try {
         text = await readFile(file, 'utf8');
       } catch (error) {

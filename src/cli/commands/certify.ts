@@ -12,7 +12,7 @@ import pc from 'picocolors';
 import { certify, type CertifyProgress } from '#src/harness/certify/certify.ts';
 import { writeCertificate } from '#src/harness/certify/certificate.ts';
 import { CertifyConfigError, loadConfig } from '#src/harness/certify/config.ts';
-import { runFolderName } from './run.ts';
+import { createRunFolder } from './run.ts';
 
 /** Options of `routecert certify` as commander parses them. */
 export interface CertifyCommandOptions {
@@ -80,7 +80,7 @@ export async function certifyCommand(opts: CertifyCommandOptions): Promise<numbe
     }
     throw error;
   }
-  const dir = path.resolve(opts.reports, runFolderName());
+  const dir = await createRunFolder(opts.reports);
   const files = await writeCertificate(dir, outcome.certificate);
   write(`certificate: ${path.relative(process.cwd(), files.json) || files.json}, ${path.relative(process.cwd(), files.markdown) || files.markdown}\n`);
   return outcome.exitCode;

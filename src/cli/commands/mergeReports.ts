@@ -11,7 +11,7 @@ import { InvalidReportError, readReport } from '#src/report/json.ts';
 import { summaryText } from '#src/report/console.ts';
 import { createReporters, FILE_REPORTERS, type BuiltinReporterName } from '#src/report/registry.ts';
 import { outputFiles, shownPath, UsageError } from '../options.ts';
-import { runFolderName } from './run.ts';
+import { createRunFolder } from './run.ts';
 
 /** Options of `routecert merge-reports`. */
 export interface MergeReportsCommandOptions {
@@ -55,7 +55,7 @@ export async function mergeReportsCommand(paths: string[], opts: MergeReportsCom
     const chosen = opts.reporter?.length ? opts.reporter : (['json', 'junit', 'markdown', 'html', ...(process.env.GITHUB_ACTIONS === 'true' ? (['github'] as const) : [])] as BuiltinReporterName[]);
     const withJson: BuiltinReporterName[] = chosen.includes('json') ? chosen : [...chosen, 'json'];
     const outputs = outputFiles(opts.outputFile ?? [], withJson);
-    const dir = path.resolve(opts.reports, runFolderName());
+    const dir = await createRunFolder(opts.reports);
     const reporters = createReporters(withJson, { dir, files: outputs });
     for (const r of reporters) await r.onRunStart?.(merged.header);
     for (const r of reporters) await r.onPlanned?.('corpus', merged.cases.length);

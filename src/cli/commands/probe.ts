@@ -3,6 +3,7 @@
  * routes); `--startup-table` prints the startup table of every installed schema-flag CLI; otherwise
  * one hermetic probe of a CLI, judged by the pov contract.
  */
+import { schemaSizeProblem } from '#src/schema/limit.ts';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
@@ -80,6 +81,11 @@ export async function probeCommand(opts: ProbeCommandOptions): Promise<number> {
   }
   let schema: Record<string, unknown>;
   const schemaFile = opts.schema ? path.resolve(opts.schema) : projectPath('schemas/contracts/pov.schema.json');
+  const tooLarge = schemaSizeProblem(schemaFile);
+  if (tooLarge) {
+    process.stderr.write(`[routecert] ${tooLarge}\n`);
+    return 2;
+  }
   try {
     schema = JSON.parse(await readFile(schemaFile, 'utf8')) as Record<string, unknown>;
   } catch (error) {

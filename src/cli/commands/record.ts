@@ -2,7 +2,10 @@
  * `routecert record`: probe the real CLI for each planned behaviour and write redacted case files;
  * `--fix-ids` recomputes the content-hash ids of existing cases instead.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
+import { isDeepStrictEqual } from 'node:util';
+import { redactValue } from '#src/record/redact.ts';
+import { writeFileExclusive } from '#src/record/writeCase.ts';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import pc from 'picocolors';
@@ -158,7 +161,7 @@ export async function recordCommand(opts: RecordCommandOptions): Promise<number>
     const mismatch = compareVerdict(c.expect, verdict);
     if (mismatch.length > 0) mismatches += 1;
     seen.push({ id, conforms: mismatch.length === 0 && !drift.broken, drift: drift.drift, broken: drift.broken });
-    const outcome = await writeCaseFile(recordedCasePath(outDir, c.route, opts.live ? `live-${executed.planned.slug}` : executed.planned.slug), c, opts.force ?? false);
+    const outcome = await writeCaseFile(recordedCasePath(outDir, c.route, opts.live ? `live-${executed.planned.slug}` : executed.planned.slug), c, opts.force ?? false, outDir);
     const where = 'written' in outcome ? `wrote ${path.relative(process.cwd(), outcome.written)}` : pc.yellow(`exists, not overwritten (use --force): ${path.relative(process.cwd(), outcome.refused)}`);
     const judged = mismatch.length === 0 ? pc.green(verdict.verdict) : pc.red(`${verdict.verdict} (${mismatch.join('; ')})`);
     const extra = executed.unexpected.length ? pc.red(` unexpected requests: ${executed.unexpected.join(', ')}`) : '';
@@ -212,10 +215,12 @@ async function fixIds(outDir: string): Promise<number> {
       process.stderr.write(`[routecert] ${file}: not valid JSON (${(error as Error).message}); left as it is\n`);
       continue;
     }
-    const id = caseId(c);
-    if (c.id === id) continue;
-    const { id: _old, ...rest } = c;
-    await writeFile(file, `${JSON.stringify({ id, ...rest }, null, 2)}\n`, 'utf8');
+    const safe = redactValue(c);
+    const id = caseId(safe);
+    if (c.id === id && isDeepStrictEqual(safe, c)) continue;
+    const { id: _old, ...rest } = safe;
+    // Redacted, atomically replaced, never through a symlink or outside --out (src/record/writeCase.ts).
+    await writeFileExclusive(outDir, file, `${JSON.stringify({ id, ...rest }, null, 2)}\n`, true);
     process.stdout.write(`${path.relative(process.cwd(), file)}: id ${c.id} -> ${id}\n`);
     changed += 1;
   }

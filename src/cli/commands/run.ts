@@ -3,6 +3,7 @@
  * plus hermetic probes of the installed CLIs, into reports/<run>/. Filters are checked against what
  * exists before anything runs (src/cli/options.ts).
  */
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { runConformance, type LiveSource } from '#src/harness/run.ts';
 import { projectPath } from '#src/paths.ts';
@@ -59,11 +60,35 @@ export interface RunCommandOptions {
   progress?: boolean;
   /** `--bin <cli>=<path>` values: probe these binaries instead of the pinned ones. */
   bin?: string[];
+  /** `--full-values`: keep answer values and long texts whole in the reports (src/report/bound.ts). */
+  fullValues?: boolean;
 }
 
 /** A run folder name: UTC time, sortable, e.g. `20261130-041500`. */
 export function runFolderName(date = new Date()): string {
   return date.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+}
+
+/**
+ * Create a run folder of its own under `parent` (issue 23 point 5): `<runFolderName>`, else
+ * `<runFolderName>-2`, `-3`, ... Each is created exclusively (`mkdir` without `recursive` fails on
+ * an existing folder), so two runs started in the same second never share one. Returns its path.
+ *
+ * @throws Error when `parent` cannot be created or 1000 names are taken.
+ */
+export async function createRunFolder(parent: string, date = new Date()): Promise<string> {
+  await mkdir(parent, { recursive: true });
+  const base = runFolderName(date);
+  for (let n = 1; n <= 1000; n += 1) {
+    const dir = path.resolve(parent, n === 1 ? base : `${base}-${n}`);
+    try {
+      await mkdir(dir);
+      return dir;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+  throw new Error(`[routecert] ${parent} already holds 1000 run folders named ${base}*`);
 }
 
 /** What the live sources of a run with probes could select (for the filter check). */
@@ -120,6 +145,8 @@ async function run(opts: RunCommandOptions, commandLine: string): Promise<number
     ...(opts.shard ? { shard: opts.shard } : {}),
   };
   const corpus = await loadCorpus(casesDir, opts.maxCaseMb === undefined ? {} : { maxBytes: Math.round(opts.maxCaseMb * 2 ** 20) });
+  // What discovery passed over on purpose is named (a loop, a second link to a folder, a named pipe).
+  for (const k of corpus.skipped) process.stderr.write(`[routecert] ${k.file}: ${k.message}\n`);
   // A team's run: their schemas in the startup table of the installed CLIs, their worker (if the
   // config has one) certified. The bundled scenario probes stay with `routecert probe` and the
   // checkout's own run: they test routecert's routes, not the team's contracts.
@@ -131,7 +158,7 @@ async function run(opts: RunCommandOptions, commandLine: string): Promise<number
   const chosen: (BuiltinReporterName | Reporter)[] = opts.reporter?.length ? await resolveReporters(opts.reporter) : (project?.reporters ?? defaultReporterNames());
   const names = chosen.filter((r): r is BuiltinReporterName => typeof r === 'string');
   const files = outputFiles(opts.outputFile ?? [], names);
-  const dir = path.resolve(opts.reports, runFolderName());
+  const dir = await createRunFolder(opts.reports);
   // report.json is always written into the run folder: merge-reports and diff read it.
   const withJson: (BuiltinReporterName | Reporter)[] = names.includes('json') && !files.json ? chosen : [...chosen, 'json'];
   const stdout = (s: string) => process.stdout.write(s);
@@ -165,10 +192,15 @@ async function run(opts: RunCommandOptions, commandLine: string): Promise<number
     ...(project ? { contracts: project.contracts } : {}),
     ...(decoders ? { decoders } : {}),
     command: `routecert ${commandLine}`,
+    ...(opts.fullValues ? { fullValues: true } : {}),
     replay: replayCommand({ cases: bundled ? undefined : (opts.cases ?? shownPath(casesDir)), config: opts.config ?? (project ? shownPath(project.file) : undefined), generic: opts.generic }),
   });
   const written = [...new Set(reporters.map((r) => r.name))].filter((n) => (FILE_REPORTERS as readonly string[]).includes(n));
   process.stdout.write(`reports: ${shownPath(dir)}/ (${written.join(', ')})${Object.keys(files).length ? `; ${Object.entries(files).map(([k, v]) => `${k}: ${v}`).join(', ')}` : ''}\n`);
+  if (report.footer.interrupted) {
+    process.stderr.write(`[routecert] interrupted by ${report.footer.interrupted}: the reports are partial (${report.summary.total} result(s) before the signal); exit ${exitCode}\n`);
+    return exitCode;
+  }
   // The startup table is a result of its own: a run that only built it (`--route claude-code/text`,
   // a route only startup probes cover) judged something.
   const startupCells = (report.startupProbes?.rows ?? []).reduce((n, row) => n + row.cells.length, 0);

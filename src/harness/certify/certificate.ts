@@ -7,6 +7,8 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { boundReport, writeJson } from '#src/report/bound.ts';
+import { redactOutput } from '#src/record/redact.ts';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { compileValidator } from '#src/contract/validator.ts';
@@ -203,12 +205,13 @@ export function certificateMarkdown(c: Certificate): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** Write `certificate.json` and `certificate.md` into `dir` (created); returns their paths. */
+/** Write `certificate.json` and `certificate.md` into `dir` (created), redacted and bounded (src/report/bound.ts); returns their paths. */
 export async function writeCertificate(dir: string, c: Certificate): Promise<{ json: string; markdown: string }> {
   await mkdir(dir, { recursive: true });
   const json = path.join(dir, 'certificate.json');
   const markdown = path.join(dir, 'certificate.md');
-  await writeFile(json, `${JSON.stringify(c, null, 2)}\n`);
-  await writeFile(markdown, certificateMarkdown(c));
+  const shown = boundReport(c);
+  await writeJson(json, shown);
+  await writeFile(markdown, redactOutput(certificateMarkdown(shown)));
   return { json, markdown };
 }

@@ -259,6 +259,7 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
       prompt,
       marker: cfg.finalAnswerMarker ?? DEFAULT_FINAL_ANSWER_MARKER,
       adapterHasIdle: cfg.worker.windowEnv.idleWindowS !== undefined,
+      inProcess: cfg.worker.run !== undefined,
       nonfinalPosition: positionReader(contract),
       acceptedValue: acceptedReader(contract, route.route),
       smoke,

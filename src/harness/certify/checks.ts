@@ -13,6 +13,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { isPlainObject } from '#src/envelope/keys.ts';
+import { TERM_GRACE_MS } from './execute.ts';
 import type { VerdictName } from '#src/contract/types.ts';
 import { clipText, EVIDENCE_LIMIT_CHARS } from '#src/diagnostics/evidence.ts';
 import type { LoadedCase } from '#src/record/corpus.ts';
@@ -47,6 +48,8 @@ export interface CheckEnv {
   marker: string;
   /** The adapter declares an idle-window variable (the worker claims idle detection). */
   adapterHasIdle: boolean;
+  /** The worker runs in routecert's process (`worker.run`): it is aborted, never signalled. */
+  inProcess?: boolean;
   /** The position of the non-final answer in attempt `index` of `c`, as routecert's pov contract reads it. */
   nonfinalPosition(c: LoadedCase, index: number): string | null;
   /** The smoke cases of this route (a well-formed final; a prose-only answer), when the corpus has them. */
@@ -139,8 +142,13 @@ function runProblems(o: RunObservation): string[] {
   if (o.killedAtOuterDeadline) {
     problems.push(`${o.label}: the worker was still running at routecert's outer deadline (${Math.round(o.outerDeadlineMs / 1000)} s after its first CLI call); routecert killed its process group`);
   }
+  if (o.termIgnored) problems.push(termIgnoredProblem(o));
   if (o.leftovers.length > 0) problems.push(`${o.label}: still running after the worker ended: ${o.leftovers.map((l) => l.what).join(', ')}`);
   return problems;
+}
+
+function termIgnoredProblem(o: RunObservation): string {
+  return `${o.label}: the worker ignored SIGTERM at routecert's outer deadline: still running ${TERM_GRACE_MS / 1000} s later, it had to be killed with SIGKILL (a worker must stop, and stop its peer, on SIGTERM)`;
 }
 
 function callsTo(o: RunObservation, cli: string): ShimCallRecord[] {
@@ -685,6 +693,29 @@ const idleWindow: CheckDefinition = {
   },
 };
 
+const termHonoured: CheckDefinition = {
+  id: 'term-honoured',
+  title: 'a worker stopped with SIGTERM (as CI and supervisors stop a job) ends by itself, without SIGKILL',
+  stage: 'check',
+  covers: ['deadline', 'signals'],
+  expectedVerdict: 'timeout',
+  plan: (env) => {
+    if (env.inProcess) return { skip: 'the worker runs in routecert\'s process: it is aborted, not signalled (other checks judge the abort)' };
+    const c = env.smoke.final;
+    if (!c) return noCase('well-formed final case', env.route.route);
+    // The peer hangs and the worker's own windows are long: routecert's SIGTERM comes first, 2 s after the first CLI call.
+    return { runs: [{ label: `case ${caseLabel(c)} printed, then the CLI hangs; SIGTERM to the worker`, attempts: [{ ...replayOf(c, 0), hang: true }], cases: [c], windows: { hardWindowS: 120, idleWindowS: 120 }, outerDeadlineMs: 2000 }] };
+  },
+  judge: ([run]) => {
+    const o = run!.observed;
+    const problems: string[] = [];
+    if (o.fault) problems.push(`${o.label}: ${o.fault}`);
+    if (!o.killedAtOuterDeadline) problems.push(`${o.label}: the worker ended before routecert's SIGTERM, so the check could not judge it (it should wait for a hanging peer within its windows)`);
+    if (o.termIgnored) problems.push(termIgnoredProblem(o));
+    return verdict(problems, [`${o.label}: the worker ended on SIGTERM (exit ${o.exitCode ?? o.signal ?? 'unknown'})`]);
+  },
+};
+
 const processGroup: CheckDefinition = {
   id: 'process-group',
   title: 'a peer that outlives its deadline is killed with its process group (SIGKILL, since a grandchild ignores SIGTERM); nothing is left behind',
@@ -742,6 +773,7 @@ export const CHECKS: readonly CheckDefinition[] = [
   startupRejection,
   idleWindow,
   processGroup,
+  termHonoured,
   outputFormat,
   schemaSent,
   schemaOneToken,

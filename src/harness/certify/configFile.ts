@@ -14,18 +14,48 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createJiti } from 'jiti';
+import { abandonWork } from '#src/process/interrupt.ts';
 
 /** The extensions a config file may have. */
 export const CONFIG_EXTENSIONS = ['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs', '.json'] as const;
 
 
 /**
+ * How long a config may take to load (ms): a top-level `await` that never settles is an error after
+ * this (issue 23 point 6). `ROUTECERT_CONFIG_TIMEOUT_MS` sets another bound.
+ */
+export const CONFIG_LOAD_TIMEOUT_MS = 30_000;
+
+function loadBound(): number {
+  const given = Number(process.env.ROUTECERT_CONFIG_TIMEOUT_MS);
+  return Number.isFinite(given) && given > 0 ? given : CONFIG_LOAD_TIMEOUT_MS;
+}
+
+/**
  * Import `file` (an absolute path) and return its module namespace (`.json`: `{ default: <value> }`).
  *
  * @throws {Error} with the loader's own message when the file does not parse or its code throws;
- *   for an unknown extension, an error naming {@link CONFIG_EXTENSIONS}.
+ *   for an unknown extension, an error naming {@link CONFIG_EXTENSIONS}; when it has not finished
+ *   loading after {@link CONFIG_LOAD_TIMEOUT_MS} (a top-level await that never settles), an error
+ *   saying so.
  */
 export async function importConfigFile(file: string): Promise<Record<string, unknown>> {
+  const bound = loadBound();
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      abandonWork(`loading ${file}`);
+      reject(new Error(`it did not finish loading within ${bound / 1000} s (a top-level await that never settles?)`));
+    }, bound);
+  });
+  try {
+    return await Promise.race([importUnbounded(file), expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function importUnbounded(file: string): Promise<Record<string, unknown>> {
   const extension = path.extname(file).toLowerCase();
   if (!(CONFIG_EXTENSIONS as readonly string[]).includes(extension)) {
     throw new Error(`unsupported extension "${extension}" (a config file ends in ${CONFIG_EXTENSIONS.join(', ')})`);

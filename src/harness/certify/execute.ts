@@ -20,7 +20,8 @@ import { installShims } from '#src/harness/shim/install.ts';
 import { DEFAULT_TOOLS } from '#src/harness/shim/tools.ts';
 import { readShimRecords, type ShimAttempt, type ShimCallRecord, type ShimRecord } from '#src/harness/shim/plan.ts';
 import { artifactAdapter, fillTemplate, type InProcessInvocation, type LoadedConfig, type WorkerAdapter } from './config.ts';
-import { findMarked, newRunMark, reap, trackRun } from '#src/process/reap.ts';
+import { findMarked, newRunMark, reap, signalGroup, trackRun } from '#src/process/reap.ts';
+import { capture } from '#src/process/capture.ts';
 import { groupMembers, isAlive, killGroup, killTracked, waitGone, waitGroupsGone } from './processes.ts';
 import { shimFactsOf, type CertifyRoute } from './routes.ts';
 
@@ -91,6 +92,12 @@ export interface RunObservation {
   exitCode: number | null;
   signal: string | null;
   killedAtOuterDeadline: boolean;
+  /**
+   * At the outer deadline routecert sends SIGTERM to the worker's process group first, SIGKILL
+   * {@link TERM_GRACE_MS} later; `true` when the worker itself was still running then (it ignored
+   * SIGTERM). Absent for an in-process worker (it is aborted instead).
+   */
+  termIgnored?: boolean;
   elapsedMs: Milliseconds;
   leftovers: Leftover[];
   windows: RunWindows;
@@ -98,6 +105,13 @@ export interface RunObservation {
   workerPid?: number;
   fault?: string;
 }
+
+/**
+ * Time a worker has, after SIGTERM at routecert's outer deadline, to stop by itself before SIGKILL
+ * (ms): the way a CI runner or a supervisor stops a job (systemd `TimeoutStopSec`, Kubernetes'
+ * termination grace). Not a measurement: a worker that honours SIGTERM ends well within it.
+ */
+export const TERM_GRACE_MS: Milliseconds = 3000;
 
 /** Grace for processes to disappear after the worker ended (signal delivery, reaping); not a measurement. */
 const SETTLE_MS = 2000;
@@ -201,7 +215,7 @@ export async function executeRun(input: RunInput, ctx: RunContext): Promise<RunO
     : await runCommand(adapter.command!.map((t) => fillTemplate(t, values)), { env, cwd, stdin: adapter.prompt === 'stdin' ? ctx.prompt : undefined }, (expire) =>
         outerDeadline(shims.stateDir, input.outerDeadlineMs, expire),
       );
-  const { killedAtOuterDeadline, fault, pid } = ran;
+  const { killedAtOuterDeadline, fault, pid, termIgnored } = ran;
   const elapsedMs = Math.round(performance.now() - started);
 
   const records = await readShimRecords(shims.stateDir);
@@ -257,6 +271,7 @@ export async function executeRun(input: RunInput, ctx: RunContext): Promise<RunO
     exitCode: ran.exitCode,
     signal: ran.signal,
     killedAtOuterDeadline,
+    ...(termIgnored !== undefined ? { termIgnored } : {}),
     elapsedMs,
     leftovers,
     windows: input.windows,
@@ -278,6 +293,8 @@ interface Ran {
   exitCode: number | null;
   signal: string | null;
   killedAtOuterDeadline: boolean;
+  /** The command ignored SIGTERM at the outer deadline (command workers only). */
+  termIgnored?: boolean;
   fault?: string;
   pid?: number;
 }
@@ -300,8 +317,10 @@ function trackWorkerGroup(pid: number): void {
 
 /** Run the worker's command detached (its own process group); kill the group at the outer deadline (`arm` schedules it). */
 async function runCommand(argv: string[], opts: { env: Record<string, string>; cwd: string; stdin: string | undefined }, arm: (expire: () => void) => () => void): Promise<Ran> {
-  const stdout: Buffer[] = [];
-  const stderr: Buffer[] = [];
+  // What the worker prints is kept up to a cap (head and tail, src/process/capture.ts): a worker
+  // writing gigabytes cannot exhaust routecert's memory.
+  const stdout = capture('stdout');
+  const stderr = capture('stderr');
   let killedAtOuterDeadline = false;
   let fault: string | undefined;
   const child = spawn(argv[0]!, argv.slice(1), { cwd: opts.cwd, env: opts.env, detached: true, stdio: [opts.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
@@ -313,9 +332,18 @@ async function runCommand(argv: string[], opts: { env: Record<string, string>; c
     child.stdin.on('error', () => undefined);
     child.stdin.end(opts.stdin);
   }
+  let termIgnored = false;
+  let termTimer: NodeJS.Timeout | undefined;
+  let exited = false;
+  // TERM first, as a supervisor stops a job; SIGKILL for what still runs after TERM_GRACE_MS.
   const cancelOuter = arm(() => {
     killedAtOuterDeadline = true;
-    if (pid !== undefined) killGroup(pid);
+    if (pid === undefined) return;
+    signalGroup(pid, 'SIGTERM');
+    termTimer = setTimeout(() => {
+      if (!exited && isAlive({ pid })) termIgnored = true;
+      killGroup(pid);
+    }, TERM_GRACE_MS);
   });
   const exit = await new Promise<{ code: number | null; signal: string | null }>((resolve) => {
     child.on('error', (error) => {
@@ -323,6 +351,7 @@ async function runCommand(argv: string[], opts: { env: Record<string, string>; c
       resolve({ code: null, signal: null });
     });
     child.on('exit', (code, signal) => {
+      exited = true;
       // Stop waiting for pipes a leftover process may hold open.
       const t = setTimeout(() => {
         child.stdout?.destroy();
@@ -336,13 +365,19 @@ async function runCommand(argv: string[], opts: { env: Record<string, string>; c
     });
   });
   cancelOuter();
+  // A worker that ended on SIGTERM may have left its group behind: the grace still ends in SIGKILL.
+  if (termTimer !== undefined) {
+    clearTimeout(termTimer);
+    if (pid !== undefined) killGroup(pid);
+  }
   if (pid !== undefined) liveWorkerGroups.delete(pid);
   return {
-    stdout: Buffer.concat(stdout).toString('utf8'),
-    stderr: Buffer.concat(stderr).toString('utf8'),
+    stdout: stdout.result().text,
+    stderr: stderr.result().text,
     exitCode: exit.code,
     signal: exit.signal,
     killedAtOuterDeadline,
+    termIgnored,
     ...(fault ? { fault } : {}),
     ...(pid !== undefined ? { pid } : {}),
   };

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { capture } from './capture.ts';
+
+describe('capture', () => {
+  it('keeps everything under the cap', () => {
+    const c = capture('stdout', 16);
+    c.push(Buffer.from('hello '));
+    c.push(Buffer.from('world'));
+    expect(c.result()).toEqual({ text: 'hello world', totalBytes: 11, cut: false });
+  });
+
+  it('over the cap: head and tail kept, the total counted, the cut said where it is', () => {
+    const c = capture('stderr', 8);
+    for (const chunk of ['0123', '4567', '89ab', 'cdef', 'ghij']) c.push(Buffer.from(chunk));
+    const r = c.result();
+    expect(r.cut).toBe(true);
+    expect(r.totalBytes).toBe(20);
+    expect(r.text.startsWith('0123')).toBe(true);
+    expect(r.text.endsWith('ghij')).toBe(true);
+    expect(r.text).toContain('[routecert] stderr cut: 20 bytes in all, 12 dropped here');
+  });
+
+  it('memory stays bounded by the cap whatever is pushed (1 GiB in 1 MiB chunks)', () => {
+    const c = capture('stdout', 2 ** 20);
+    const chunk = Buffer.alloc(2 ** 20, 0x61);
+    const before = process.memoryUsage().arrayBuffers;
+    for (let i = 0; i < 1024; i += 1) c.push(chunk);
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(16 * 2 ** 20);
+    expect(c.result().totalBytes).toBe(2 ** 30);
+  });
+});

@@ -1,0 +1,53 @@
+/**
+ * Canary secrets, one of each shape routecert redacts (src/record/redact.ts), for the tests that
+ * prove no output of routecert carries one. Each is assembled from pieces, so this repository holds
+ * no literal that a secret scanner would flag, and each carries a marker (`CNRY`, `canaryuser`) so a
+ * leak of any part of it is found by a plain search.
+ */
+const j = (...parts: string[]): string => parts.join('');
+
+/** The canaries by shape; `credential` is only hidden as the exact value of a credential variable. */
+export const CANARIES = {
+  jwt: j('eyJ', 'hbGciOiJIUzI1NiJ9', '.', 'eyJzdWIiOiJDTlJZIn0', '.', 'CNRYc2lnbmF0dXJlX3Rlc3Q'),
+  awsKeyId: j('AKIA', 'CNRY', '7EXAMPLE1234'),
+  awsSecret: j('wJalrXUtnFEMI', '/K7MDENG/', 'CNRYbPxRfiCYEXAMPL'),
+  gcpApiKey: j('AIza', 'SyCNRY', '0123456789abcdefghijklmnopq'),
+  gcpOauth: j('ya29', '.', 'a0CNRYtoken', '1234567890abcdef'),
+  azureAccountKey: j('DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=', 'CNRY', 'q1w2e3r4t5y6u7i8o9p0asdfghjklzxcvbnm', '=='),
+  azureClientSecret: j('abc', '8Q~', 'CNRYabcdefghijklmnopqrstuvwxyz01'),
+  slack: j('xox', 'b-', '123456789012-', 'CNRYabcdefghijkl'),
+  github: j('gh', 'p_', 'CNRY', 'abcdefghijklmnopqrstuvwxyz0123'),
+  openai: j('sk-', 'proj-', 'CNRY', 'abcdefghijklmnop0123'),
+  anthropic: j('sk-', 'ant-api03-', 'CNRY', 'abcdefghijklmnop-0123'),
+  bearer: j('Bearer ', 'CNRY', 'opaque0token9value'),
+  email: j('ana.', 'cnry', '@example.com'),
+  homeColon: j('/home/', 'canaryuser', ':12'),
+  homeComma: j('/home/', 'canaryuser', ','),
+  homeParen: j('(/home/', 'canaryuser', ')'),
+  homeMac: j('/Users/', 'canaryuser', '/project'),
+  session: j('sess_', 'CNRY', '0123456789abcdef'),
+  sessionField: j('"session_id":"', 'CNRY', 'session-77aa"'),
+  uuid: j('3f2b8c1e', '-1d2a-4e5f-9a8b-', '7c6d5e4f3a2b'),
+  credential: j('plain-', 'CNRY', '-credential-value'),
+} as const;
+
+/** The marker strings: none may appear in anything routecert writes. */
+export const CANARY_MARKERS = ['CNRY', 'cnry', 'canaryuser', '3f2b8c1e'] as const;
+
+/** Every canary in one text (each on its own line, and a few inside JSON-ish and prose contexts). */
+export function canaryText(): string {
+  return [
+    ...Object.values(CANARIES),
+    `see ${CANARIES.homeColon} and ${CANARIES.homeComma} also ${CANARIES.homeParen}`,
+    `Authorization: ${CANARIES.bearer}`,
+    `mail ${CANARIES.email}, key=${CANARIES.credential}`,
+  ].join('\n');
+}
+
+/** The credential variable a test sets to {@link CANARIES.credential} (a route declares it: claude's `live.credential.from`). */
+export const CANARY_CREDENTIAL_VAR = 'ANTHROPIC_API_KEY';
+
+/** The markers found in `text` (empty when none leaked). */
+export function leakedMarkers(text: string): string[] {
+  return CANARY_MARKERS.filter((m) => text.includes(m));
+}

@@ -1,0 +1,135 @@
+/**
+ * The secret shapes hidden in every output (issue 23 point 1), with no dependency of their own, so
+ * the lowest layers (the evidence clip of src/diagnostics) can redact a text before they cut it and
+ * no cut leaves part of a secret. src/record/redact.ts `redactOutput` is the one redaction of
+ * output; it adds the exact values of the credential variables the routes declare.
+ *
+ * Sources of the shapes: gitleaks' default rules (config/gitleaks.toml: aws-access-token,
+ * slack-*-token, github-*, gcp-api-key, jwt, azure-ad-client-secret, private-key), AWS IAM
+ * "Understanding unique ID prefixes" (AKIA/ASIA/...), GitHub "About authentication" token prefixes.
+ */
+import { homedir } from 'node:os';
+
+export interface Pattern {
+  name: string;
+  re: RegExp;
+  placeholder: string;
+}
+
+/*
+ * Every pattern starts at a boundary that also counts a JSON escape as one: an envelope's stdout is
+ * often JSON text inside a JSON string (`...\\nAKIA...`), where `\\b` would see `nAKIA` as one word.
+ */
+
+/** Characters a token is made of; a secret at the edge of a clipped text is cut back to the last other character. */
+export const TOKEN_CHAR = /[A-Za-z0-9_\-.+/=~%]/;
+
+/**
+ * The secret shapes hidden in every output. Order matters: specific shapes first, generic
+ * `key=value` last (it must not swallow a placeholder: values starting with `<` are left alone).
+ */
+export const SECRET_PATTERNS: Pattern[] = [
+  // PEM private keys (GCP service-account JSON holds one with `\n` escapes: matched in the raw string).
+  { name: 'private-key', re: /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]{0,8192}?-----END [A-Z ]*PRIVATE KEY-----/g, placeholder: '<redacted:private-key>' },
+  { name: 'jwt', re: /(?:(?<![A-Za-z0-9_\\])|(?<=\\[nrtbf]))eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]*/g, placeholder: '<redacted:jwt>' },
+  // Anthropic (sk-ant-api03-...), OpenAI (sk-..., sk-proj-..., sk-svcacct-...), DeepSeek-style keys.
+  { name: 'api-key', re: /(?:(?<![A-Za-z0-9_\\])|(?<=\\[nrtbf]))sk-[A-Za-z0-9_-]{8,}/g, placeholder: '<redacted:api-key>' },
+  { name: 'xai-key', re: /(?:(?<![A-Za-z0-9_\\])|(?<=\\[nrtbf]))xai-[A-Za-z0-9]{16,}/g, placeholder: '<redacted:api-key>' },
+  { name: 'aws-access-key-id', re: /(?:(?<![A-Za-z0-9_\\])|(?<=\\[nrtbf]))(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|APKA|A3T[A-Z0-9])[A-Z0-9]{16}\b/g, placeholder: '<redacted:aws-key-id>' },
+  // The AWS secret access key: 40 base64 characters, after its name, or alone with upper, lower and digit.
+  {
+    name: 'aws-secret-named',
+    re: /((?:aws_?)?secret_?access_?key|SecretAccessKey|aws_secret)((?:\\?["']|\s)*[:=]\s*(?:\\?["'])?)[A-Za-z0-9/+=]{40}(?![A-Za-z0-9/+=])/gi,
+    placeholder: '$1$2<redacted:aws-secret>',
+  },
+  { name: 'aws-secret', re: /(?:(?<![A-Za-z0-9/+=\\])|(?<=\\[nrtbf]))(?=[A-Za-z0-9/+]{0,39}[A-Z])(?=[A-Za-z0-9/+]{0,39}[a-z])(?=[A-Za-z0-9/+]{0,39}[0-9])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g, placeholder: '<redacted:aws-secret>' },
+  { name: 'gcp-api-key', re: /(?:(?<![A-Za-z0-9_\\])|(?<=\\[nrtbf]))AIza[0-9A-Za-z_-]{30,}/g, placeholder: '<redacted:api-key>' },
+  { name: 'gcp-oauth', re: /(?:(?<![A-Za-z0-9_\\])|(?<=\\[nrtbf]))ya29\.[0-9A-Za-z_-]{10,}/g, placeholder: '<redacted:token>' },
+  { name: 'gcp-client-secret', re: /(?:(?<![A-Za-z0-9_\\])|(?<=\\[nrtbf]))GOCSPX-[0-9A-Za-z_-]{10,}/g, placeholder: '<redacted:secret>' },
+  { name: 'gcp-private-key-id', re: /(private_key_id(?:\\?["']|\s)*[:=]\s*(?:\\?["'])?)[0-9a-f]{40}/g, placeholder: '$1<redacted:id>' },
+  // Azure: storage account keys and connection strings, SAS signatures, Entra client secrets (`...8Q~...`).
+  { name: 'azure-account-key', re: /((?:AccountKey|SharedAccessKey)=)[A-Za-z0-9+/=]{20,}/g, placeholder: '$1<redacted:secret>' },
+  { name: 'azure-sas', re: /([?&]sig=)[A-Za-z0-9%+/=]{16,}/g, placeholder: '$1<redacted:secret>' },
+  { name: 'azure-client-secret', re: /(?:(?<![A-Za-z0-9_~.\\-])|(?<=\\[nrtbf]))[A-Za-z0-9_~.-]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])/g, placeholder: '<redacted:secret>' },
+  { name: 'slack-token', re: /(?:(?<![A-Za-z0-9_\\])|(?<=\\[nrtbf]))xox[abposr]-[A-Za-z0-9-]{10,}/g, placeholder: '<redacted:token>' },
+  { name: 'slack-app-token', re: /(?:(?<![A-Za-z0-9_\\])|(?<=\\[nrtbf]))xapp-\d-[A-Za-z0-9-]{10,}/g, placeholder: '<redacted:token>' },
+  { name: 'slack-webhook', re: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9/_-]+/g, placeholder: '<redacted:webhook>' },
+  { name: 'github-token', re: /(?:(?<![A-Za-z0-9_\\])|(?<=\\[nrtbf]))gh[pousr]_[A-Za-z0-9]{20,}/g, placeholder: '<redacted:token>' },
+  { name: 'github-pat', re: /(?:(?<![A-Za-z0-9_\\])|(?<=\\[nrtbf]))github_pat_[A-Za-z0-9_]{20,}/g, placeholder: '<redacted:token>' },
+  { name: 'bearer', re: /(?:(?<![A-Za-z0-9_\\])|(?<=\\[nrtbf]))(Bearer\s+)(?=[A-Za-z0-9._~+/=-]*\d)[A-Za-z0-9._~+/=-]{8,}/gi, placeholder: '$1<redacted:token>' },
+  { name: 'basic', re: /(?:(?<![A-Za-z0-9_\\])|(?<=\\[nrtbf]))(Basic\s+)(?=[A-Za-z0-9+/]*[0-9+/=])[A-Za-z0-9+/]{8,}={0,2}/g, placeholder: '$1<redacted:token>' },
+  // Organisation and account ids (OpenAI `org-...`/`user-...`, `acct_...`); Anthropic's are uuids (below).
+  { name: 'org-id', re: /(?:(?<![A-Za-z0-9_\\])|(?<=\\[nrtbf]))(?:org|user|acct|account)[-_][A-Za-z0-9]{16,}\b/g, placeholder: '<redacted:id>' },
+  // Session ids: UUIDs (Claude Code, Gemini, Qwen), `sess_...`, and whatever a session-id field holds.
+  { name: 'session-prefixed', re: /(?:(?<![A-Za-z0-9_\\])|(?<=\\[nrtbf]))sess(?:ion)?_[A-Za-z0-9]{12,}\b/g, placeholder: '<session>' },
+  { name: 'uuid', re: /(?:(?<![A-Za-z0-9_\\])|(?<=\\[nrtbf]))[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, placeholder: '<uuid>' },
+  { name: 'session-field', re: /((?:session|conversation|thread)[_-]?id(?:\\?["']|\s)*[:=]\s*(?:\\?["'])?)(?!<)[A-Za-z0-9._:-]{6,}/gi, placeholder: '$1<session>' },
+  // Generic credentials written as name=value or "name": "value".
+  {
+    name: 'named-credential',
+    re: /(?:(?<![A-Za-z0-9_\\])|(?<=\\[nrtbf]))((?:api[_-]?key|apikey|x-api-key|access[_-]?token|refresh[_-]?token|auth[_-]?token|client[_-]?secret|secret[_-]?key|password|passwd|private[_-]?token)(?:\\?["']|\s)*[:=]\s*(?:\\?["'])?)(?![<\s"'\\])(?=[^\s"'\\,;&)}\]]*[A-Za-z0-9])[^\s"'\\,;&)}\]]{8,}/gi,
+    placeholder: '$1<redacted:secret>',
+  },
+  { name: 'email', re: /(?:(?<![A-Za-z0-9._%+\\-])|(?<=\\[nrtbf]))[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b/g, placeholder: '<email>' },
+  // Home folders in every context: followed by `/`, `:`, `,`, `)`, a quote, a space or the end.
+  { name: 'home', re: /(?:(?<![>\w.~\\-])|(?<=\\[nrtbf]))(?:\/home\/[A-Za-z0-9._-]+|\/Users\/[A-Za-z0-9._-]+|\/root|\/var\/root)(?![A-Za-z0-9._-])/g, placeholder: '<home>' },
+  { name: 'windows-home', re: /(?:(?<![A-Za-z0-9_\\])|(?<=\\[nrtbf]))[A-Za-z]:(?:\\\\|\\|\/)Users(?:\\\\|\\|\/)[^\\/\s"':,;)]+/g, placeholder: '<home>' },
+];
+
+/** Names of environment variables whose values are hidden: `*KEY*`, `*TOKEN*`, `*SECRET*`, `*PASSWORD*`, `*CREDENTIAL*`, `*AUTH*`. */
+const SECRET_VARIABLE = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH/i;
+
+/** The values (8 characters or longer, not a number or a boolean) of the variables of `env` named like a secret. */
+export function secretVariableValues(env: NodeJS.ProcessEnv = process.env): string[] {
+  const values: string[] = [];
+  for (const [name, value] of Object.entries(env)) {
+    if (value !== undefined && value.length >= 8 && SECRET_VARIABLE.test(name) && !/^(?:true|false|\d+)$/i.test(value)) values.push(value);
+  }
+  return values;
+}
+
+/** Read on every call (a variable set later is hidden too); about 50 variables, cheap beside the patterns. */
+function envSecrets(): string[] {
+  return secretVariableValues();
+}
+
+function ownHome(): string | null {
+  const home = homedir().replace(/[\\/]+$/, '');
+  // A home at the root or under /tmp is no person's (CI runners, this project's own throwaway HOMEs).
+  return home.length > 1 && !/^\/(?:tmp|var\/tmp)(?:\/|$)/.test(home) ? home : null;
+}
+
+/** Replace each of `secrets` (4 characters or longer) by `<redacted:secret>`, longest first. */
+export function replaceExact(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) if (secret.length >= 4 && out.includes(secret)) out = out.split(secret).join('<redacted:secret>');
+  return out;
+}
+
+/**
+ * Hide the values of secret-named variables of this environment and `extra`, this user's home
+ * folder, and every shape of {@link SECRET_PATTERNS}. Never throws.
+ */
+export function redactShapes(text: string, extra: readonly string[] = []): string {
+  let out = replaceExact(text, [...extra, ...envSecrets()]);
+  const home = ownHome();
+  if (home !== null && out.includes(home)) out = out.split(home).join('<home>');
+  for (const { re, placeholder } of SECRET_PATTERNS) out = out.replace(re, placeholder);
+  return out;
+}
+
+/** Margin around a cut within which a text is redacted before it is cut (longer than any secret shape but a PEM key). */
+const CUT_MARGIN = 4096;
+
+/**
+ * Redact the parts of `text` a clip keeps: its first `head` and last `tail` characters, each read
+ * with {@link CUT_MARGIN} more, so a secret that straddles a cut is hidden before the cut. Returns
+ * the redacted head window and tail window (the whole text redacted when it is short).
+ */
+export function redactWindows(text: string, head: number, tail: number): { whole: string | null; head: string; tail: string } {
+  if (text.length <= head + tail + 2 * CUT_MARGIN) {
+    const whole = redactShapes(text);
+    return { whole, head: whole, tail: whole };
+  }
+  return { whole: null, head: redactShapes(text.slice(0, head + CUT_MARGIN)), tail: redactShapes(text.slice(text.length - tail - CUT_MARGIN)) };
+}

@@ -1,0 +1,206 @@
+/**
+ * Reports never depend on one case (issue 23 point 2): what a report quotes is bounded, and its
+ * serialisation is iterative, so no answer (a 6,000-deep array, a 200 MiB string) can overflow the
+ * stack or the longest string V8 can build, and every string is redacted on its way out.
+ *
+ * - {@link boundReport}: a copy of a report in which every string longer than
+ *   {@link MAX_STRING_CHARS} is clipped (head and tail kept, with its length and SHA-256), and every
+ *   answer value (`value` of a verdict) that is larger than {@link MAX_VALUE_BYTES} serialised or
+ *   deeper than {@link MAX_VALUE_DEPTH} becomes a {@link ClippedValue}: a typed preview with its
+ *   size, depth and digest. `fullValues` (`run --full-values`) keeps answers whole.
+ * - {@link writeJson}: JSON text written in chunks straight to a file, iteratively, every string
+ *   (keys included) through {@link redactOutput}.
+ */
+import { createHash } from 'node:crypto';
+import { clipForOutput } from '#src/record/redact.ts';
+import { open } from 'node:fs/promises';
+import { mapStrings, redactOutput } from '#src/record/redact.ts';
+
+/** Longest string a report quotes whole (characters); longer ones keep their head and tail. */
+export const MAX_STRING_CHARS = 16 * 1024;
+/** Largest answer value a report holds whole (bytes of compact JSON). */
+export const MAX_VALUE_BYTES = 64 * 1024;
+/** Deepest answer value a report holds whole (levels of nesting). */
+export const MAX_VALUE_DEPTH = 64;
+
+/** What stands for an answer value too large or too deep to quote. */
+export interface ClippedValue {
+  $clipped: 'value';
+  /** `object`, `array`, `string`, `number`, `boolean` or `null`. */
+  type: string;
+  /** Bytes of the value's compact JSON. */
+  bytes: number;
+  /** Deepest nesting (a scalar is 0). */
+  depth: number;
+  /** SHA-256 (hex) of the value's compact JSON, to compare two runs' answers without quoting them. */
+  sha256: string;
+  /** The head and tail of its compact JSON, redacted; `…` marks the cut. */
+  preview: string;
+}
+
+/** Options of {@link boundReport}. */
+export interface BoundOptions {
+  /** Keep answer values and long strings whole (`run --full-values`); serialisation stays iterative. */
+  fullValues?: boolean;
+}
+
+type Frame = { kind: 'open'; value: unknown; depth: number } | { kind: 'text'; text: string };
+
+/**
+ * Feed the compact JSON of `value` to `sink`, piece by piece, without recursion.
+ * `mapString` is applied to every string (keys included) before it is quoted; `undefined` and
+ * functions are skipped in objects and written `null` in arrays, as JSON.stringify does.
+ * Returns the deepest nesting seen.
+ */
+export function streamJson(value: unknown, sink: (text: string) => void, mapString: (s: string) => string = (s) => s, indent = 0): number {
+  let deepest = 0;
+  const stack: Frame[] = [{ kind: 'open', value, depth: 0 }];
+  const nl = (depth: number): string => (indent > 0 ? `\n${' '.repeat(indent * depth)}` : '');
+  const sep = indent > 0 ? ': ' : ':';
+  while (stack.length > 0) {
+    const frame = stack.pop()!;
+    if (frame.kind === 'text') {
+      sink(frame.text);
+      continue;
+    }
+    let v = frame.value;
+    if (typeof v === 'object' && v !== null && typeof (v as { toJSON?: unknown }).toJSON === 'function') v = (v as { toJSON: () => unknown }).toJSON();
+    if (v === null || v === undefined || typeof v === 'function' || typeof v === 'symbol') sink('null');
+    else if (typeof v === 'string') sink(JSON.stringify(mapString(v)));
+    else if (typeof v === 'number') sink(Number.isFinite(v) ? String(v) : 'null');
+    else if (typeof v === 'boolean') sink(v ? 'true' : 'false');
+    else if (typeof v === 'bigint') sink(JSON.stringify(v.toString()));
+    else {
+      const depth = frame.depth + 1;
+      if (depth > deepest) deepest = depth;
+      const parts: Frame[] = [];
+      if (Array.isArray(v)) {
+        if (v.length === 0) {
+          sink('[]');
+          continue;
+        }
+        sink('[');
+        v.forEach((item, i) => {
+          parts.push({ kind: 'text', text: `${i > 0 ? ',' : ''}${nl(depth)}` }, { kind: 'open', value: item, depth });
+        });
+        parts.push({ kind: 'text', text: `${nl(depth - 1)}]` });
+      } else {
+        const entries = Object.entries(v as object).filter(([, x]) => x !== undefined && typeof x !== 'function' && typeof x !== 'symbol');
+        if (entries.length === 0) {
+          sink('{}');
+          continue;
+        }
+        sink('{');
+        entries.forEach(([k, x], i) => {
+          parts.push({ kind: 'text', text: `${i > 0 ? ',' : ''}${nl(depth)}${JSON.stringify(mapString(k))}${sep}` }, { kind: 'open', value: x, depth });
+        });
+        parts.push({ kind: 'text', text: `${nl(depth - 1)}}` });
+      }
+      for (let i = parts.length - 1; i >= 0; i -= 1) stack.push(parts[i]!);
+    }
+  }
+  return deepest;
+}
+
+function typeOf(v: unknown): string {
+  return v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v;
+}
+
+/**
+ * Measure a value (compact JSON bytes, depth, SHA-256) and keep its head and tail for a preview,
+ * holding at most `head + tail` characters of it.
+ */
+export function measureValue(value: unknown, head = 600, tail = 200): { bytes: number; depth: number; sha256: string; preview: string } {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  let first = '';
+  let last = '';
+  let chars = 0;
+  const depth = streamJson(value, (text) => {
+    hash.update(text);
+    bytes += Buffer.byteLength(text);
+    chars += text.length;
+    if (first.length < head) first += text.slice(0, head - first.length);
+    last = (last + text).slice(-tail - 64);
+  });
+  const whole = chars <= head ? first : null;
+  // A cut never leaves part of a secret: the token characters touching it go.
+  const preview = whole ?? `${first.replace(/[A-Za-z0-9_\-.+/=~%]+$/, '')}…${last.slice(-tail).replace(/^[A-Za-z0-9_\-.+/=~%]+/, '')}`;
+  return { bytes, depth, sha256: hash.digest('hex'), preview: redactOutput(preview) };
+}
+
+/**
+ * The {@link ClippedValue} of `value`, or `value` itself (every string redacted) when it is small
+ * and shallow enough.
+ */
+export function boundValue(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return typeof value === 'string' ? redactOutput(boundString(value)) : value;
+  const m = measureValue(value);
+  if (m.bytes <= MAX_VALUE_BYTES && m.depth <= MAX_VALUE_DEPTH) return mapStrings(value, redactOutput);
+  const clipped: ClippedValue = { $clipped: 'value', type: typeOf(value), bytes: m.bytes, depth: m.depth, sha256: m.sha256, preview: m.preview };
+  return clipped;
+}
+
+/** A string clipped to {@link MAX_STRING_CHARS}: head, `…[clipped: N chars, sha256 X]…`, tail. */
+export function boundString(s: string): string {
+  if (s.length <= MAX_STRING_CHARS) return s;
+  const cut = clipForOutput(s, Math.floor(MAX_STRING_CHARS * 0.75), Math.floor(MAX_STRING_CHARS * 0.25));
+  const digest = createHash('sha256').update(s).digest('hex').slice(0, 16);
+  return `${cut.head}…[clipped: ${s.length} chars, sha256 ${digest}; run --full-values to keep them]…${cut.tail}`;
+}
+
+/**
+ * A copy of `report` (any JSON-like value) with every string redacted (src/record/redact.ts
+ * `redactOutput`, before any reporter clips it, so no cut leaves part of a secret) and, unless
+ * `fullValues`, long strings and large answer values bounded (see the module comment). Iterative;
+ * never throws on depth.
+ */
+export function boundReport<T>(report: T, options: BoundOptions = {}): T {
+  const full = options.fullValues ?? false;
+  const text = (s: string): string => redactOutput(full ? s : boundString(s));
+  const value = (v: unknown): unknown => (full ? mapStrings(v, redactOutput) : boundValue(v));
+  const root: Record<string, unknown> = { v: report };
+  const stack: { parent: Record<string | number, unknown>; key: string | number }[] = [{ parent: root, key: 'v' }];
+  while (stack.length > 0) {
+    const { parent, key } = stack.pop()!;
+    const v = parent[key];
+    if (typeof v === 'string') {
+      parent[key] = text(v);
+      continue;
+    }
+    if (typeof v !== 'object' || v === null) continue;
+    // Keys are output too: an object's copy has its keys redacted.
+    const copy = (Array.isArray(v) ? [...v] : Object.fromEntries(Object.entries(v as object).map(([k, x]) => [redactOutput(k), x]))) as Record<string | number, unknown>;
+    parent[key] = copy;
+    const isVerdict = !Array.isArray(v) && typeof (v as { verdict?: unknown }).verdict === 'string';
+    for (const k of Object.keys(copy)) {
+      if (isVerdict && k === 'value') copy[k] = value(copy[k]);
+      else stack.push({ parent: copy, key: Array.isArray(copy) ? Number(k) : k });
+    }
+  }
+  return root.v as T;
+}
+
+/**
+ * Write `value` as JSON (2-space indent, trailing newline) to `file`, in chunks, iteratively,
+ * every string through {@link redactOutput}. A value of any depth or size that fits on disk is
+ * written; nothing is built as one string.
+ */
+export async function writeJson(file: string, value: unknown, flags = 'w'): Promise<void> {
+  const chunks: string[] = [];
+  let buffer = '';
+  streamJson(value, (text) => {
+    buffer += text;
+    if (buffer.length >= 1 << 16) {
+      chunks.push(buffer);
+      buffer = '';
+    }
+  }, (s) => redactOutput(s), 2);
+  chunks.push(`${buffer}\n`);
+  const handle = await open(file, flags, 0o644);
+  try {
+    for (const chunk of chunks) await handle.write(chunk);
+  } finally {
+    await handle.close();
+  }
+}
