@@ -23,6 +23,8 @@ export default defineConfig({
     // spawns processes or loads the CLI. A hang still fails, a minute later.
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // One fast-check seed per run (fixed unless ROUTECERT_SEED or ROUTECERT_NUM_RUNS ask otherwise).
+    setupFiles: ['suites/_helpers/seed.setup.ts'],
     projects: [
       { extends: true, test: { name: 'unit', include: ['src/**/*.test.ts'] } },
       { extends: true, test: { name: 'conformance', include: ['suites/**/*.test.ts'], exclude: ['suites/certify*.test.ts', 'suites/consumers.test.ts', 'suites/team/**'] } },
