@@ -267,7 +267,7 @@ async function runCasesPeak(input: RunCasesInput): Promise<{ caseMb: number; pea
 }
 
 /** One `run --cases` row: the input, the case file, the peak and the peak above the baseline run. */
-export interface RunCasesRow {
+interface RunCasesRow {
   name: string;
   inputMb: number;
   caseMb: number;
