@@ -12,7 +12,17 @@ import { defineConfig } from 'vitest/config';
  *   (suites/team/: their contracts, cases, init);
  * - probes: hermetic probes of the real installed CLIs (probes/*.test.ts); each skips with a
  *   visible reason when its CLI is not installed (`npm run probes:install`).
+ *
+ * Two stages, one after the other (`sequence.groupOrder`; issue 24):
+ * 1. unit and conformance, in-process and CPU-bound: two workers (vitest's default on two cores is
+ *    one), and conformance without per-file isolation, so its files share the loaded sources,
+ *    the corpus and the property env instead of importing them again for each of its 40 files;
+ * 2. the end-to-end projects (certify, team, probes), whose files spawn real processes and wait on
+ *    them (CLI start-ups, deadlines): two files at a time, each in its own isolated worker.
+ * `VITEST_MAX_WORKERS` overrides both stages' worker count (e.g. 1 to run every file alone).
  */
+const WORKERS = Number(process.env.VITEST_MAX_WORKERS ?? '') || 2;
+
 export default defineConfig({
   // `#src/*.ts` resolves to the sources under the `routecert-source` condition (package.json
   // `imports`); without it, to the build in dist/ (what the published package runs).
@@ -23,11 +33,23 @@ export default defineConfig({
     // spawns processes or loads the CLI. A hang still fails, a minute later.
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // One fast-check seed per run (fixed unless ROUTECERT_SEED or ROUTECERT_NUM_RUNS ask otherwise).
+    setupFiles: ['suites/_helpers/seed.setup.ts'],
     projects: [
-      { extends: true, test: { name: 'unit', include: ['src/**/*.test.ts'] } },
-      { extends: true, test: { name: 'conformance', include: ['suites/**/*.test.ts'], exclude: ['suites/certify*.test.ts', 'suites/consumers.test.ts', 'suites/team/**'] } },
-      { extends: true, test: { name: 'team', include: ['suites/team/**/*.test.ts'] } },
-      { extends: true, test: { name: 'certify', include: ['suites/certify*.test.ts', 'suites/consumers.test.ts'] } },
+      { extends: true, test: { name: 'unit', include: ['src/**/*.test.ts'], maxWorkers: WORKERS, sequence: { groupOrder: 0 } } },
+      {
+        extends: true,
+        test: {
+          name: 'conformance',
+          include: ['suites/**/*.test.ts'],
+          exclude: ['suites/certify*.test.ts', 'suites/consumers.test.ts', 'suites/team/**'],
+          isolate: false,
+          maxWorkers: WORKERS,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      { extends: true, test: { name: 'team', include: ['suites/team/**/*.test.ts'], maxWorkers: WORKERS, sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: 'certify', include: ['suites/certify*.test.ts', 'suites/consumers.test.ts'], maxWorkers: WORKERS, sequence: { groupOrder: 1 } } },
       {
         extends: true,
         test: {
@@ -36,6 +58,8 @@ export default defineConfig({
           exclude: ['probes/node_modules/**'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
+          maxWorkers: WORKERS,
+          sequence: { groupOrder: 1 },
         },
       },
     ],

@@ -18,7 +18,7 @@ export async function runBenchmarks(argv: string[]): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
     console.log('usage: npm run bench -- [name...] [options]\n\nbenchmarks:');
     for (const b of benches) console.log(`  ${b.name.padEnd(8)} ${b.description}`);
-    console.log('\noptions (scan): --quick (1,2,4 MiB, 3 rounds, no memory section)  --sizes=1,2,4,8,16,32,64 (MiB)  --runs=5 (interleaved rounds)  --clock=cpu|wall  --memory-mb=100  --run-cases-mb=100 (0 = off)');
+    console.log('\noptions (scan): --quick (1,2,4 MiB, 3 rounds, no memory section)  --sizes=1,2,4,8,16,32,64 (MiB)  --runs=5 (interleaved rounds)  --clock=cpu|wall  --memory-mb=100  --run-cases-mb=100 --run-cases-candidates=500000 (0 = off)');
     console.log('options (robustness): --inputs=envelope-100mb,line-1mb,nesting-10k,invalid-utf8,nul-bytes');
     console.log('options (probes): --clis=claude,codex (default: every installed CLI with a probe plan)');
     return 0;

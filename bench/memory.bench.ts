@@ -18,12 +18,16 @@
  * available the figure is `maxRSS` minus that RSS, an upper bound (it includes building the input).
  *
  * `run --cases`: the parent writes one case file holding a 100 MiB `claude-code/json` envelope
- * whose valid `structured_output` wins early (about 119 MiB of case JSON), then runs the real
- * `node bin/routecert.js run --cases <dir> --no-probes` and reads that process's peak RSS
- * (`process.resourceUsage().maxRSS`, written on exit by a preloaded hook, bench/peak-rss-hook.mjs).
+ * whose valid `structured_output` wins early (about 119 MiB of case JSON), and one whose `result`
+ * string holds 500,000 small candidate objects (`{"n":k}`) beside the final `structured_output`;
+ * for each it runs the real `node bin/routecert.js run --cases <dir> --no-probes` (the sources of
+ * this checkout, bench/children.ts) and reads that process's peak RSS
+ * (`process.resourceUsage().maxRSS`, written on exit by a preloaded hook, bench/peak-rss-hook.mjs),
+ * minus the peak of the same command on a one-case folder of a tiny envelope (the baseline).
  *
- * Targets (exit code 1 when one is missed): peak RSS above the loaded process below 3x the input
- * for every library input; `run --cases` on the ~119 MiB case below 600 MiB in all.
+ * Targets (exit code 1 when one is missed; a child that fails misses its target): peak RSS above
+ * the loaded process below 3x the input for every library input; `run --cases` peak RSS above the
+ * baseline run below 3x the envelope, for the 100 MiB envelope and for the 500 k candidates.
  */
 import { execFile } from 'node:child_process';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
@@ -33,11 +37,11 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { logText } from './scan.inputs.ts';
+import { SOURCE_CHILD_ARGS, sourceChildEnv } from './children.ts';
 
 const MB = 1 << 20;
 const CHILD_FLAG = '--memory-child';
 const TARGET_FACTOR = 3;
-const TARGET_RUN_CASES_MB = 600;
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.dirname(HERE);
 
@@ -185,7 +189,7 @@ async function child(name: string, bytes: number): Promise<void> {
 function runChild(name: string, bytes: number): Promise<ChildReport | string> {
   return new Promise((resolve) => {
     // No V8 flags: the product's (bin/routecert.js) defaults, heap limit included.
-    execFile(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), CHILD_FLAG, name, String(bytes)], { maxBuffer: 1 << 20, cwd: ROOT }, (error, stdout, stderr) => {
+    execFile(process.execPath, [...SOURCE_CHILD_ARGS, fileURLToPath(import.meta.url), CHILD_FLAG, name, String(bytes)], { maxBuffer: 1 << 20, cwd: ROOT, env: sourceChildEnv() }, (error, stdout, stderr) => {
       const line = stdout.trim().split('\n').pop() ?? '';
       if (error || !line.startsWith('{')) resolve(`child failed: ${(error?.message ?? '').split('\n')[0]} ${stderr.trim().split('\n').slice(-2).join(' ')}`.trim());
       else resolve(JSON.parse(line) as ChildReport);
@@ -207,16 +211,35 @@ export async function measureLibrary(megabytes: number): Promise<(MemoryRow | { 
   return rows;
 }
 
-/** `run --cases` on one case of a `megabytes` MiB envelope: the case file's size and the command's peak RSS. */
-export async function measureRunCases(megabytes: number): Promise<{ caseMb: number; peakMb: number; exitCode: number | null; line: string } | string> {
+/** One `run --cases` input: a one-case folder whose envelope is `stdout` on `route`. */
+interface RunCasesInput {
+  name: string;
+  route: string;
+  stdout: string;
+  verdict: 'accepted' | 'dropped-unusable';
+}
+
+/** `run --cases` on a 100 MiB `claude-code/json` envelope whose valid `structured_output` wins early. */
+function largeEnvelopeInput(megabytes: number): RunCasesInput {
+  return { name: `${megabytes} MiB envelope`, route: 'claude-code/json', stdout: claudeResult(prose(Math.round(megabytes * MB), 23)), verdict: 'accepted' };
+}
+
+/** `run --cases` on a `result` string holding `count` small candidate objects beside the final `structured_output`. */
+function manyCandidatesInput(count: number): RunCasesInput {
+  const parts: string[] = [];
+  for (let k = 0; k < count; k++) parts.push(`{"n":${k}}`);
+  return { name: `${count / 1000}k candidates`, route: 'claude-code/json', stdout: claudeResult(parts.join(' ')), verdict: 'accepted' };
+}
+
+/** The peak RSS (MiB) of the real `node bin/routecert.js run --cases` on a folder holding one case of `input`, or why it failed. */
+async function runCasesPeak(input: RunCasesInput): Promise<{ caseMb: number; peakMb: number; exitCode: number | null; line: string } | string> {
   const dir = mkdtempSync(path.join(tmpdir(), 'routecert-memory-bench-'));
   try {
     const cases = path.join(dir, 'cases');
     mkdirSync(cases);
-    const stdout = claudeResult(prose(Math.round(megabytes * MB), 23));
     const { caseId } = await import('#src/record/caseId.ts');
-    const body = { attempts: [{ stdout, stderr: '', exitCode: 0, elapsedMs: 1_000 }], contract: 'pov', expect: { verdict: 'accepted' as const, origin: 'structured_output' } };
-    const c = { id: caseId(body), description: 'bench: 100 MiB claude-code/json envelope, structured_output wins early', route: 'claude-code/json', cli: { name: 'claude', version: '2.1.332' }, provenance: { source: 'generated', ref: 'bench/memory.bench.ts', date: '2026-12-01' }, tags: [], ...body };
+    const body = { attempts: [{ stdout: input.stdout, stderr: '', exitCode: 0, elapsedMs: 1_000 }], contract: 'pov', expect: { verdict: input.verdict } };
+    const c = { id: caseId(body), description: `bench: ${input.name}`, route: input.route, cli: { name: 'claude', version: '2.1.332' }, provenance: { source: 'generated', ref: 'bench/memory.bench.ts', date: '2026-12-02' }, tags: [], ...body };
     const file = path.join(cases, 'large.json');
     writeFileSync(file, JSON.stringify(c));
     const caseMb = statSync(file).size / MB;
@@ -226,7 +249,7 @@ export async function measureRunCases(megabytes: number): Promise<{ caseMb: numb
       execFile(
         process.execPath,
         ['--import', pathToFileURL(hook).href, path.join(ROOT, 'bin/routecert.js'), 'run', '--cases', cases, '--no-probes', '--quiet', '--max-case-mb', maxCaseMb, '--reports', path.join(dir, 'reports')],
-        { maxBuffer: 8 << 20, cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } },
+        { maxBuffer: 8 << 20, cwd: ROOT, env: sourceChildEnv({ NO_COLOR: '1' }) },
         (error, out, err) => {
           const m = /ROUTECERT_PEAK_RSS_KB (\d+)/.exec(err);
           if (!m) {
@@ -243,40 +266,90 @@ export async function measureRunCases(megabytes: number): Promise<{ caseMb: numb
   }
 }
 
-/** Prints the memory section; returns 0 when every target is met, else 1. */
-export async function runMemorySection(megabytes: number, runCasesMb: number): Promise<number> {
-  console.log(`\nmemory: peak RSS above the process holding the input, one child per input (${megabytes} MiB each; no V8 flags, as bin/routecert.js)\n`);
-  console.log(`${'input'.padEnd(14)} | ${'route'.padEnd(24)} | ${'input MiB'.padEnd(9)} | ${'extra MiB'.padEnd(9)} | ${'extra/input'.padEnd(11)} | ${'CPU'.padEnd(8)} | verdict`);
-  console.log(`${'-'.repeat(14)}-|-${'-'.repeat(24)}-|-${'-'.repeat(9)}-|-${'-'.repeat(9)}-|-${'-'.repeat(11)}-|-${'-'.repeat(8)}-|--------`);
-  let code = 0;
-  let worst = 0;
-  for (const row of await measureLibrary(megabytes)) {
-    if ('error' in row) {
-      code = 1;
-      console.log(`${row.name.padEnd(14)} | ${row.route.padEnd(24)} | ${row.error}`);
+/** One `run --cases` row: the input, the case file, the peak and the peak above the baseline run. */
+interface RunCasesRow {
+  name: string;
+  inputMb: number;
+  caseMb: number;
+  peakMb: number;
+  extraMb: number;
+  ratio: number;
+  exitCode: number | null;
+  line: string;
+}
+
+/**
+ * `run --cases` on a `megabytes` MiB envelope and on `candidates` candidate objects, each against
+ * the baseline: the same command on a one-case folder of a tiny envelope (the code loaded, nothing
+ * large). A run that failed is a string (its target is missed).
+ */
+export async function measureRunCases(megabytes: number, candidates: number): Promise<{ baselineMb: number | string; rows: (RunCasesRow | { name: string; error: string })[] }> {
+  const baseline = await runCasesPeak({ name: 'baseline', route: 'claude-code/json', stdout: claudeResult('done'), verdict: 'accepted' });
+  if (typeof baseline === 'string') return { baselineMb: baseline, rows: [] };
+  const inputs = [...(megabytes > 0 ? [largeEnvelopeInput(megabytes)] : []), ...(candidates > 0 ? [manyCandidatesInput(candidates)] : [])];
+  const rows: (RunCasesRow | { name: string; error: string })[] = [];
+  for (const input of inputs) {
+    const r = await runCasesPeak(input);
+    if (typeof r === 'string') {
+      rows.push({ name: input.name, error: r });
       continue;
     }
-    worst = Math.max(worst, row.ratio);
-    console.log(
-      `${row.name.padEnd(14)} | ${row.route.padEnd(24)} | ${row.inputMb.toFixed(0).padEnd(9)} | ${row.extraMb.toFixed(0).padEnd(9)} | ${`${row.ratio.toFixed(2)}x${row.exact ? '' : ' (<=)'}`.padEnd(11)} | ${`${(row.cpuMs / 1000).toFixed(2)} s`.padEnd(8)} | ${row.verdict}`,
-    );
+    const inputMb = input.stdout.length / MB;
+    const extraMb = Math.max(0, r.peakMb - baseline.peakMb);
+    rows.push({ name: input.name, inputMb, caseMb: r.caseMb, peakMb: r.peakMb, extraMb, ratio: extraMb / inputMb, exitCode: r.exitCode, line: r.line });
   }
-  const run = runCasesMb > 0 ? await measureRunCases(runCasesMb) : undefined;
-  if (typeof run === 'string') {
-    code = 1;
-    console.log(`\nrun --cases: ${run}`);
-  } else if (run) {
-    console.log(`\nrun --cases, one case of ${run.caseMb.toFixed(0)} MiB (a ${runCasesMb} MiB envelope): peak RSS ${run.peakMb.toFixed(0)} MiB for the whole process; exit ${String(run.exitCode)}; ${run.line}`);
+  return { baselineMb: baseline.peakMb, rows };
+}
+
+/** Prints the memory section; returns 0 when every target is met, else 1 (a child that failed misses its target). */
+export async function runMemorySection(megabytes: number, runCasesMb: number, runCasesCandidates = 500_000): Promise<number> {
+  let code = 0;
+  const lines: string[] = [];
+  if (megabytes > 0) {
+    console.log(`\nmemory: peak RSS above the process holding the input, one child per input (${megabytes} MiB each; no V8 flags, as bin/routecert.js; the sources of this checkout)\n`);
+    console.log(`${'input'.padEnd(14)} | ${'route'.padEnd(24)} | ${'input MiB'.padEnd(9)} | ${'extra MiB'.padEnd(9)} | ${'extra/input'.padEnd(11)} | ${'CPU'.padEnd(8)} | verdict`);
+    console.log(`${'-'.repeat(14)}-|-${'-'.repeat(24)}-|-${'-'.repeat(9)}-|-${'-'.repeat(9)}-|-${'-'.repeat(11)}-|-${'-'.repeat(8)}-|--------`);
+    let worst = 0;
+    const failed: string[] = [];
+    for (const row of await measureLibrary(megabytes)) {
+      if ('error' in row) {
+        failed.push(row.name);
+        console.log(`${row.name.padEnd(14)} | ${row.route.padEnd(24)} | ${row.error}`);
+        continue;
+      }
+      worst = Math.max(worst, row.ratio);
+      console.log(
+        `${row.name.padEnd(14)} | ${row.route.padEnd(24)} | ${row.inputMb.toFixed(0).padEnd(9)} | ${row.extraMb.toFixed(0).padEnd(9)} | ${`${row.ratio.toFixed(2)}x${row.exact ? '' : ' (<=)'}`.padEnd(11)} | ${`${(row.cpuMs / 1000).toFixed(2)} s`.padEnd(8)} | ${row.verdict}`,
+      );
+    }
+    const met = failed.length === 0 && worst < TARGET_FACTOR;
+    if (!met) code = 1;
+    lines.push(`  ${met ? 'met   ' : 'MISSED'} peak RSS above the loaded process < ${TARGET_FACTOR}x the input (worst input): ${worst.toFixed(2)}x${failed.length > 0 ? `; ${failed.length} child(ren) failed, measuring nothing: ${failed.join(', ')}` : ''}`);
+  }
+  if (runCasesMb > 0 || runCasesCandidates > 0) {
+    const run = await measureRunCases(runCasesMb, runCasesCandidates);
+    if (typeof run.baselineMb === 'string') {
+      code = 1;
+      console.log(`\nrun --cases baseline: ${run.baselineMb}`);
+      lines.push(`  MISSED run --cases peak RSS above the baseline run < ${TARGET_FACTOR}x the input: the baseline run failed`);
+    } else {
+      console.log(`\nrun --cases (the real command on a one-case folder): peak RSS above the baseline run (a tiny case: ${run.baselineMb.toFixed(0)} MiB)`);
+      for (const row of run.rows) {
+        if ('error' in row) {
+          code = 1;
+          console.log(`  ${row.name}: ${row.error}`);
+          lines.push(`  MISSED run --cases on ${row.name}: the run failed, measuring nothing`);
+          continue;
+        }
+        console.log(`  ${row.name.padEnd(18)} envelope ${row.inputMb.toFixed(1)} MiB, case file ${row.caseMb.toFixed(1)} MiB: peak ${row.peakMb.toFixed(0)} MiB, above baseline ${row.extraMb.toFixed(0)} MiB (${row.ratio.toFixed(2)}x the envelope); exit ${String(row.exitCode)}; ${row.line}`);
+        const ok = row.ratio < TARGET_FACTOR && row.exitCode === 0;
+        if (!ok) code = 1;
+        lines.push(`  ${ok ? 'met   ' : 'MISSED'} run --cases on ${row.name}: peak RSS above the baseline run < ${TARGET_FACTOR}x the envelope: ${row.ratio.toFixed(2)}x${row.exitCode === 0 ? '' : ` (exit ${String(row.exitCode)})`}`);
+      }
+    }
   }
   console.log('\ntargets (memory):');
-  const met = worst < TARGET_FACTOR;
-  if (!met) code = 1;
-  console.log(`  ${met ? 'met   ' : 'MISSED'} peak RSS above the loaded process < ${TARGET_FACTOR}x the input (worst input): ${worst.toFixed(2)}x`);
-  if (run && typeof run !== 'string') {
-    const ok = run.peakMb < TARGET_RUN_CASES_MB && run.exitCode === 0;
-    if (!ok) code = 1;
-    console.log(`  ${ok ? 'met   ' : 'MISSED'} run --cases on a ~${run.caseMb.toFixed(0)} MiB case < ${TARGET_RUN_CASES_MB} MiB peak RSS: ${run.peakMb.toFixed(0)} MiB`);
-  }
+  for (const l of lines) console.log(l);
   return code;
 }
 

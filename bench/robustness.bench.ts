@@ -29,6 +29,7 @@ import { loadavg, availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Benchmark } from './benchmark.ts';
+import { SOURCE_CHILD_ARGS, sourceChildEnv } from './children.ts';
 
 const MB = 1 << 20;
 const CHILD_FLAG = '--robustness-child';
@@ -193,7 +194,7 @@ async function child(name: string, subject: 'baseline' | 'routecert', scale: num
 function runChild(name: string, subject: 'baseline' | 'routecert', scale: number, inputFile: string): Promise<Measure> {
   const file = fileURLToPath(import.meta.url);
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--expose-gc', '--max-old-space-size=4096', '--conditions=routecert-source', '--import', 'tsx', file, CHILD_FLAG, name, subject, String(scale), inputFile], { maxBuffer: 1 << 20 }, (error, stdout, stderr) => {
+    execFile(process.execPath, ['--expose-gc', '--max-old-space-size=4096', ...SOURCE_CHILD_ARGS, file, CHILD_FLAG, name, subject, String(scale), inputFile], { maxBuffer: 1 << 20, env: sourceChildEnv() }, (error, stdout, stderr) => {
       const line = stdout.trim().split('\n').at(-1) ?? '';
       try {
         resolve(JSON.parse(line) as Measure);
@@ -241,6 +242,9 @@ async function run(argv: readonly string[]): Promise<number> {
       );
       console.log(`${''.padEnd(15)}        reason: ${ours.error ?? ours.reason ?? ''}`);
       if (ours.error || !ours.verdict) misses.push(`${input.name}: no verdict (${ours.error ?? 'none'})`);
+      // A child that failed measures nothing: its target is missed, never met by a ratio of zeros.
+      if (half.error) misses.push(`${input.name}: the half-size child failed, so growth is unmeasured (${half.error})`);
+      if (base.error) misses.push(`${input.name}: the baseline child failed, so the ratios are unmeasured (${base.error})`);
       if (extra(ours) > TARGET_MEMORY_FACTOR * ours.inputBytes + TARGET_MEMORY_SLACK) misses.push(`${input.name}: extra RSS ${mb(extra(ours))} MB > ${TARGET_MEMORY_FACTOR}x input + 64 MB`);
       if (ours.cpuMs > 200 && growth > TARGET_GROWTH) misses.push(`${input.name}: CPU grows ${growth.toFixed(2)}x per doubling (> ${TARGET_GROWTH})`);
     }

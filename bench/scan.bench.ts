@@ -71,8 +71,9 @@ async function run(argv: readonly string[]): Promise<number> {
   const clock = option(argv, 'clock', 'cpu');
   const memoryMb = Number(option(argv, 'memory-mb', quick ? '0' : '100'));
   const runCasesMb = Number(option(argv, 'run-cases-mb', quick ? '0' : '100'));
-  if (sizes.some((s) => !(s > 0)) || !(rounds >= 1) || (clock !== 'cpu' && clock !== 'wall') || !(memoryMb >= 0) || !(runCasesMb >= 0)) {
-    console.error('[routecert] --sizes takes positive MiB values (e.g. 1,2,4,8), --runs a count >= 1, --clock cpu or wall, --memory-mb / --run-cases-mb a size (0 = off)');
+  const runCasesCandidates = Number(option(argv, 'run-cases-candidates', quick ? '0' : '500000'));
+  if (sizes.some((s) => !(s > 0)) || !(rounds >= 1) || (clock !== 'cpu' && clock !== 'wall') || !(memoryMb >= 0) || !(runCasesMb >= 0) || !Number.isInteger(runCasesCandidates) || runCasesCandidates < 0) {
+    console.error('[routecert] --sizes takes positive MiB values (e.g. 1,2,4,8), --runs a count >= 1, --clock cpu or wall, --memory-mb / --run-cases-mb a size, --run-cases-candidates a count (0 = off)');
     return 2;
   }
   const [load] = loadavg();
@@ -90,7 +91,7 @@ async function run(argv: readonly string[]): Promise<number> {
     }
   }
   let code = printTargets(rows);
-  if (memoryMb > 0 || runCasesMb > 0) code = Math.max(code, await runMemorySection(memoryMb, runCasesMb));
+  if (memoryMb > 0 || runCasesMb > 0 || runCasesCandidates > 0) code = Math.max(code, await runMemorySection(memoryMb, runCasesMb, runCasesCandidates));
   const [after] = loadavg();
   console.log(`\nload average at the end: ${after?.toFixed(2)}`);
   return code;

@@ -166,10 +166,56 @@ export interface ReapReport {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
+/** Whether process group `pgid` has any member left, asked of the kernel (signal 0), not of `/proc`. */
+function groupAlive(pgid: number): boolean {
+  if (pgid <= 1) return false;
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * The running processes of a run, in one walk of `/proc`: members of `t.pgid` (only looked for
+ * while the kernel says the group has a member) and processes whose environment holds `t.mark`.
+ */
 function targets(t: ReapTarget): number[] {
-  const pids = new Set<number>(t.mark !== undefined ? findMarked(t.mark) : []);
-  if (t.pgid !== undefined) for (const p of groupRunning(t.pgid)) pids.add(p);
-  return [...pids];
+  const pgid = t.pgid !== undefined && groupAlive(t.pgid) ? t.pgid : undefined;
+  if (t.mark === undefined) return pgid !== undefined ? groupRunning(pgid) : [];
+  if (!canSweepProc) return [];
+  const needle = Buffer.from(`${RUN_MARK_VAR}=${t.mark}\0`);
+  const found: number[] = [];
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    const pid = Number(entry);
+    if (pid === process.pid) continue;
+    if (pgid !== undefined) {
+      const s = procStat(pid);
+      if (s === null || s.state === 'Z' || s.state === 'X') continue;
+      if (s.pgid === pgid) {
+        found.push(pid);
+        continue;
+      }
+    }
+    let environ: Buffer;
+    try {
+      environ = readFileSync(`/proc/${pid}/environ`);
+    } catch {
+      continue;
+    }
+    const at = environ.indexOf(needle);
+    if (at < 0 || (at > 0 && environ[at - 1] !== 0)) continue;
+    if (pgid !== undefined || running(pid)) found.push(pid);
+  }
+  return found;
 }
 
 /**
@@ -202,10 +248,15 @@ export async function reap(target: ReapTarget): Promise<ReapReport> {
     first = left;
   }
   const killed = new Set<number>();
+  // A sweep that found nothing proves nothing is left: no extra walk of /proc for the survivors.
+  let clear = false;
   for (let sweep = 0; sweep < MAX_SWEEPS; sweep += 1) {
     const now = sweep === 0 ? [...new Set([...first, ...targets(target)])] : targets(target);
     if (target.pgid !== undefined) signalGroup(target.pgid, 'SIGKILL');
-    if (now.length === 0 && sweep > 0) break;
+    if (now.length === 0 && sweep > 0) {
+      clear = true;
+      break;
+    }
     for (const p of now) {
       signalPid(p, 'SIGKILL');
       if (!report.terminated.includes(p)) killed.add(p);
@@ -216,7 +267,7 @@ export async function reap(target: ReapTarget): Promise<ReapReport> {
     if (now.length === 0) break;
   }
   report.killed = [...killed];
-  report.survivors = targets(target);
+  report.survivors = clear ? [] : targets(target);
   return report;
 }
 

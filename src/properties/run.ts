@@ -28,7 +28,9 @@ export function numRunsFor(property: AnyProperty, vars: Record<string, string | 
 /**
  * Options of {@link checkProperty}.
  * - `env`: decoders and contract to check against.
- * - `seed`: fast-check seed of the generated phase (default {@link seedFromEnv}: `ROUTECERT_SEED`, else random; printed on failure).
+ * - `seed`: fast-check seed of the generated phase (default: fast-check's global seed when a test
+ *   setup configured one, see suites/_helpers/seed.setup.ts; else {@link seedFromEnv}: `ROUTECERT_SEED`,
+ *   else random; printed on failure).
  * - `path`: replay this counterexample path of `seed` (skips the corpus examples).
  * - `numRuns`: generated runs (default {@link numRunsFor}).
  * - `cases`: corpus cases whose examples run first, with the property's own known examples (even
@@ -86,16 +88,38 @@ export function freshSeed(): number {
 }
 
 /**
- * The seed for a run: `ROUTECERT_SEED` when set, else a fresh random one (printed with any failure).
+ * The seed for a run: `ROUTECERT_SEED` when set to an integer, else a fresh random one (also for
+ * `ROUTECERT_SEED=random`; printed with any failure).
  *
- * @throws Error when `ROUTECERT_SEED` is set but is not a 32-bit integer.
+ * @throws Error when `ROUTECERT_SEED` is set but is neither `random` nor a 32-bit integer.
  */
 export function seedFromEnv(vars: Record<string, string | undefined> = process.env): number {
   const raw = vars[SEED_ENV];
-  if (raw === undefined || raw.trim() === '') return freshSeed();
+  if (raw === undefined || raw.trim() === '' || raw.trim() === 'random') return freshSeed();
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < -(2 ** 31) || n >= 2 ** 32) throw new Error(`[routecert] ${SEED_ENV} must be a 32-bit integer, got "${raw}"`);
+  if (!Number.isInteger(n) || n < -(2 ** 31) || n >= 2 ** 32) throw new Error(`[routecert] ${SEED_ENV} must be a 32-bit integer or "random", got "${raw}"`);
   return n;
+}
+
+/**
+ * The seed routecert's own test suites run every property and every fast-check assertion with when
+ * nothing else is asked for, so that CI gives the same verdict on the same code (issue 24: a fresh
+ * seed each run turned CI red one run in ten). Exploring stays one variable away: see {@link suiteSeed}.
+ */
+export const SUITE_SEED = 20_261_202;
+
+/**
+ * The seed of a test-suite run: `ROUTECERT_SEED` when set (an integer pins it, `random` draws a
+ * fresh one on demand); else a fresh one when `ROUTECERT_NUM_RUNS` is set (a nightly run explores
+ * new inputs); else {@link SUITE_SEED}. A failure prints its seed either way.
+ *
+ * @throws Error when `ROUTECERT_SEED` is set but is neither `random` nor a 32-bit integer.
+ */
+export function suiteSeed(vars: Record<string, string | undefined> = process.env): number {
+  const pinned = vars[SEED_ENV]?.trim() ?? '';
+  if (pinned !== '') return seedFromEnv(vars);
+  if ((vars[NUM_RUNS_ENV]?.trim() ?? '') !== '') return freshSeed();
+  return SUITE_SEED;
 }
 
 /** The command that replays a generated failure. */
@@ -124,7 +148,7 @@ function errorText(error: unknown): string {
  * if (run.failed) console.log(run.report); // ends with: Replay: npx routecert fuzz --property key-spelling --seed 42 --path ...
  */
 export function checkProperty(property: AnyProperty, options: CheckOptions): PropertyRun {
-  const seed = options.seed ?? seedFromEnv();
+  const seed = options.seed ?? fc.readConfigureGlobal().seed ?? seedFromEnv();
   const path = options.path ?? null;
   const numRuns = options.numRuns ?? numRunsFor(property);
   const base: PropertyRun = { property: property.name, failed: false, phase: null, seed, path: null, runs: 0, examples: 0, numShrinks: 0, counterexample: null, error: null, replay: null, report: '' };

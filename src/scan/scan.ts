@@ -46,8 +46,10 @@ const REJECTED = Symbol('rejected');
  * @see {@link https://www.rfc-editor.org/rfc/rfc8259 | RFC 8259} for what counts as JSON.
  */
 export function scanJson(text: string, options: ScanOptions = {}): ScanHit[] {
+  // The scanner's own loop, without an iterator result object per hit (many small hits: issue 24).
+  const scanner = new HitScanner(text, options);
   const hits: ScanHit[] = [];
-  for (const hit of eachJsonHit(text, options)) hits.push(hit);
+  for (let hit = scanner.nextHit(); hit !== undefined; hit = scanner.nextHit()) hits.push(hit);
   return hits;
 }
 
@@ -120,12 +122,15 @@ class HitScanner implements IterableIterator<ScanHit> {
   }
 
   next(): IteratorResult<ScanHit, undefined> {
+    const hit = this.nextHit();
+    return hit === undefined ? DONE : { value: hit, done: false };
+  }
+
+  /** The next hit, or `undefined` once the scan is over (and ever after). */
+  nextHit(): ScanHit | undefined {
     const hit = this.done ? undefined : this.step();
-    if (hit === undefined) {
-      this.done = true;
-      return DONE;
-    }
-    return { value: hit, done: false };
+    if (hit === undefined) this.done = true;
+    return hit;
   }
 
   /** The next hit, or `undefined` at the end of the text or after `maxHits`. */

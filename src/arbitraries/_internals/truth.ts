@@ -12,7 +12,16 @@
  * 4. else the run's own failure: `provider-error` for an API error the envelope reports, `crashed`
  *    for a signal or a non-zero exit without an envelope, or for an incomplete stream (a cut result
  *    line, or JSON events without their result line: issue 11, never accepted), otherwise
- *    `dropped-unusable`.
+ *    `dropped-unusable`. A non-zero exit without an envelope whose stderr is the CLI's argument
+ *    parser refusing its command line is `startup-rejected`.
+ *
+ * The run's own failure (rule 4) reads stdout and stderr with the very rules the decoders use, not a
+ * second copy of them, so the truth and a decoder cannot disagree on what a text looks like (issue 24:
+ * a prose line `[warn] I` last in a stream reads as a cut JSON array to the JSONL reader): whether
+ * stdout is cut, and which lines are JSON events, come from the JSONL reader
+ * (src/envelope/jsonl.ts); crashed or startup-rejected from the shared status rule
+ * (`crashedStatus`, src/envelope/status.ts, with the route's own refusal lines). Where the answers
+ * are (rules 2 and 3) stays a fact of how the plan was built.
  *
  * Which places a route reads (shared/research/cli-envelopes.md): Claude Code reads the structured field
  * and `result` of its result line, and in stream-json also assistant text blocks and tool calls;
@@ -21,7 +30,9 @@
  */
 import { DEFAULT_POV_POLICY } from '#src/contract/pov.ts';
 import type { EnvelopePlan, Expected, PovAnswer, TextPlan } from '../types.ts';
-import { readJsonDocuments } from '#src/envelope/jsonl.ts';
+import { jsonEvents, readJsonDocuments } from '#src/envelope/jsonl.ts';
+import { crashedStatus } from '#src/envelope/status.ts';
+import { CLAUDE_STARTUP_REJECTION } from '#src/routes/claude/decoder.ts';
 import { renderPlan } from './render.ts';
 
 function textAnswers(text: TextPlan): PovAnswer[] {
@@ -73,13 +84,26 @@ function hasTerminal(plan: EnvelopePlan): boolean {
 }
 
 /**
- * Is the plan an incomplete stream: a Claude Code stream-json run whose result line is cut, or absent
- * after at least one JSON event (prose and blank lines are not events)?
+ * Is the plan an incomplete stream: a Claude Code stream-json run whose result line is cut, whose
+ * last line the JSONL reader takes for cut JSON, or whose result line is absent after at least one
+ * JSON event (the reader decides what a JSON event is: prose and blank lines are not)?
  */
 function incomplete(plan: EnvelopePlan): boolean {
   if (plan.family !== 'claude-code/stream-json' || plan.body !== 'events') return false;
   if (plan.resultLine === 'cut') return true;
-  return plan.resultLine === 'absent' && plan.events.some((e) => e.kind !== 'prose-line' && e.kind !== 'blank');
+  const docs = readJsonDocuments(renderPlan(plan).stdout);
+  return docs.truncated || (plan.resultLine === 'absent' && jsonEvents(docs).length > 0);
+}
+
+/**
+ * How a run without a terminal envelope ended, by the decoders' shared rule: `startup-rejected`,
+ * `crashed`, or `null` (it exited 0). Claude Code's decoder adds its own refusal lines.
+ */
+function endedWithout(plan: EnvelopePlan): 'startup-rejected' | 'crashed' | null {
+  const claude = plan.family === 'claude-code/json' || plan.family === 'claude-code/stream-json';
+  const envelope = renderPlan(plan);
+  const status = crashedStatus(envelope, envelope.stderr, claude ? CLAUDE_STARTUP_REJECTION : []);
+  return status === null ? null : status.kind === 'startup-rejected' ? 'startup-rejected' : 'crashed';
 }
 
 /** The verdict (and accepted value) the plan implies; see the rules at the top of this file. */
@@ -100,6 +124,7 @@ export function expectedOf(plan: EnvelopePlan): Expected {
   const terminal = hasTerminal(plan);
   const failure = 'failure' in plan ? plan.failure : null;
   if (terminal && failure?.kind === 'provider-error') return { verdict: 'provider-error' };
-  if (!terminal && (p.signal !== null || (p.exitCode !== null && p.exitCode !== 0))) return { verdict: 'crashed' };
+  const ended = terminal ? null : endedWithout(plan);
+  if (ended !== null) return { verdict: ended };
   return { verdict: 'dropped-unusable' };
 }

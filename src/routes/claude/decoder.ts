@@ -38,8 +38,11 @@ import { STRUCTURED_FIELD_NAMES } from '#src/envelope/keys.ts';
  */
 export const CLAUDE_SCHEMA_REFUSED = /--json-schema is not (?:a )?valid/i;
 
-/** stderr lines by which Claude Code refuses to start (2.1.332, observed), besides every CLI's argument refusals. */
-const STARTUP_REJECTION = [CLAUDE_SCHEMA_REFUSED, /requires --verbose/i, /unknown option|error: option/i];
+/**
+ * stderr lines by which Claude Code refuses to start (2.1.332, observed), besides every CLI's argument
+ * refusals (also read by the generated envelopes' ground truth, src/arbitraries/_internals/truth.ts).
+ */
+export const CLAUDE_STARTUP_REJECTION: readonly RegExp[] = [CLAUDE_SCHEMA_REFUSED, /requires --verbose/i, /unknown option|error: option/i];
 
 /**
  * A Claude Code decoder for one route.
@@ -136,7 +139,7 @@ function decodeClaude(route: string, envelope: Envelope, options: DecodeOptions 
   } else if (events.length > 0 || docs.truncated) {
     status = incompleteStatus(envelope, docs.truncated ? 'the last line of stdout is cut' : 'no terminal {"type":"result"} object', ancillary);
   } else {
-    status = crashedStatus(envelope, envelope.stderr, STARTUP_REJECTION) ?? { kind: 'ok' };
+    status = crashedStatus(envelope, envelope.stderr, CLAUDE_STARTUP_REJECTION) ?? { kind: 'ok' };
   }
   if (terminal) {
     const t = terminal.value;
