@@ -117,7 +117,7 @@ const failures = (r: { smoke: { id: string; status: string; evidence: string[] }
  */
 const jqEmptyExitsZero = missingTools.length === 0 && (() => {
   try {
-    execFileSync('jq', ['-e', '.'], { input: '', stdio: ['pipe', 'ignore', 'ignore'] });
+    execFileSync('bash', ['-c', "printf '' | jq -e ."], { stdio: 'ignore' });
     return true;
   } catch {
     return false;
