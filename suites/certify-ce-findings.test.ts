@@ -111,17 +111,40 @@ function docReview(route: string): LoadedConfig {
 const failures = (r: { smoke: { id: string; status: string; evidence: string[] }[]; checks: { id: string; status: string; evidence: string[] }[] }) =>
   [...r.smoke, ...r.checks].filter((c) => c.status === 'fail').map((c) => `${c.id}: ${c.evidence.join(' | ').slice(0, 800)}`);
 
-const ROUTES = Object.keys(PROVIDERS);
+/**
+ * Under jq 1.6, `jq -e` on empty input exits 0 (jqlang/jq#1142, fixed in jq 1.7), so the workers'
+ * grok-cli `.result` probe "succeeds" with an empty file and nothing is ever published there.
+ */
+const jqEmptyExitsZero = missingTools.length === 0 && (() => {
+  try {
+    execFileSync('bash', ['-c', "printf '' | jq -e ."], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+const ROUTES = Object.keys(PROVIDERS).filter((r) => r !== 'grok/json' || !jqEmptyExitsZero);
+
+/**
+ * What the stored snapshot (925b4ef7, v3.23.1) fails, measured: both workers publish the review of a
+ * Claude envelope with "is_error": true and of a Codex run that ended turn.failed (upstream rejects
+ * failed Claude terminal envelopes since #1519, after that snapshot); on Codex they put the schema in
+ * the prompt, not --output-schema (schema-sent); the doc worker's codex argv lacks the route's --json
+ * (output-format). A newer copy is expected to fail fewer: the list is compared exactly.
+ */
+const KNOWN: Record<string, Record<string, string[]>> = {
+  code: { 'claude-code/stream-json': ['failed-run'], 'codex/jsonl': ['failed-run', 'schema-sent'], 'grok/json': [] },
+  doc: { 'claude-code/stream-json': ['failed-run'], 'codex/jsonl': ['failed-run', 'output-format', 'schema-sent'], 'grok/json': [] },
+};
 
 describe.skipIf(!existsSync(codeScript) || missingTools.length > 0)(
   `ce-code-review's adversarial worker as upstream ships it${existsSync(codeScript) ? '' : ' (skipped: set ROUTECERT_CE_CODE_REVIEW to a copy of compound-engineering-plugin skills/ce-code-review)'}`,
   () => {
-    it.each(ROUTES)('is certified on %s with contract "findings-code"', async (route) => {
-      const { certificate, exitCode } = await certify(codeReview(route), { onProgress: tracker.track });
+    it.each(ROUTES)('on %s with contract "findings-code", fails only what the snapshot is known to get wrong', async (route) => {
+      const { certificate } = await certify(codeReview(route), { onProgress: tracker.track });
       const r = certificate.routes[0]!;
-      expect(failures(r)).toEqual([]);
-      expect(r.status).toBe('certified');
-      expect(exitCode).toBe(0);
+      expect(failures(r).map((f) => f.split(':')[0]), failures(r).join('\n')).toEqual(KNOWN.code![route]);
+      expect(r.status).toBe(KNOWN.code![route]!.length === 0 ? 'certified' : 'not-certified');
     }, LONG);
   },
 );
@@ -129,12 +152,11 @@ describe.skipIf(!existsSync(codeScript) || missingTools.length > 0)(
 describe.skipIf(!existsSync(docScript) || missingTools.length > 0)(
   `ce-doc-review's worker as upstream ships it${existsSync(docScript) ? '' : ' (skipped: set ROUTECERT_CE_DOC_REVIEW to a copy of compound-engineering-plugin skills/ce-doc-review)'}`,
   () => {
-    it.each(ROUTES)('is certified on %s with contract "findings-doc"', async (route) => {
-      const { certificate, exitCode } = await certify(docReview(route), { onProgress: tracker.track });
+    it.each(ROUTES)('on %s with contract "findings-doc", fails only what the snapshot is known to get wrong', async (route) => {
+      const { certificate } = await certify(docReview(route), { onProgress: tracker.track });
       const r = certificate.routes[0]!;
-      expect(failures(r)).toEqual([]);
-      expect(r.status).toBe('certified');
-      expect(exitCode).toBe(0);
+      expect(failures(r).map((f) => f.split(':')[0]), failures(r).join('\n')).toEqual(KNOWN.doc![route]);
+      expect(r.status).toBe(KNOWN.doc![route]!.length === 0 ? 'certified' : 'not-certified');
     }, LONG);
   },
 );

@@ -63,12 +63,18 @@ describe.skipIf(!present)(`the ce-pov worker as upstream ships it${present ? '' 
   it.each([
     ['claude-code/stream-json', 'claude', 'claude'],
     ['grok/json', 'grok-cli', 'grok'],
-  ])('is certified on %s, its receipt fields ignored and its voice namespace undone by artifact.select', async (route, routeArg, target) => {
+  ])('on %s every check passes but the failed run it publishes on Claude, its receipt fields ignored and its voice namespace undone by artifact.select', async (route, routeArg, target) => {
     const { certificate, exitCode } = await certify(cePov(route, routeArg, target), { onProgress: tracker.track });
     const r = certificate.routes[0]!;
-    expect([...r.smoke, ...r.checks].filter((c) => c.status === 'fail').map((c) => `${c.id}: ${c.evidence.join(' | ')}`)).toEqual([]);
-    expect(r.status).toBe('certified');
-    expect(exitCode).toBe(0);
+    const failing = [...r.smoke, ...r.checks].filter((c) => c.status === 'fail');
+    // Measured on the stored snapshot (925b4ef7, v3.23.1): on Claude it publishes the answer of an
+    // envelope with "is_error": true (upstream rejects failed Claude terminal envelopes since #1519,
+    // merged after that snapshot); every other check passes. A newer copy should pass failed-run too.
+    const known = route === 'claude-code/stream-json' ? ['failed-run'] : [];
+    expect(failing.map((c) => c.id), failing.map((c) => `${c.id}: ${c.evidence.join(' | ')}`).join('\n')).toEqual(known);
+    for (const c of failing) expect(c.evidence.join('\n')).toContain('"is_error": true');
+    expect(r.status).toBe(known.length === 0 ? 'certified' : 'not-certified');
+    expect(exitCode).toBe(known.length === 0 ? 0 : 1);
   }, LONG);
 
   it('without the select hook, the smoke names the namespaced voice as the only difference', async () => {

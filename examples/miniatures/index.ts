@@ -27,7 +27,7 @@ const claude = 'claude-code/stream-json';
 /** Every bash miniature, by name (the script's name without `.sh`). */
 export const BASH_MINIATURES: Readonly<Record<string, BashMiniature>> = {
   'no-retry': { script: 'no-retry.sh', mistake: 'no retry', route: claude, fails: ['retry-once', 'drop-second-nonfinal'] },
-  'publishes-nonfinal': { script: 'publishes-nonfinal.sh', mistake: 'publishes non-final', route: claude, fails: ['missing-final', 'retry-once', 'drop-second-nonfinal', 'no-retry-late'] },
+  'publishes-nonfinal': { script: 'publishes-nonfinal.sh', mistake: 'publishes non-final', route: claude, fails: ['missing-final', 'structured-beside-text', 'retry-once', 'drop-second-nonfinal', 'no-retry-late'] },
   'retries-without-window': { script: 'retries-without-window.sh', mistake: 'retries without window', route: claude, fails: ['no-retry-late'] },
   'no-idle-detection': { script: 'no-idle-detection.sh', mistake: 'no idle detection', route: claude, fails: ['idle-window'] },
   'kills-only-leader': { script: 'kills-only-leader.sh', mistake: 'kills only the leader', route: claude, fails: ['process-group'] },

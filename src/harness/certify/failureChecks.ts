@@ -93,7 +93,7 @@ function swapLine(line: string, from: string, to: unknown): string | null {
  * first (the answer as the CLI printed it, before the contract filled in its publish defaults).
  * `null` when no copy was found.
  */
-export function replaceAnswer(attempt: ShimAttempt, value: unknown, to: unknown, forms: readonly unknown[] = []): ShimAttempt | null {
+function replaceAnswer(attempt: ShimAttempt, value: unknown, to: unknown, forms: readonly unknown[] = []): ShimAttempt | null {
   for (const form of forms) {
     const found = replaceAnswer(attempt, form, to);
     if (found !== null) return found;

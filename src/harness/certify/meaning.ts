@@ -66,7 +66,7 @@ export function meaningDifferences(expected: unknown, actual: unknown, schema: R
  * `value` without the members an adapter declares the worker sets by itself (`artifact.ignore`):
  * `key` drops a top-level member, `key[].field` drops `field` from every object of the array `key`.
  */
-export function withoutIgnored(value: unknown, ignore: readonly string[]): unknown {
+function withoutIgnored(value: unknown, ignore: readonly string[]): unknown {
   if (!isPlainObject(value)) return value;
   const out: Record<string, unknown> = { ...value };
   for (const entry of ignore) {
