@@ -20,7 +20,8 @@ writeFileSync(path.join(cases, 'broken.json'), '{\n  "id": "0000000000000000",\n
 const good = JSON.parse(readFileSync(projectPath('fixtures/cases/claude-code/json/final.json'), 'utf8')) as Record<string, unknown>;
 writeFileSync(path.join(cases, 'bad-verdict.json'), JSON.stringify({ ...good, expect: { verdict: 'maybe' } }, null, 2));
 writeFileSync(path.join(cases, 'no-stdout.json'), JSON.stringify({ ...good, attempts: [{ stderr: '', exitCode: 0, elapsedMs: 5 }] }, null, 2));
-const binary = { ...good, attempts: [{ stdout: '\u0000\uFFFD\uFFFD{"type":"result","structured_output":', stderr: 'fatal: \u001b[31mboom\u001b[0m', exitCode: 139, signal: 'SIGSEGV', elapsedMs: 5 }], expect: { verdict: 'crashed' } };
+// An id of its own (its content differs from the good case; two files with one id are an error).
+const binary = { ...good, id: '0000000000000001', attempts: [{ stdout: '\u0000\uFFFD\uFFFD{"type":"result","structured_output":', stderr: 'fatal: \u001b[31mboom\u001b[0m', exitCode: 139, signal: 'SIGSEGV', elapsedMs: 5 }], expect: { verdict: 'crashed' } };
 writeFileSync(path.join(cases, 'garbled.json'), JSON.stringify(binary, null, 2));
 
 const run = await execa('node', [projectPath('bin/routecert.js'), 'run', '--cases', cases, '--no-probes', '--reports', path.join(root, 'reports')], { reject: false, env: { NO_COLOR: '1' } });
