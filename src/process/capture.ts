@@ -22,6 +22,8 @@ export interface Captured {
 export interface Capture {
   push(chunk: Buffer): void;
   result(): Captured;
+  /** Bytes held right now (head + tail chunks): at most the cap plus one chunk, whatever was pushed. */
+  heldBytes(): number;
 }
 
 /**
@@ -57,6 +59,12 @@ export function capture(name: string, capBytes: number = DEFAULT_CAPTURE_BYTES):
         tailBytes -= tail[0]!.length;
         tail = tail.slice(1);
       }
+    },
+    heldBytes() {
+      let held = 0;
+      for (const b of head) held += b.length;
+      for (const b of tail) held += b.length;
+      return held;
     },
     result() {
       const kept = headBytes + tailBytes;
