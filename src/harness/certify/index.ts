@@ -16,7 +16,7 @@ export { executeRun, FAKE_SECRETS } from './execute.ts';
 export { caseLabel, caseSlug, chunked, findCase, findCases, longStderr, replayOf, tieAttempt } from './cases.ts';
 export { isAlive, groupMembers, waitGone, waitGroupsGone, killGroup } from './processes.ts';
 export { referenceWorkerConfig, inProcessRunner, REFERENCE_ROUTES, REFERENCE_COMMAND } from './reference.ts';
-export { miniatureConfig, MINIATURES, finalityRemoved, pidOnlyPeer } from './miniatures/index.ts';
+export { miniatureConfig, MINIATURES } from './miniatures/index.ts';
 
 export type { CertifyOptions, CertifyOutcome, CertifyProgress } from './certify.ts';
 export type { ArtifactAdapter, CertifyConfig, ContractsConfig, InProcessInvocation, LoadedConfig, Placeholder, RoutecertConfig, WorkerAdapter } from './config.ts';
