@@ -9,7 +9,9 @@ import { defineConfig } from 'vitest/config';
  * - certify: end-to-end certification of real worker processes behind fake CLIs (suites/certify*.test.ts:
  *   the reference worker, the example bash worker and its miniature broken workers);
  * - team: routecert installed into a temporary folder of its own, driven with npx as a team would
- *   (suites/team/: their contracts, cases, init);
+ *   (suites/team/: their contracts, cases, init), and a team's own CLI folder added through
+ *   ROUTECERT_ROUTE_DIRS (suites/fixture-cli.test.ts, which needs a fresh module graph, so it cannot
+ *   share conformance's unisolated workers);
  * - probes: hermetic probes of the real installed CLIs (probes/*.test.ts); each skips with a
  *   visible reason when its CLI is not installed (`npm run probes:install`).
  *
@@ -42,13 +44,13 @@ export default defineConfig({
         test: {
           name: 'conformance',
           include: ['suites/**/*.test.ts'],
-          exclude: ['suites/certify*.test.ts', 'suites/consumers.test.ts', 'suites/team/**'],
+          exclude: ['suites/certify*.test.ts', 'suites/consumers.test.ts', 'suites/team/**', 'suites/fixture-cli.test.ts'],
           isolate: false,
           maxWorkers: WORKERS,
           sequence: { groupOrder: 0 },
         },
       },
-      { extends: true, test: { name: 'team', include: ['suites/team/**/*.test.ts'], maxWorkers: WORKERS, sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: 'team', include: ['suites/team/**/*.test.ts', 'suites/fixture-cli.test.ts'], maxWorkers: WORKERS, sequence: { groupOrder: 1 } } },
       { extends: true, test: { name: 'certify', include: ['suites/certify*.test.ts', 'suites/consumers.test.ts'], maxWorkers: WORKERS, sequence: { groupOrder: 1 } } },
       {
         extends: true,
