@@ -116,3 +116,7 @@ export type { WorkerOptions, WorkerResult, WorkerWindows } from '#src/worker/ind
 // Property-based testing
 export type { EnvelopeConstraints, EnvelopePlan, Expected, GeneratedEnvelope, PovAnswer } from '#src/arbitraries/index.ts';
 export type { AnyProperty, CheckOptions, PropertyEnv, PropertyRun, RoutecertProperty } from '#src/properties/index.ts';
+
+// A compiled config's `import ... from 'routecert'` gets this very module (harness/certify/configFile.ts).
+import { providePackageModule } from '#src/harness/certify/configFile.ts';
+providePackageModule(() => import(import.meta.url));

@@ -15,6 +15,7 @@ import { COMMANDS, PROGRAM, type CommandSpec, type OptionSpec } from './commandT
 import { applyColourEnv } from './options.ts';
 import { redactOutput } from '#src/record/redact.ts';
 import { interrupt, interruption, mustExitWhenDone, reapEverything, signalExitCode } from '#src/process/interrupt.ts';
+import { providePackageModule } from '#src/harness/certify/configFile.ts';
 
 let consoleRedacted = false;
 
@@ -111,6 +112,8 @@ function addCommand(program: Command, spec: CommandSpec, argv: readonly string[]
  */
 export async function main(argv: string[]): Promise<number> {
   applyColourEnv();
+  // A compiled config's `import ... from 'routecert'` gets the running package entry, not a second copy.
+  providePackageModule(() => import('#src/index.ts'));
   ignoreClosedPipes();
   redactConsole();
   handleSignals();
