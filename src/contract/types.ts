@@ -5,22 +5,9 @@
 import type { Candidate, Decoded, DecodeOptions } from '#src/envelope/types.ts';
 import type { UsageLedgerState, UsageTotals } from '#src/policy/usage.ts';
 import type { ReviewKind } from './footerResults.ts';
+import { VERDICTS, type VerdictName } from '#src/verdicts.ts';
 
-/** The verdict names, in the order reports list them. */
-export const VERDICTS = [
-  'accepted',
-  'retry',
-  'dropped-nonfinal',
-  'dropped-unusable',
-  'invalid_structured_output',
-  'startup-rejected',
-  'provider-error',
-  'timeout',
-  'crashed',
-] as const;
-
-/** One of {@link VERDICTS}. */
-export type VerdictName = (typeof VERDICTS)[number];
+export { VERDICTS, type VerdictName };
 
 interface VerdictBase {
   /** Bounded, human-readable lines that justify the verdict (see src/diagnostics). */

@@ -117,7 +117,7 @@ export type {
   StartupStage,
   StartupSummary,
   StartupTable,
-} from '#src/report/startupTypes.ts';
+} from './startupTypes.ts';
 // Schema in the prompt (CLIs without a schema flag)
 export { SCHEMA_PROMPT_LEAD, promptWithSchema } from '#src/routes/schemaPrompt.ts';
 // Gemini CLI routes

@@ -24,7 +24,7 @@ import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { DefinedContract } from '#src/contract/define.ts';
 import type { Verdict } from '#src/contract/types.ts';
-import type { CaseAttempt, CaseExpectation, CaseFile } from './caseTypes.ts';
+import type { CaseAttempt, CaseExpectation, CaseFile } from '#src/envelope/caseTypes.ts';
 import { PROSE_ONLY_TEXT, type JsonObject, type ScenarioName, type ScenarioPayloads } from '#src/mock/scenarios.ts';
 import { samplePayload } from '#src/harness/startupProbes.ts';
 import { STALL_AFTER_REQUEST_MS } from '#src/routes/plans/shared.ts';

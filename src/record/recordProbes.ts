@@ -10,7 +10,7 @@ import { liveSecrets } from '#src/probe/live.ts';
 import { PROJECT_ROOT } from '#src/paths.ts';
 import type { ExecutedProbe } from '#src/record/executedProbe.ts';
 import { caseId } from './caseId.ts';
-import type { CaseFile } from './caseTypes.ts';
+import type { CaseFile } from '#src/envelope/caseTypes.ts';
 import { redactValue } from './redact.ts';
 import { writeFileExclusive } from './writeCase.ts';
 

@@ -21,7 +21,7 @@
  * "Understanding unique ID prefixes" (AKIA/ASIA/...), GitHub "About authentication" token prefixes.
  */
 import { liveSecrets } from '#src/probe/live.ts';
-import { redactShapes, replaceExact, TOKEN_CHAR, type Pattern } from './shapes.ts';
+import { redactShapes, replaceExact, TOKEN_CHAR, type Pattern } from '#src/diagnostics/shapes.ts';
 
 /**
  * What to redact besides the built-in patterns:
@@ -58,7 +58,7 @@ function applyPatterns(text: string, patterns: readonly Pattern[]): string {
 /**
  * The one redaction of output: every byte routecert writes (report files, case files, the console)
  * goes through it. Hides the credential values of this process's environment (see
- * src/record/shapes.ts `secretVariableValues` and the routes' credential variables), this user's home folder, and every shape of src/record/shapes.ts
+ * src/diagnostics/shapes.ts `secretVariableValues` and the routes' credential variables), this user's home folder, and every shape of src/diagnostics/shapes.ts
  * `SECRET_PATTERNS`. Never throws; linear in the text for each pattern.
  *
  * @example
