@@ -34,7 +34,7 @@ const LAYERS = {
   worker: { paths: ['^src/worker/'], may: [...BASE, 'envelope', 'contract', 'policy', 'process', 'routes'] },
   arbitraries: { paths: ['^src/arbitraries/'], may: [...BASE, 'envelope', 'scan', 'contract', 'routes'] },
   probe: { paths: ['^src/probe/'], may: [...BASE, 'envelope', 'scan', 'schema', 'mock', 'process', 'contract', 'routes'] },
-  record: { paths: ['^src/record/'], may: [...BASE, 'envelope', 'scan', 'schema', 'contract', 'routes', 'probe'] },
+  record: { paths: ['^src/record/'], may: [...BASE, 'envelope', 'scan', 'schema', 'mock', 'contract', 'routes', 'probe'] },
   report: { paths: ['^src/report/'], may: BASE, typesFrom: ['envelope', 'contract', 'routes', 'probe', 'record', 'harness', 'schema', 'policy'] },
   harness: {
     paths: ['^src/harness/'],

@@ -17,7 +17,7 @@ import { TERM_GRACE_MS } from './execute.ts';
 import { clipText, EVIDENCE_LIMIT_CHARS } from '#src/diagnostics/evidence.ts';
 import type { LoadedCase } from '#src/record/corpus.ts';
 import { promptOf, type ShimAttempt, type ShimCallRecord } from '#src/harness/shim/plan.ts';
-import { stripFinal } from '#src/properties/finalRemoval.ts';
+import { stripFinal } from '#src/arbitraries/stripFinal.ts';
 import { caseLabel, chunked, findCase, findCases, longStderr, replayOf, tieAttempt } from './cases.ts';
 import type { RunObservation, RunWindows } from './execute.ts';
 import { describeDifferences, meaningDifferences } from './meaning.ts';
