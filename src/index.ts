@@ -26,6 +26,7 @@ export { runConformance } from '#src/harness/run.ts';
 // CI at scale: shards, merging shard reports, comparing two reports
 export { parseShard, shardOf, inShard, ShardSpecError } from '#src/harness/shard.ts';
 export { mergeReports, MergeReportsError } from '#src/harness/mergeReports.ts';
+export { readReport, InvalidReportError } from '#src/harness/readReport.ts';
 export { diffReports, diffText } from '#src/report/diff.ts';
 // Reporters (plug-ins): the built-in ones by name, and each factory
 export {
@@ -36,8 +37,6 @@ export {
   consoleReporter,
   dotReporter,
   jsonReporter,
-  readReport,
-  InvalidReportError,
   junitReporter,
   junitXml,
   markdownReporter,

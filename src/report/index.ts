@@ -1,5 +1,5 @@
 export { REPORT_VERSION } from './types.ts';
-export { jsonReporter, readReport, InvalidReportError } from './json.ts';
+export { jsonReporter } from './json.ts';
 export { junitReporter, junitXml } from './junit.ts';
 export { markdownReporter, markdownSummary } from './markdown.ts';
 export { behaviourMatrix, matrixText, BEHAVIOUR_CLASSES } from './matrix.ts';
