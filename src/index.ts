@@ -119,3 +119,7 @@ export type { AnyProperty, CheckOptions, PropertyEnv, PropertyRun, RoutecertProp
 // A compiled config's `import ... from 'routecert'` gets this very module (harness/certify/configFile.ts).
 import { providePackageModule } from '#src/harness/certify/configFile.ts';
 providePackageModule(() => import(import.meta.url));
+// Every output hides the credential values the routes declare (diagnostics/redact.ts).
+import { hideSecretsFrom } from '#src/diagnostics/redact.ts';
+import { liveSecrets } from '#src/probe/live.ts';
+hideSecretsFrom(liveSecrets);

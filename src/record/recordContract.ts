@@ -31,7 +31,7 @@ import { STALL_AFTER_REQUEST_MS } from '#src/routes/plans/shared.ts';
 import { CLAUDE_TEST_API_KEY } from '#src/routes/claude/probe.ts';
 import { PROJECT_ROOT } from '#src/paths.ts';
 import { caseId } from './caseId.ts';
-import { redactValue } from './redact.ts';
+import { redactValue } from '#src/diagnostics/redact.ts';
 
 /** What a scenario's verdict must be: `accept` (accepted, with the valid payload), `refuse` (anything but accepted), `timeout`. */
 export type ScenarioRule = 'accept' | 'refuse' | 'timeout';

@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { isDeepStrictEqual } from 'node:util';
-import { redactValue } from '#src/record/redact.ts';
+import { redactValue } from '#src/diagnostics/redact.ts';
 import { writeFileExclusive } from '#src/record/writeCase.ts';
 import { existsSync } from 'node:fs';
 import path from 'node:path';

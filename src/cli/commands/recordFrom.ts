@@ -25,7 +25,7 @@ import { compareVerdict } from '#src/harness/compare.ts';
 import { routeIds, routeSpecFor } from '#src/routes/index.ts';
 import { caseId } from '#src/record/caseId.ts';
 import type { CaseAttempt, CaseFile } from '#src/envelope/caseTypes.ts';
-import { redactValue } from '#src/record/redact.ts';
+import { redactValue } from '#src/diagnostics/redact.ts';
 import { writeCaseFile } from '#src/record/recordProbes.ts';
 import { projectPath } from '#src/paths.ts';
 import { didYouMean, shownPath, UsageError } from '../options.ts';

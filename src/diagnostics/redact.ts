@@ -20,7 +20,6 @@
  * slack-*-token, github-*, gcp-api-key, jwt, azure-ad-client-secret, private-key), AWS IAM
  * "Understanding unique ID prefixes" (AKIA/ASIA/...), GitHub "About authentication" token prefixes.
  */
-import { liveSecrets } from '#src/probe/live.ts';
 import { redactShapes, replaceExact, TOKEN_CHAR, type Pattern } from '#src/diagnostics/shapes.ts';
 
 /**
@@ -44,9 +43,19 @@ const RECORDING_PATTERNS: Pattern[] = [
   { name: 'tmp-slug', re: /(?:(?<![A-Za-z0-9_\\])|(?<=\\[nrtbf]))(routecert-[a-z]+-)[A-Za-z0-9]{6}\b/g, placeholder: '$1<id>' },
 ];
 
-/** The exact values of the credential variables the routes declare (src/probe/live.ts), read on every call. */
+const secretSources: (() => string[])[] = [];
+
+/**
+ * Hide from every output the exact values `source` returns (read on every call): the entry points
+ * (src/index.ts, src/cli/main.ts) hand in the credential variables the routes declare
+ * (src/probe/live.ts `liveSecrets`), which this base module cannot import.
+ */
+export function hideSecretsFrom(source: () => string[]): void {
+  if (!secretSources.includes(source)) secretSources.push(source);
+}
+
 function currentSecrets(): string[] {
-  return liveSecrets();
+  return secretSources.flatMap((source) => source());
 }
 
 function applyPatterns(text: string, patterns: readonly Pattern[]): string {
