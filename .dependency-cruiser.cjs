@@ -8,9 +8,7 @@
  * report; routes -> envelope/scan/schema; contract -> envelope; harness/probe -> contract, routes;
  * report -> types only; cli -> everything (issue 20, point 4).
  *
- * Violations that existed when these rules were written are listed in
- * .dependency-cruiser-known-violations.json (regenerate with `npm run deps:baseline`); CI fails on
- * any new one. The goal is an empty baseline.
+ * There is no baseline of known violations: CI (`npm run deps`) fails on any.
  */
 
 /** `base` is the shared toolkit every layer may use; it imports nothing of src/. */
