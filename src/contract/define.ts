@@ -41,11 +41,8 @@ import { failureEvidence, noAnswer, runFailure, runSaysFailed } from './outcome.
 import { selectLastShaped, type LastShapedRule } from './select.ts';
 import type { ContractDefinition, DefinedContract, NormalizedContractDefinition, Reading, Verdict } from './types.ts';
 
-export type { ContractDefinition, ContractExtensions, ContractSessionState, DefinedContract, NormalizedContractDefinition, Reading } from './types.ts';
+export type { ContractDefinition, ContractExtensions, DefinedContract, NormalizedContractDefinition } from './types.ts';
 import { compileValidator, type Validator } from './validator.ts';
-
-
-
 
 /** A normalized definition back in the shape {@link defineContract} takes (to derive a variant). */
 export function definitionOf(n: NormalizedContractDefinition): ContractDefinition {
@@ -216,9 +213,6 @@ export function normalizeDefinition(def: ContractDefinition, baseDir: string = p
     description: def.description ?? '',
   };
 }
-
-
-
 
 /** The value at JSON Pointer `pointer` in `value`, or `undefined`. */
 export function valueAt(value: unknown, pointer: string): unknown {

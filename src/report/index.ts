@@ -1,20 +1,15 @@
-export { REPORT_VERSION } from './types.ts';
 export { jsonReporter } from './json.ts';
 export { junitReporter, junitXml } from './junit.ts';
 export { markdownReporter, markdownSummary } from './markdown.ts';
-export { behaviourMatrix, matrixText, BEHAVIOUR_CLASSES } from './matrix.ts';
-export { consoleReporter, dotReporter, caseLine, formatUsage, summaryText } from './console.ts';
+export { consoleReporter, dotReporter } from './console.ts';
 export { htmlReporter, htmlReport } from './html.ts';
-export { githubReporter, githubAnnotations, workflowCommand } from './github.ts';
-export { progressReporter, formatElapsed } from './progress.ts';
+export { githubReporter, githubAnnotations } from './github.ts';
+export { progressReporter } from './progress.ts';
 export { createReporter, createReporters, defaultReporterNames } from './registry.ts';
-export { REPORTER_NAMES, BUILTIN_REPORTERS, isBuiltinReporter } from './names.ts';
-export { diffReports, diffText } from './diff.ts';
-export { columnTitle, startupSummaryLine, startupTableMarkdown, startupTableText } from './startupTable.ts';
+export { REPORTER_NAMES } from './names.ts';
 
-export type { CaseOutcome, CaseResult, CliStatus, RunFault, RunReport, RunSummary } from './types.ts';
 export type { Reporter } from './reporter.ts';
 export type { BuiltinReporterName, ReporterContext } from './registry.ts';
 export type { OutputOptions } from './output.ts';
-export type { ProgressReporter, ProgressOptions } from './progress.ts';
-export type { ReportDiff, CaseChange, CaseOnlyIn, DiffSide } from './diff.ts';
+export type { ProgressReporter } from './progress.ts';
+export type { ReportDiff, CaseChange } from './diff.ts';

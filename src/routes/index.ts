@@ -186,5 +186,14 @@ export function withRoutesTable(readme: string, table: string = routesTableMarkd
   return `${readme.slice(0, begin + README_ROUTES_BEGIN.length)}\n${table}${readme.slice(end)}`;
 }
 
-export { defineRoute, driverOf, FRAMINGS, RouteDefinitionError } from '#src/routes/define.ts';
-export type { Framing, ProbeHooks, ProbeSpec, RouteDefinition, RouteFormatSpec, RouteSpec, SchemaFlagSpec, VersionSpec } from '#src/routes/define.ts';
+export { defineRoute, FRAMINGS, RouteDefinitionError } from '#src/routes/define.ts';
+export type {
+  Framing,
+  ProbeHooks,
+  ProbeSpec,
+  RouteDefinition,
+  RouteFormatSpec,
+  RouteSpec,
+  SchemaFlagSpec,
+  VersionSpec,
+} from '#src/routes/define.ts';

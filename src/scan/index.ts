@@ -5,4 +5,4 @@
 export { eachJsonObject, findJsonObjects } from '#src/scan/find.ts';
 export { eachJsonHit, scanJson } from '#src/scan/scan.ts';
 
-export type { FindOptions, FoundObject, ScanHit, ScanKind, ScanOptions } from '#src/scan/types.ts';
+export type { FoundObject, ScanHit } from '#src/scan/types.ts';

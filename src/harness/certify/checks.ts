@@ -37,8 +37,7 @@ export const DEFAULT_RUN_WINDOWS: RunWindows = { hardWindowS: 30, idleWindowS: 5
 /** Time routecert gives a worker beyond its hard window (or idle window, for the idle check) before killing it (ms). */
 export const OUTER_GRACE_MS = 8000;
 
-
-export type { CheckDefinition, CheckEnv, CheckJudgement, CheckPlan, JudgedRun, PlannedRun } from './checkTypes.ts';
+export type { CheckDefinition, CheckEnv, CheckJudgement, JudgedRun, PlannedRun } from './checkTypes.ts';
 
 /** `requires` of the checks of a contract that retries. */
 const needsRetry = (r: CertifiedRules) => (r.retries ? null : `contract ${r.contract} has no retry policy`);
@@ -48,7 +47,6 @@ const needsFinality = (r: CertifiedRules) => (r.finalityKey !== null ? null : `c
 const needsFinalityAndRetry = (r: CertifiedRules) => needsFinality(r) ?? needsRetry(r);
 
 // ---------------------------------------------------------------------------------------------
-// Shared judgements
 
 const flat = (text: string) => text.replace(/\r\n|\r|\n/g, ' ');
 
@@ -131,7 +129,6 @@ const replayRun = (c: LoadedCase) => ({ label: `case ${caseLabel(c)}`, attempts:
 const failedRunProblems = (o: RunObservation, why: string): string[] => [...runProblems(o), ...noArtifact(o, why)];
 
 // ---------------------------------------------------------------------------------------------
-// The checks
 
 const smokeFinal: CheckDefinition = {
   id: 'smoke-final',
@@ -475,7 +472,6 @@ const skipEvidence: CheckDefinition = {
     return verdict(problems, dropped.map(({ planned, observed }) => `${observed.label}: the log has "${skipLine(planned.data!.position as string, env.anchor)}"`));
   },
 };
-
 
 const timeoutDiscard: CheckDefinition = {
   id: 'timeout-discard',

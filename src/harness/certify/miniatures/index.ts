@@ -10,9 +10,6 @@ import { inProcessRunner, REFERENCE_ROUTES } from '../reference.ts';
 import { finalityRemoved } from './alwaysAccept.ts';
 import { pidOnlyPeer } from './pidOnlyKill.ts';
 
-export { finalityRemoved } from './alwaysAccept.ts';
-export { pidOnlyPeer } from './pidOnlyKill.ts';
-
 /**
  * The miniatures by name, and the behaviour (check `covers` tag) each lacks:
  * - `alwaysAccept`: no finality check (`finality`);
