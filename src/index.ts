@@ -26,6 +26,7 @@ export { runConformance } from '#src/harness/run.ts';
 // CI at scale: shards, merging shard reports, comparing two reports
 export { parseShard, shardOf, inShard, ShardSpecError } from '#src/harness/shard.ts';
 export { mergeReports, MergeReportsError } from '#src/harness/mergeReports.ts';
+export { readReport, InvalidReportError } from '#src/harness/readReport.ts';
 export { diffReports, diffText } from '#src/report/diff.ts';
 // Reporters (plug-ins): the built-in ones by name, and each factory
 export {
@@ -36,8 +37,6 @@ export {
   consoleReporter,
   dotReporter,
   jsonReporter,
-  readReport,
-  InvalidReportError,
   junitReporter,
   junitXml,
   markdownReporter,
@@ -116,3 +115,11 @@ export type { WorkerOptions, WorkerResult, WorkerWindows } from '#src/worker/ind
 // Property-based testing
 export type { EnvelopeConstraints, EnvelopePlan, Expected, GeneratedEnvelope, PovAnswer } from '#src/arbitraries/index.ts';
 export type { AnyProperty, CheckOptions, PropertyEnv, PropertyRun, RoutecertProperty } from '#src/properties/index.ts';
+
+// A compiled config's `import ... from 'routecert'` gets this very module (harness/certify/configFile.ts).
+import { providePackageModule } from '#src/harness/certify/configFile.ts';
+providePackageModule(() => import(import.meta.url));
+// Every output hides the credential values the routes declare (diagnostics/redact.ts).
+import { hideSecretsFrom } from '#src/diagnostics/redact.ts';
+import { liveSecrets } from '#src/probe/live.ts';
+hideSecretsFrom(liveSecrets);

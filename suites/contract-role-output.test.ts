@@ -15,7 +15,7 @@ import { loadContract } from '#src/contract/registry.ts';
 import type { DefinedContract } from '#src/contract/define.ts';
 import { decoderFor } from '#src/routes/registry.ts';
 import { projectPath } from '#src/paths.ts';
-import { readReport } from '#src/report/json.ts';
+import { readReport } from '#src/harness/readReport.ts';
 import { corpus } from './_helpers/corpus.ts';
 
 const rows = corpus.cases.filter((c) => c.case.contract === 'role-output');

@@ -20,4 +20,3 @@ export { productionSchema, productionSchemaNames } from './_internals/schemas.ts
 
 // Shapes
 export type { ClaudeJsonPlan, EnvelopeConstraints, EnvelopePlan, Expected, GeneratedEnvelope, PovAnswer, TextPlan } from './types.ts';
-// Constraints

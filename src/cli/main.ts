@@ -13,13 +13,15 @@ import { Command, CommanderError, Option } from 'commander';
 import { PACKAGE_VERSION } from '#src/paths.ts';
 import { COMMANDS, PROGRAM, type CommandSpec, type OptionSpec } from './commandTable.ts';
 import { applyColourEnv } from './options.ts';
-import { redactOutput } from '#src/record/redact.ts';
+import { hideSecretsFrom, redactOutput } from '#src/diagnostics/redact.ts';
 import { interrupt, interruption, mustExitWhenDone, reapEverything, signalExitCode } from '#src/process/interrupt.ts';
+import { providePackageModule } from '#src/harness/certify/configFile.ts';
+import { liveSecrets } from '#src/probe/live.ts';
 
 let consoleRedacted = false;
 
 /**
- * Every byte routecert prints goes through the one redaction of output (src/record/redact.ts
+ * Every byte routecert prints goes through the one redaction of output (src/diagnostics/redact.ts
  * `redactOutput`), whichever module printed it: stdout and stderr are wrapped once per process.
  */
 function redactConsole(): void {
@@ -111,6 +113,10 @@ function addCommand(program: Command, spec: CommandSpec, argv: readonly string[]
  */
 export async function main(argv: string[]): Promise<number> {
   applyColourEnv();
+  // A compiled config's `import ... from 'routecert'` gets the running package entry, not a second copy.
+  providePackageModule(() => import('#src/index.ts'));
+  // Every output hides the credential values the routes declare.
+  hideSecretsFrom(liveSecrets);
   ignoreClosedPipes();
   redactConsole();
   handleSignals();

@@ -23,7 +23,7 @@ import { samplePayload } from '#src/harness/startupProbes.ts';
 import { discoverCli } from '#src/probe/discover.ts';
 import { PROBE_DRIVERS } from '#src/probe/drivers.ts';
 import { caseId } from '#src/record/caseId.ts';
-import type { CaseFile } from '#src/record/caseTypes.ts';
+import type { CaseFile } from '#src/envelope/caseTypes.ts';
 import { SCHEMA_FLAG_CLIS } from './project.ts';
 
 /** Options of {@link initProject}: `dir` (@default the working folder), `schemas` (a folder, relative to `dir`), `force`, `format`, `clis` (skip discovery). */

@@ -8,17 +8,11 @@
  * - `markdown-footer`: the last line of a Markdown review is `## Result: <WORD>` (./reviewFooter.ts).
  */
 import type { Reply } from '#src/envelope/types.ts';
-import type { Reading } from './define.ts';
+import type { Reading, ReplyCodec } from './types.ts';
 import { eventCodec } from './event.ts';
-import { footerCodec, type ReviewKind } from './reviewFooter.ts';
+import { footerCodec } from './reviewFooter.ts';
 import { jsonObjectCodec } from './roleOutput.ts';
 import type { Validator } from './validator.ts';
-
-/** A reply codec, as a definition names it (see the module doc). */
-export type ReplyCodec =
-  | { kind: 'json-object' }
-  | { kind: 'event'; allowedKinds: string[]; fallbackKind?: string; maxRetries?: number }
-  | { kind: 'markdown-footer'; review: ReviewKind };
 
 /** The names of {@link ReplyCodec} kinds. */
 export const CODEC_KINDS = ['json-object', 'event', 'markdown-footer'] as const;

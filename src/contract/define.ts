@@ -34,108 +34,15 @@ import path from 'node:path';
 import { boundLine, type ClipPolicy } from '#src/diagnostics/evidence.ts';
 import { isPlainObject, isStructuredOrigin } from '#src/envelope/keys.ts';
 import type { Candidate, Decoded, DecodeOptions } from '#src/envelope/types.ts';
-import { UsageLedger, type UsageLedgerState } from '#src/policy/usage.ts';
+import { UsageLedger } from '#src/policy/usage.ts';
 import { formatPointer, joinPointer, parsePointer } from '#src/pointer.ts';
-import { buildCodec, type Codec, type ReplyCodec } from './codecs.ts';
+import { buildCodec, type Codec } from './codecs.ts';
 import { failureEvidence, noAnswer, runFailure, runSaysFailed } from './outcome.ts';
 import { selectLastShaped, type LastShapedRule } from './select.ts';
-import type { Contract, ParseTier, Verdict } from './types.ts';
+import type { ContractDefinition, DefinedContract, NormalizedContractDefinition, Reading, Verdict } from './types.ts';
+
+export type { ContractDefinition, ContractExtensions, DefinedContract, NormalizedContractDefinition } from './types.ts';
 import { compileValidator, type Validator } from './validator.ts';
-
-/**
- * A contract, as a team writes it in routecert.config.ts (`contracts: [defineContract({...})]`) or in
- * a JSON config of the same shape.
- *
- * - `name`: what a case's `contract` names;
- * - `schema`: the team's production schema: a path (relative to the config file; resolved by the
- *   config loader, else against the working folder) or the schema itself;
- * - `anchor`: a key (`position`) or a JSON Pointer (`/result/findings`) a candidate must bear;
- * - `finality`: `{ key }`: final only when `value[key] === true` (missing or not a boolean: not final,
- *   fail closed); `'none'`: schema-valid is settled;
- * - `selection`: `score` (pov) or `last-shaped` (findings), see the module doc;
- * - `emptyIsAnswer`: an empty-but-present anchor array is a legitimate "found nothing"; @default false;
- * - `retry`: the one retry after a non-final answer (pov): the route's hard window and the least time
- *   that must remain for it (ms), and the paragraph appended to the prompt;
- * - `corrections`: in-session corrections of a wrong reply (role-output): at most `budget`, each
- *   sending `message` (@default: what was wrong, then the schema restated);
- * - `textFallback`: may an answer found in free text be accepted (`any`), only a fenced one
- *   (`fenced`), or none (`off`); @default `any`. It governs every free-text channel alike: a
- *   `result`, `text` or `response` string, assistant text, a last-message file, stdout and stderr;
- *   the route's structured field (and a tool call's input, the same answer in stream form) is the
- *   only channel that is not free text ({@link inFreeText}). An answer found with no envelope
- *   recognised (stdout, stderr) also says `fromText: true` on the accepted verdict;
- * - `clip`: evidence clip policy: keep the first `head` and last `tail` characters of a long line
- *   (UTF-16 code units, never splitting a code point); @default `{ head: 147, tail: 147 }` (ce-pov's
- *   bounded_failure_evidence, PR #1175);
- * - `extensions`: the knobs some presets need, as data (see {@link ContractExtensions});
- * - `clis`: the CLIs the team sends this schema to, by routecert's names (`claude`, `codex`, `qwen`,
- *   `gemini`, `opencode`, `copilot`, `pi`, `grok-cli`; `routecert probe --list`): `lint --config`
- *   checks the schema against their profiles and `probe --startup --config` fails when one of them
- *   rejects it; @default every CLI that takes a schema flag (claude, codex, qwen);
- * - `description`: one sentence for reports.
- */
-export interface ContractDefinition {
-  name: string;
-  schema: string | object;
-  anchor: string;
-  finality: { key: string } | 'none';
-  selection: 'score' | 'last-shaped';
-  emptyIsAnswer?: boolean;
-  retry?: { hardWindowMs: number; retryMinMs: number; paragraph: string };
-  corrections?: { budget: number; message?: string };
-  textFallback?: 'any' | 'fenced' | 'off';
-  clip?: { head: number; tail: number };
-  extensions?: ContractExtensions;
-  clis?: string[];
-  description?: string;
-}
-
-/**
- * Optional knobs, each documented where it applies:
- * - `codec`: read the reply (decoded structured field or answer text) with a codec instead of
- *   selecting among candidates: `json-object` (one JSON object; prose, scalar or array, schema echo,
- *   missing required, schema-invalid are named wrong shapes), `event` (tolerant parser tiers
- *   strict-json, embedded-block, raw-fallback; a kind outside `allowedKinds` is a problem; a raw
- *   fallback never certifies), `markdown-footer` (the last line is `## Result: <WORD>`), see ./codecs.ts;
- * - `publishDefaults`: top-level members filled in when missing before validation (findings' publish
- *   normalization, ce-plugin.md 1.6);
- * - `checks`: checks the schema cannot express, run on a schema-valid answer; a failing one is
- *   `dropped-unusable`, never corrected. `commits`: every `commit <sha>` named must resolve to one of these;
- * - `exhausted`: the verdict when the correction budget is spent; @default `invalid_structured_output`;
- * - `usageLedger`: sum token usage over the turns of a case; every verdict carries `usage`;
- * - `hardWindowMs`: the window a correction's `remainingMs` is reported against (ms); @default
- *   `retry.hardWindowMs`, else 600,000.
- */
-export interface ContractExtensions {
-  codec?: ReplyCodec;
-  publishDefaults?: Record<string, unknown>;
-  checks?: { commits?: string[] };
-  exhausted?: 'invalid_structured_output' | 'dropped-unusable';
-  usageLedger?: boolean;
-  hardWindowMs?: number;
-}
-
-/** A definition with every default filled in and the schema resolved (what `Contract.definition` keeps). */
-export interface NormalizedContractDefinition {
-  name: string;
-  /** The schema itself, and the file it came from when it came from one (absolute path). */
-  schema: Record<string, unknown>;
-  schemaFile: string | null;
-  anchor: string;
-  /** The anchor as a JSON Pointer (`position` -> `/position`). */
-  anchorPointer: string;
-  finality: { key: string } | 'none';
-  selection: 'score' | 'last-shaped';
-  emptyIsAnswer: boolean;
-  retry: { hardWindowMs: number; retryMinMs: number; paragraph: string } | null;
-  corrections: { budget: number; message: string | null } | null;
-  textFallback: 'any' | 'fenced' | 'off';
-  clip: { head: number; tail: number };
-  extensions: ContractExtensions;
-  /** As given; `null` when the definition does not say (every schema-flag CLI). */
-  clis: string[] | null;
-  description: string;
-}
 
 /** A normalized definition back in the shape {@link defineContract} takes (to derive a variant). */
 export function definitionOf(n: NormalizedContractDefinition): ContractDefinition {
@@ -306,61 +213,6 @@ export function normalizeDefinition(def: ContractDefinition, baseDir: string = p
     description: def.description ?? '',
   };
 }
-
-/** What a contract built by {@link defineContract} offers besides {@link Contract}. */
-export interface DefinedContract extends Contract {
-  /** The definition as given (a config loader rebuilds the contract from it against the config file's folder). */
-  source: ContractDefinition;
-  definition: NormalizedContractDefinition;
-  /** The decoder options this contract asks for (the anchor's first key; free text for last-shaped). */
-  decodeOptions: DecodeOptions;
-  /** The reading of one attempt before the rules on finality, retry and corrections (for suites and certify). */
-  read(decoded: Decoded, attempt?: number): Reading;
-  /** The current session as plain data (usage ledger, shapes of each turn). */
-  save(): ContractSessionState;
-  /** Continue a saved session: the next attempt 0 does not start a new one; counted turns are not counted again. */
-  resume(state: ContractSessionState): void;
-}
-
-/** A session between turns: the usage ledger and the shape of each turn's reply. */
-export interface ContractSessionState {
-  ledger: UsageLedgerState;
-  shapes: string[];
-}
-
-/**
- * One attempt's reply as read, before the rules:
- * - `answer`: a schema-valid value (finality aside); `final` is `null` with finality `none`;
- *   `accepted` is the evidence line if it is accepted; `fromText` when it came from free text only;
- * - `miss`: no usable answer: `shape` names it (`no-candidate`, `not-shaped`, `schema-invalid`,
- *   `empty`, a codec's shape), `why` are the evidence lines of a drop, `detail` one sentence for a
- *   correction; `reason` / `addendum` / `named` when the codec words the correction itself;
- *   `correctable: false` when no correction can help (nothing was said at all).
- */
-export type Reading =
-  | {
-      kind: 'answer';
-      value: unknown;
-      origin: string;
-      fenced: boolean;
-      fromText: boolean;
-      final: boolean | null;
-      score: number;
-      accepted: string[];
-      tier?: ParseTier;
-    }
-  | {
-      kind: 'miss';
-      shape: string;
-      detail: string;
-      why: string[];
-      problems: string[];
-      tier?: ParseTier;
-      reason?: string;
-      addendum?: string;
-      named?: string;
-      correctable?: false;
-    };
 
 /** The value at JSON Pointer `pointer` in `value`, or `undefined`. */
 export function valueAt(value: unknown, pointer: string): unknown {

@@ -25,8 +25,7 @@
 import { isPlainObject } from '#src/envelope/keys.ts';
 import type { Reply } from '#src/envelope/types.ts';
 import { scanJson } from '#src/scan/index.ts';
-import type { DefinedContract, Reading } from './define.ts';
-import type { ParseTier } from './types.ts';
+import type { DefinedContract, ParseTier, Reading } from './types.ts';
 import type { Validator } from './validator.ts';
 import { pushAll } from '#src/arrays.ts';
 

@@ -8,4 +8,4 @@ export { judgeCase } from './judgeCase.ts';
 export type { Contract, Verdict, VerdictName } from './types.ts';
 export type { ContractDefinition, ContractExtensions, DefinedContract, NormalizedContractDefinition } from './define.ts';
 export type { PovContract, PovPolicy } from './pov.ts';
-export type { ReplyCodec } from './codecs.ts';
+export type { ReplyCodec } from './types.ts';

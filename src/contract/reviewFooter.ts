@@ -23,14 +23,11 @@
  * is `{kind, result}`. The presets are schemas/contracts/{review,critique}-footer.contract.json.
  */
 import type { Reply } from '#src/envelope/types.ts';
-import type { Reading } from './define.ts';
+import { FOOTER_RESULTS, type ReviewKind } from './footerResults.ts';
+import type { Reading } from './types.ts';
 import { clipText } from '#src/diagnostics/evidence.ts';
 
-/** The two kinds of review and the result words each may end with. */
-export const FOOTER_RESULTS = { verdict: ['PASS', 'WARN', 'FAIL'], critique: ['REPORT'] } as const;
-
-/** `verdict` (PASS, WARN, FAIL) or `critique` (REPORT). */
-export type ReviewKind = keyof typeof FOOTER_RESULTS;
+export { FOOTER_RESULTS, type ReviewKind };
 
 /** The named problems of a rejected footer (see the module doc). */
 export const FOOTER_PROBLEMS = ['no-footer', 'extra-result-line', 'alias', 'unknown-result', 'wrong-kind', 'trailing-text'] as const;

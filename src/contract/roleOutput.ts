@@ -32,7 +32,7 @@ import { clipText } from '#src/diagnostics/evidence.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
 import type { Reply } from '#src/envelope/types.ts';
 import { scanJson } from '#src/scan/index.ts';
-import type { Reading } from './define.ts';
+import type { Reading } from './types.ts';
 import type { Validator } from './validator.ts';
 
 /** The shapes of a reply that earn a correction (see the module doc). */

@@ -3,24 +3,11 @@
  * Each arm carries its evidence lines and only its own fields (STYLE.md item 4).
  */
 import type { Candidate, Decoded, DecodeOptions } from '#src/envelope/types.ts';
-import type { NormalizedContractDefinition } from './define.ts';
-import type { UsageTotals } from '#src/policy/usage.ts';
+import type { UsageLedgerState, UsageTotals } from '#src/policy/usage.ts';
+import type { ReviewKind } from './footerResults.ts';
+import { VERDICTS, type VerdictName } from '#src/verdicts.ts';
 
-/** The verdict names, in the order reports list them. */
-export const VERDICTS = [
-  'accepted',
-  'retry',
-  'dropped-nonfinal',
-  'dropped-unusable',
-  'invalid_structured_output',
-  'startup-rejected',
-  'provider-error',
-  'timeout',
-  'crashed',
-] as const;
-
-/** One of {@link VERDICTS}. */
-export type VerdictName = (typeof VERDICTS)[number];
+export { VERDICTS, type VerdictName };
 
 interface VerdictBase {
   /** Bounded, human-readable lines that justify the verdict (see src/diagnostics). */
@@ -152,3 +139,159 @@ export interface Contract {
   decodeOptions: DecodeOptions;
   judge(decoded: Decoded, context: { attempt: number; elapsedMs: number }): Verdict;
 }
+
+/**
+ * A contract, as a team writes it in routecert.config.ts (`contracts: [defineContract({...})]`) or in
+ * a JSON config of the same shape.
+ *
+ * - `name`: what a case's `contract` names;
+ * - `schema`: the team's production schema: a path (relative to the config file; resolved by the
+ *   config loader, else against the working folder) or the schema itself;
+ * - `anchor`: a key (`position`) or a JSON Pointer (`/result/findings`) a candidate must bear;
+ * - `finality`: `{ key }`: final only when `value[key] === true` (missing or not a boolean: not final,
+ *   fail closed); `'none'`: schema-valid is settled;
+ * - `selection`: `score` (pov) or `last-shaped` (findings), see the module doc;
+ * - `emptyIsAnswer`: an empty-but-present anchor array is a legitimate "found nothing"; @default false;
+ * - `retry`: the one retry after a non-final answer (pov): the route's hard window and the least time
+ *   that must remain for it (ms), and the paragraph appended to the prompt;
+ * - `corrections`: in-session corrections of a wrong reply (role-output): at most `budget`, each
+ *   sending `message` (@default: what was wrong, then the schema restated);
+ * - `textFallback`: may an answer found in free text be accepted (`any`), only a fenced one
+ *   (`fenced`), or none (`off`); @default `any`. It governs every free-text channel alike: a
+ *   `result`, `text` or `response` string, assistant text, a last-message file, stdout and stderr;
+ *   the route's structured field (and a tool call's input, the same answer in stream form) is the
+ *   only channel that is not free text ({@link inFreeText}). An answer found with no envelope
+ *   recognised (stdout, stderr) also says `fromText: true` on the accepted verdict;
+ * - `clip`: evidence clip policy: keep the first `head` and last `tail` characters of a long line
+ *   (UTF-16 code units, never splitting a code point); @default `{ head: 147, tail: 147 }` (ce-pov's
+ *   bounded_failure_evidence, PR #1175);
+ * - `extensions`: the knobs some presets need, as data (see {@link ContractExtensions});
+ * - `clis`: the CLIs the team sends this schema to, by routecert's names (`claude`, `codex`, `qwen`,
+ *   `gemini`, `opencode`, `copilot`, `pi`, `grok-cli`; `routecert probe --list`): `lint --config`
+ *   checks the schema against their profiles and `probe --startup --config` fails when one of them
+ *   rejects it; @default every CLI that takes a schema flag (claude, codex, qwen);
+ * - `description`: one sentence for reports.
+ */
+export interface ContractDefinition {
+  name: string;
+  schema: string | object;
+  anchor: string;
+  finality: { key: string } | 'none';
+  selection: 'score' | 'last-shaped';
+  emptyIsAnswer?: boolean;
+  retry?: { hardWindowMs: number; retryMinMs: number; paragraph: string };
+  corrections?: { budget: number; message?: string };
+  textFallback?: 'any' | 'fenced' | 'off';
+  clip?: { head: number; tail: number };
+  extensions?: ContractExtensions;
+  clis?: string[];
+  description?: string;
+}
+
+/**
+ * Optional knobs, each documented where it applies:
+ * - `codec`: read the reply (decoded structured field or answer text) with a codec instead of
+ *   selecting among candidates: `json-object` (one JSON object; prose, scalar or array, schema echo,
+ *   missing required, schema-invalid are named wrong shapes), `event` (tolerant parser tiers
+ *   strict-json, embedded-block, raw-fallback; a kind outside `allowedKinds` is a problem; a raw
+ *   fallback never certifies), `markdown-footer` (the last line is `## Result: <WORD>`), see ./codecs.ts;
+ * - `publishDefaults`: top-level members filled in when missing before validation (findings' publish
+ *   normalization, ce-plugin.md 1.6);
+ * - `checks`: checks the schema cannot express, run on a schema-valid answer; a failing one is
+ *   `dropped-unusable`, never corrected. `commits`: every `commit <sha>` named must resolve to one of these;
+ * - `exhausted`: the verdict when the correction budget is spent; @default `invalid_structured_output`;
+ * - `usageLedger`: sum token usage over the turns of a case; every verdict carries `usage`;
+ * - `hardWindowMs`: the window a correction's `remainingMs` is reported against (ms); @default
+ *   `retry.hardWindowMs`, else 600,000.
+ */
+export interface ContractExtensions {
+  codec?: ReplyCodec;
+  publishDefaults?: Record<string, unknown>;
+  checks?: { commits?: string[] };
+  exhausted?: 'invalid_structured_output' | 'dropped-unusable';
+  usageLedger?: boolean;
+  hardWindowMs?: number;
+}
+
+/** A definition with every default filled in and the schema resolved (what `Contract.definition` keeps). */
+export interface NormalizedContractDefinition {
+  name: string;
+  /** The schema itself, and the file it came from when it came from one (absolute path). */
+  schema: Record<string, unknown>;
+  schemaFile: string | null;
+  anchor: string;
+  /** The anchor as a JSON Pointer (`position` -> `/position`). */
+  anchorPointer: string;
+  finality: { key: string } | 'none';
+  selection: 'score' | 'last-shaped';
+  emptyIsAnswer: boolean;
+  retry: { hardWindowMs: number; retryMinMs: number; paragraph: string } | null;
+  corrections: { budget: number; message: string | null } | null;
+  textFallback: 'any' | 'fenced' | 'off';
+  clip: { head: number; tail: number };
+  extensions: ContractExtensions;
+  /** As given; `null` when the definition does not say (every schema-flag CLI). */
+  clis: string[] | null;
+  description: string;
+}
+
+/** What a contract built by {@link defineContract} offers besides {@link Contract}. */
+export interface DefinedContract extends Contract {
+  /** The definition as given (a config loader rebuilds the contract from it against the config file's folder). */
+  source: ContractDefinition;
+  definition: NormalizedContractDefinition;
+  /** The decoder options this contract asks for (the anchor's first key; free text for last-shaped). */
+  decodeOptions: DecodeOptions;
+  /** The reading of one attempt before the rules on finality, retry and corrections (for suites and certify). */
+  read(decoded: Decoded, attempt?: number): Reading;
+  /** The current session as plain data (usage ledger, shapes of each turn). */
+  save(): ContractSessionState;
+  /** Continue a saved session: the next attempt 0 does not start a new one; counted turns are not counted again. */
+  resume(state: ContractSessionState): void;
+}
+
+/** A session between turns: the usage ledger and the shape of each turn's reply. */
+export interface ContractSessionState {
+  ledger: UsageLedgerState;
+  shapes: string[];
+}
+
+/**
+ * One attempt's reply as read, before the rules:
+ * - `answer`: a schema-valid value (finality aside); `final` is `null` with finality `none`;
+ *   `accepted` is the evidence line if it is accepted; `fromText` when it came from free text only;
+ * - `miss`: no usable answer: `shape` names it (`no-candidate`, `not-shaped`, `schema-invalid`,
+ *   `empty`, a codec's shape), `why` are the evidence lines of a drop, `detail` one sentence for a
+ *   correction; `reason` / `addendum` / `named` when the codec words the correction itself;
+ *   `correctable: false` when no correction can help (nothing was said at all).
+ */
+export type Reading =
+  | {
+      kind: 'answer';
+      value: unknown;
+      origin: string;
+      fenced: boolean;
+      fromText: boolean;
+      final: boolean | null;
+      score: number;
+      accepted: string[];
+      tier?: ParseTier;
+    }
+  | {
+      kind: 'miss';
+      shape: string;
+      detail: string;
+      why: string[];
+      problems: string[];
+      tier?: ParseTier;
+      reason?: string;
+      addendum?: string;
+      named?: string;
+      correctable?: false;
+    };
+
+/** A reply codec, as a definition names it (see the module doc). */
+export type ReplyCodec =
+  | { kind: 'json-object' }
+  | { kind: 'event'; allowedKinds: string[]; fallbackKind?: string; maxRetries?: number }
+  | { kind: 'markdown-footer'; review: ReviewKind };

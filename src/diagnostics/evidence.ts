@@ -7,7 +7,7 @@
  * characters on macOS bash 3.2 (PR #1153). See shared/research/ce-plugin.md section 1.9.
  */
 
-import { redactWindows } from '#src/record/shapes.ts';
+import { redactWindows } from '#src/diagnostics/shapes.ts';
 
 /**
  * How long evidence is clipped:
@@ -36,7 +36,7 @@ const ELLIPSIS = ' ... ';
  */
 export function clipEvidence(text: string, policy: ClipPolicy = 'head-tail'): string {
   const { head, tail } = policy === 'head-tail' ? { head: HEAD_TAIL_PART, tail: HEAD_TAIL_PART } : policy === 'tail' ? { head: 0, tail: EVIDENCE_LIMIT_CHARS } : policy;
-  // Secrets are hidden before the cut (src/record/shapes.ts): a cut never leaves part of one.
+  // Secrets are hidden before the cut (src/diagnostics/shapes.ts): a cut never leaves part of one.
   const windows = redactWindows(text, head, tail);
   const flatten = (t: string): string => t.replace(/\r\n|\r|\n/g, ' ');
   const limit = head === 0 ? tail : head + tail + ELLIPSIS.length + 1;

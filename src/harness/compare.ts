@@ -5,7 +5,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { canonicalJson } from '#src/envelope/candidates.ts';
 import type { Verdict } from '#src/contract/types.ts';
-import type { CaseExpectation } from '#src/record/caseTypes.ts';
+import type { CaseExpectation } from '#src/envelope/caseTypes.ts';
 import { clipText } from '#src/diagnostics/evidence.ts';
 
 /**

@@ -17,7 +17,7 @@ import type { ProbeDriver } from '#src/probe/driver.ts';
 import { PROBE_DRIVERS } from '#src/probe/drivers.ts';
 import { rangeText, supportOf } from '#src/probe/versions.ts';
 import { DEFAULT_PROBE_PROMPT, runProbe, type ProbeResult } from '#src/probe/run.ts';
-import type { CaseAttempt } from '#src/record/caseTypes.ts';
+import type { CaseAttempt } from '#src/envelope/caseTypes.ts';
 import type { ExecutedProbe } from '#src/record/executedProbe.ts';
 import type { CaseResult, CliStatus, RunFault, VersionStatus } from '#src/report/types.ts';
 import { compareVerdict } from './compare.ts';

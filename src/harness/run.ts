@@ -17,7 +17,7 @@ import { REPORT_VERSION, type CaseResult, type CliStatus, type RunFault, type Ru
 import { matchesFilter, runCase, type CaseFilter } from './runCorpus.ts';
 import { pushAll } from '#src/arrays.ts';
 import { boundReport } from '#src/report/bound.ts';
-import { redactOutput } from '#src/record/redact.ts';
+import { redactOutput } from '#src/diagnostics/redact.ts';
 import { interruption, signalExitCode, whenInterrupted } from '#src/process/interrupt.ts';
 
 

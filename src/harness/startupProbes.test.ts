@@ -8,7 +8,8 @@ import { formatSubjects, productionSubjects, samplePayload, schemaFlagDrivers, s
 import { claudeDriver } from '#src/routes/claude/route.ts';
 import type { ProbeDriver } from '#src/probe/driver.ts';
 import type { StartupTable } from '#src/probe/startup.ts';
-import { jsonReporter, readReport, InvalidReportError } from '#src/report/json.ts';
+import { jsonReporter } from '#src/report/json.ts';
+import { readReport, InvalidReportError } from '#src/harness/readReport.ts';
 
 /** Deadline of a test that generates and compiles many schemas, or runs the whole harness (the machine may be busy). */
 const SLOW_MS = 60_000;

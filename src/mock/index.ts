@@ -22,4 +22,3 @@ export type { ScenarioName } from '#src/mock/scenarios.ts';
 export type { LoopbackServer } from '#src/mock/server.ts';
 // OpenAI-compatible Chat Completions
 // Gemini API (streamGenerateContent SSE, router generateContent)
-// OpenAI Chat Completions, non-streaming (grok-cli)

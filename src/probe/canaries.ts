@@ -21,8 +21,8 @@
 import { parsePointer } from '#src/pointer.ts';
 
 /** The group of a canary; see the module comment. */
-export type { CanaryGroup } from '#src/report/startupTypes.ts';
-import type { CanaryGroup } from '#src/report/startupTypes.ts';
+export type { CanaryGroup } from './startupTypes.ts';
+import type { CanaryGroup } from './startupTypes.ts';
 
 /** The groups in the order tables list them. */
 export const CANARY_GROUPS: readonly CanaryGroup[] = ['baseline', 'custom-keyword', 'standard-annotation', 'draft-keyword'];

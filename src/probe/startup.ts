@@ -28,10 +28,10 @@ import type { ProbeDriver } from '#src/probe/driver.ts';
 import { DEFAULT_PROBE_TIMEOUT_MS, runProbe, type ProbeResult } from '#src/probe/run.ts';
 import { decoderFor } from '#src/routes/registry.ts';
 import { keywordPointer, lintSchema } from '#src/schema/lint.ts';
-import type { StartupExpectation, StartupRowKind, StartupObservation, StartupCell, StartupRow, StartupColumn, StartupSummary, StartupTable } from '#src/report/startupTypes.ts';
+import type { StartupExpectation, StartupRowKind, StartupObservation, StartupCell, StartupRow, StartupColumn, StartupSummary, StartupTable } from './startupTypes.ts';
 import { clipText } from '#src/diagnostics/evidence.ts';
 
-export type { StartupCell, StartupTable } from '#src/report/startupTypes.ts';
+export type { StartupCell, StartupTable } from './startupTypes.ts';
 
 /**
  * The lint profile (src/schema/profiles.ts) that models each CLI's schema flag, by routecert CLI

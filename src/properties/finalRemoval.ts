@@ -5,26 +5,14 @@
 import { routeEnvelope } from '#src/arbitraries/routeEnvelope.ts';
 import { renderPlan } from '#src/arbitraries/_internals/render.ts';
 import { withoutFinality } from '#src/arbitraries/_internals/transform.ts';
+import { stripFinal } from '#src/arbitraries/stripFinal.ts';
 import { expectedOf } from '#src/arbitraries/_internals/truth.ts';
 import { compareVerdict } from '#src/harness/compare.ts';
 import type { Envelope } from '#src/envelope/types.ts';
 import { describeSample, judgeAttempts, sampleFromCase, sampleOf, usableCases } from './samples.ts';
 import type { RoutecertProperty, Sample } from './types.ts';
 
-/**
- * Remove `"final": true` members from JSON text, raw or escaped once or twice inside strings (the
- * corpus form of the change; generated samples change their plan instead).
- */
-export function stripFinal(text: string): string {
-  let out = text;
-  for (const q of ['"', '\\"', '\\\\\\"']) {
-    const key = `${q}final${q}`;
-    const esc = key.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
-    out = out.replace(new RegExp(`,(?:\\s|\\\\n)*${esc}\\s*:\\s*true`, 'g'), '');
-    out = out.replace(new RegExp(`${esc}\\s*:\\s*true\\s*,(?:\\s|\\\\n)*`, 'g'), '');
-  }
-  return out;
-}
+export { stripFinal };
 
 function mapValues(files: Record<string, string>, f: (text: string) => string): Record<string, string> {
   return Object.fromEntries(Object.entries(files).map(([k, v]) => [k, f(v)]));

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { projectPath } from '#src/paths.ts';
 import { caseId } from '#src/record/caseId.ts';
-import type { CaseFile } from '#src/record/caseTypes.ts';
+import type { CaseFile } from '#src/envelope/caseTypes.ts';
 import { writeCaseFile } from '#src/record/recordProbes.ts';
 import type { PropertyRun } from './run.ts';
 import type { AnyProperty, PropertyEnv } from './types.ts';

@@ -16,7 +16,7 @@ import { withStderr } from '#src/arbitraries/_internals/transform.ts';
 import { expectedOf } from '#src/arbitraries/_internals/truth.ts';
 import { EVIDENCE_LIMIT_CHARS } from '#src/diagnostics/evidence.ts';
 import type { Envelope } from '#src/envelope/types.ts';
-import type { CaseExpectation } from '#src/record/caseTypes.ts';
+import type { CaseExpectation } from '#src/envelope/caseTypes.ts';
 import { describeSample, judgeAttempts, sampleFromCase, sampleOf, usableCases } from './samples.ts';
 import type { RoutecertProperty, Sample } from './types.ts';
 

@@ -7,7 +7,7 @@ import type fc from 'fast-check';
 import type { Contract } from '#src/contract/types.ts';
 import type { EnvelopePlan, Expected } from '#src/arbitraries/types.ts';
 import type { Envelope, RouteDecoder } from '#src/envelope/types.ts';
-import type { CaseExpectation } from '#src/record/caseTypes.ts';
+import type { CaseExpectation } from '#src/envelope/caseTypes.ts';
 import type { LoadedCase } from '#src/record/corpus.ts';
 
 /** What a property checks against: the decoders (a test may prepend a faulty one) and the pov contract. */

@@ -1,5 +1,5 @@
 /**
- * Canary secrets, one of each shape routecert redacts (src/record/redact.ts), for the tests that
+ * Canary secrets, one of each shape routecert redacts (src/diagnostics/redact.ts), for the tests that
  * prove no output of routecert carries one. Each is assembled from pieces, so this repository holds
  * no literal that a secret scanner would flag, and each carries a marker (`CNRY`, `canaryuser`) so a
  * leak of any part of it is found by a plain search.

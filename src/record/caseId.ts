@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { writeCanonicalJson } from '#src/envelope/candidates.ts';
-import type { CaseFile } from './caseTypes.ts';
+import type { CaseFile } from '#src/envelope/caseTypes.ts';
 
 /**
  * The id a case must carry. The canonical JSON is hashed a piece at a time, never built whole, so

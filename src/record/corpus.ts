@@ -10,7 +10,7 @@ import { constants as bufferConstants } from 'node:buffer';
 import path from 'node:path';
 import { compileValidator } from '#src/contract/validator.ts';
 import { caseId } from './caseId.ts';
-import type { CaseFile } from './caseTypes.ts';
+import type { CaseFile } from '#src/envelope/caseTypes.ts';
 import { projectPath } from '#src/paths.ts';
 import { pushAll } from '#src/arrays.ts';
 

@@ -2,7 +2,7 @@
  * What running one planned probe left, as recording reads it (src/record/recordProbes.ts) and the
  * probe source produces it (src/harness/probeSource.ts): declared here, below the harness.
  */
-import type { CaseAttempt } from './caseTypes.ts';
+import type { CaseAttempt } from '#src/envelope/caseTypes.ts';
 import type { PlannedProbe } from '#src/routes/plan.ts';
 
 /** The outcome of running one planned probe: the attempts' envelopes, or why it could not run. */

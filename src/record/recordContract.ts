@@ -24,14 +24,14 @@ import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { DefinedContract } from '#src/contract/define.ts';
 import type { Verdict } from '#src/contract/types.ts';
-import type { CaseAttempt, CaseExpectation, CaseFile } from './caseTypes.ts';
+import type { CaseAttempt, CaseExpectation, CaseFile } from '#src/envelope/caseTypes.ts';
 import { PROSE_ONLY_TEXT, type JsonObject, type ScenarioName, type ScenarioPayloads } from '#src/mock/scenarios.ts';
-import { samplePayload } from '#src/harness/startupProbes.ts';
+import { samplePayload } from '#src/probe/samplePayload.ts';
 import { STALL_AFTER_REQUEST_MS } from '#src/routes/plans/shared.ts';
 import { CLAUDE_TEST_API_KEY } from '#src/routes/claude/probe.ts';
 import { PROJECT_ROOT } from '#src/paths.ts';
 import { caseId } from './caseId.ts';
-import { redactValue } from './redact.ts';
+import { redactValue } from '#src/diagnostics/redact.ts';
 
 /** What a scenario's verdict must be: `accept` (accepted, with the valid payload), `refuse` (anything but accepted), `timeout`. */
 export type ScenarioRule = 'accept' | 'refuse' | 'timeout';

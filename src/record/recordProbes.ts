@@ -10,8 +10,8 @@ import { liveSecrets } from '#src/probe/live.ts';
 import { PROJECT_ROOT } from '#src/paths.ts';
 import type { ExecutedProbe } from '#src/record/executedProbe.ts';
 import { caseId } from './caseId.ts';
-import type { CaseFile } from './caseTypes.ts';
-import { redactValue } from './redact.ts';
+import type { CaseFile } from '#src/envelope/caseTypes.ts';
+import { redactValue } from '#src/diagnostics/redact.ts';
 import { writeFileExclusive } from './writeCase.ts';
 
 /** Where a recorded case lives: `<out>/<cli folder>/<format>/<slug>.json`, e.g. `claude-code/json/final.json`. */
@@ -52,7 +52,7 @@ export function caseFromProbe(cli: DiscoveredCli, executed: ExecutedProbe, date 
 export type WriteOutcome = { written: string } | { refused: string };
 
 /**
- * Write a case file as pretty JSON, every string redacted (src/record/redact.ts `redactOutput`; the
+ * Write a case file as pretty JSON, every string redacted (src/diagnostics/redact.ts `redactOutput`; the
  * id is recomputed when redaction changed the content it covers). Refuses (and writes nothing) when
  * the file exists and `force` is not set, also when another run creates it meanwhile; never writes
  * through a symlink or outside `root` (default: the file's folder), see src/record/writeCase.ts.

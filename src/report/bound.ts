@@ -12,9 +12,9 @@
  *   (keys included) through {@link redactOutput}.
  */
 import { createHash } from 'node:crypto';
-import { clipForOutput } from '#src/record/redact.ts';
+import { clipForOutput } from '#src/diagnostics/redact.ts';
 import { open } from 'node:fs/promises';
-import { mapStrings, redactOutput } from '#src/record/redact.ts';
+import { mapStrings, redactOutput } from '#src/diagnostics/redact.ts';
 
 /** Longest string a report quotes whole (characters); longer ones keep their head and tail. */
 export const MAX_STRING_CHARS = 16 * 1024;
@@ -150,7 +150,7 @@ export function boundString(s: string): string {
 }
 
 /**
- * A copy of `report` (any JSON-like value) with every string redacted (src/record/redact.ts
+ * A copy of `report` (any JSON-like value) with every string redacted (src/diagnostics/redact.ts
  * `redactOutput`, before any reporter clips it, so no cut leaves part of a secret) and, unless
  * `fullValues`, long strings and large answer values bounded (see the module comment). Iterative;
  * never throws on depth.

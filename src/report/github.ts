@@ -10,7 +10,7 @@
  * message `%`, CR and LF become `%25`, `%0D`, `%0A`; in properties `:` and `,` also become `%3A`, `%2C`.
  */
 import { appendFile } from 'node:fs/promises';
-import { redactOutput } from '#src/record/redact.ts';
+import { redactOutput } from '#src/diagnostics/redact.ts';
 import type { Reporter } from './reporter.ts';
 import { markdownSummary } from './markdown.ts';
 import type { CaseResult, RunFault, RunReport } from './types.ts';

@@ -1,4 +1,4 @@
-export { jsonReporter, readReport, InvalidReportError } from './json.ts';
+export { jsonReporter } from './json.ts';
 export { junitReporter, junitXml } from './junit.ts';
 export { markdownReporter, markdownSummary } from './markdown.ts';
 export { consoleReporter, dotReporter } from './console.ts';

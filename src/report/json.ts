@@ -1,13 +1,9 @@
 /**
- * `report.json`: the run, versioned (schemas/report.schema.json). {@link readReport} validates a
- * report and rejects one without a footer, which was cut short.
+ * `report.json`: the run, versioned (schemas/report.schema.json). src/harness/readReport.ts reads
+ * one back.
  */
-import { readFile } from 'node:fs/promises';
-import { compileValidator } from '#src/contract/validator.ts';
-import { projectPath } from '#src/paths.ts';
 import type { Reporter } from './reporter.ts';
 import { writeJsonOutput, type OutputOptions } from './output.ts';
-import type { RunReport } from './types.ts';
 
 /**
  * Writes `<dir>/report.json` (or `file`) at the end of the run: iteratively and redacted
@@ -20,31 +16,4 @@ export function jsonReporter(options: OutputOptions): Reporter {
       await writeJsonOutput(options, 'report.json', report);
     },
   };
-}
-
-/** Raised by {@link readReport} for a report that does not validate; `code` is stable. */
-export class InvalidReportError extends Error {
-  readonly code: 'ROUTECERT_INVALID_REPORT' | 'ROUTECERT_REPORT_MISSING_FOOTER';
-  constructor(code: InvalidReportError['code'], message: string) {
-    super(message);
-    this.name = 'InvalidReportError';
-    this.code = code;
-  }
-}
-
-/**
- * Read and validate a report.json.
- *
- * @throws InvalidReportError with code `ROUTECERT_REPORT_MISSING_FOOTER` when the footer is missing
- *   (the run was cut short), `ROUTECERT_INVALID_REPORT` for any other schema problem.
- */
-export async function readReport(file: string): Promise<RunReport> {
-  const value = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
-  if (value.footer === undefined) {
-    throw new InvalidReportError('ROUTECERT_REPORT_MISSING_FOOTER', `[routecert] ${file} has no footer: the run that wrote it was cut short.`);
-  }
-  const schema = JSON.parse(await readFile(projectPath('schemas/report.schema.json'), 'utf8')) as Record<string, unknown>;
-  const problems = compileValidator(schema)(value);
-  if (problems.length > 0) throw new InvalidReportError('ROUTECERT_INVALID_REPORT', `[routecert] ${file} is not a valid report: ${problems.join('; ')}`);
-  return value as unknown as RunReport;
 }

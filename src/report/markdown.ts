@@ -2,7 +2,7 @@
  * `summary.md`: the run for people: counts, the route x verdict matrix (one row per route and contract), and every case that did not
  * pass with its evidence and replay command. The `github` reporter appends it to `$GITHUB_STEP_SUMMARY`.
  */
-import { VERDICTS } from '#src/contract/types.ts';
+import { VERDICTS } from '#src/verdicts.ts';
 import type { Reporter } from './reporter.ts';
 import { writeOutput, type OutputOptions } from './output.ts';
 import { behaviourMatrix } from './matrix.ts';

@@ -1,11 +1,11 @@
 /**
  * Where a file-writing reporter writes: `file` when given (`--output-file junit=ci/junit.xml`),
  * else `<dir>/<defaultName>`. Parent folders are created. Every byte written goes through the one
- * redaction of output (src/record/redact.ts `redactOutput`).
+ * redaction of output (src/diagnostics/redact.ts `redactOutput`).
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { redactOutput } from '#src/record/redact.ts';
+import { redactOutput } from '#src/diagnostics/redact.ts';
 import { writeJson } from './bound.ts';
 
 /** Options of every file-writing reporter: the run folder, or a file of its own. */

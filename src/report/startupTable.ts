@@ -5,7 +5,7 @@
  * Markdown for summary.md, plain text for the console (`routecert probe --startup-table`).
  * Readers only: the verdicts were made by src/probe/startup.ts.
  */
-import type { StartupCell, StartupColumn, StartupTable } from './startupTypes.ts';
+import type { StartupCell, StartupColumn, StartupTable } from '#src/probe/startupTypes.ts';
 import { pushAll } from '#src/arrays.ts';
 
 /** A column's heading: `claude 2.1.332`. */

@@ -4,7 +4,7 @@
  */
 import type { Verdict } from '#src/contract/types.ts';
 import type { AttemptJudgement } from '#src/contract/judgeCase.ts';
-import type { StartupTable } from './startupTypes.ts';
+import type { StartupTable } from '#src/probe/startupTypes.ts';
 
 /** The version of report.json's shape; bumped on any incompatible change. */
 export const REPORT_VERSION = 1;

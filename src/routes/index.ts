@@ -187,4 +187,13 @@ export function withRoutesTable(readme: string, table: string = routesTableMarkd
 }
 
 export { defineRoute, FRAMINGS, RouteDefinitionError } from '#src/routes/define.ts';
-export type { Framing, ProbeHooks, ProbeSpec, RouteDefinition, RouteFormatSpec, RouteSpec, SchemaFlagSpec, VersionSpec } from '#src/routes/define.ts';
+export type {
+  Framing,
+  ProbeHooks,
+  ProbeSpec,
+  RouteDefinition,
+  RouteFormatSpec,
+  RouteSpec,
+  SchemaFlagSpec,
+  VersionSpec,
+} from '#src/routes/define.ts';

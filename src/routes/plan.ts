@@ -2,7 +2,7 @@
  * The types of a probe plan, declared with the routes that write the plans (src/routes/<cli>/plan.ts):
  * the probe runner (src/harness/probePlan.ts, src/probe/) reads them, so they sit below it.
  */
-import type { CaseExpectation } from '#src/record/caseTypes.ts';
+import type { CaseExpectation } from '#src/envelope/caseTypes.ts';
 import type { ScenarioName } from '#src/mock/scenarios.ts';
 
 /**

@@ -17,7 +17,7 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectPath } from '#src/paths.ts';
 import { caseId } from '#src/record/caseId.ts';
-import type { CaseFile } from '#src/record/caseTypes.ts';
+import type { CaseFile } from '#src/envelope/caseTypes.ts';
 
 let root: string;
 let team: string;

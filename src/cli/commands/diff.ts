@@ -4,7 +4,7 @@
  * errors, a new run fault), 2 when a report cannot be read.
  */
 import { diffReports, diffText } from '#src/report/diff.ts';
-import { InvalidReportError, readReport } from '#src/report/json.ts';
+import { InvalidReportError, readReport } from '#src/harness/readReport.ts';
 import { UsageError } from '../options.ts';
 import { findReports } from './mergeReports.ts';
 

@@ -7,7 +7,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { mergeReports, MergeReportsError, type ReportSource } from '#src/harness/mergeReports.ts';
-import { InvalidReportError, readReport } from '#src/report/json.ts';
+import { InvalidReportError, readReport } from '#src/harness/readReport.ts';
 import { summaryText } from '#src/report/console.ts';
 import { createReporters, FILE_REPORTERS, type BuiltinReporterName } from '#src/report/registry.ts';
 import { outputFiles, shownPath, UsageError } from '../options.ts';

@@ -19,7 +19,7 @@ import { rangeText } from '#src/probe/versions.ts';
 import { KNOWN_CLIS } from '#src/probe/known.ts';
 import { runProbe, runStartupProbe } from '#src/probe/run.ts';
 import { liveSecrets, liveSetup } from '#src/probe/live.ts';
-import { redactValue } from '#src/record/redact.ts';
+import { redactValue } from '#src/diagnostics/redact.ts';
 import { classifyStartup } from '#src/probe/startup.ts';
 import { SCENARIOS, isScenarioName } from '#src/mock/scenarios.ts';
 

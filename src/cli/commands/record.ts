@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { isDeepStrictEqual } from 'node:util';
-import { redactValue } from '#src/record/redact.ts';
+import { redactValue } from '#src/diagnostics/redact.ts';
 import { writeFileExclusive } from '#src/record/writeCase.ts';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -21,7 +21,7 @@ import { BinOptionError, parseBinOptions } from '#src/probe/discover.ts';
 import { probeTarget } from '../probeTarget.ts';
 import { PROBE_DRIVERS, driverFor } from '#src/probe/drivers.ts';
 import { caseId } from '#src/record/caseId.ts';
-import type { CaseFile } from '#src/record/caseTypes.ts';
+import type { CaseFile } from '#src/envelope/caseTypes.ts';
 import { listCaseFiles } from '#src/record/corpus.ts';
 import { caseFromProbe, recordedCasePath, writeCaseFile } from '#src/record/recordProbes.ts';
 import { availableParallelism } from 'node:os';

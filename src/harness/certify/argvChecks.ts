@@ -20,7 +20,7 @@ import { clipText } from '#src/diagnostics/evidence.ts';
 import type { ShimCallRecord } from '#src/harness/shim/plan.ts';
 import type { ForbiddenFlag } from '#src/routes/define.ts';
 import { ROUTE_DEFINITIONS } from '#src/routes/index.ts';
-import type { CheckDefinition, CheckJudgement, JudgedRun } from './checks.ts';
+import type { CheckDefinition, CheckJudgement, JudgedRun } from './checkTypes.ts';
 import type { RunObservation } from './execute.ts';
 
 const SOURCE = 'research/ce-plugin.md 1.2 (never-emit flags, asserted on every route)';

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { VerdictName } from '#src/contract/types.ts';
 import type { LoadedCase } from '#src/record/corpus.ts';
-import type { CaseAttempt } from '#src/record/caseTypes.ts';
+import type { CaseAttempt } from '#src/envelope/caseTypes.ts';
 import type { ShimAttempt } from '#src/harness/shim/plan.ts';
 import { KNOWN_CLIS } from '#src/probe/known.ts';
 import { canonicalJson } from '#src/envelope/candidates.ts';

@@ -8,7 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { boundReport, writeJson } from '#src/report/bound.ts';
-import { redactOutput } from '#src/record/redact.ts';
+import { redactOutput } from '#src/diagnostics/redact.ts';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { compileValidator } from '#src/contract/validator.ts';

@@ -14,19 +14,18 @@
 import { isDeepStrictEqual } from 'node:util';
 import { isPlainObject } from '#src/envelope/keys.ts';
 import { TERM_GRACE_MS } from './execute.ts';
-import type { VerdictName } from '#src/contract/types.ts';
 import { clipText, EVIDENCE_LIMIT_CHARS } from '#src/diagnostics/evidence.ts';
 import type { LoadedCase } from '#src/record/corpus.ts';
 import { promptOf, type ShimAttempt, type ShimCallRecord } from '#src/harness/shim/plan.ts';
-import { stripFinal } from '#src/properties/finalRemoval.ts';
+import { stripFinal } from '#src/arbitraries/stripFinal.ts';
 import { caseLabel, chunked, findCase, findCases, longStderr, replayOf, tieAttempt } from './cases.ts';
 import type { RunObservation, RunWindows } from './execute.ts';
 import { describeDifferences, meaningDifferences } from './meaning.ts';
-import type { CertifyRoute } from './routes.ts';
 import { pushAll } from '#src/arrays.ts';
 import type { CertifiedRules } from './rules.ts';
 import { forbiddenFlags, outputFormat, schemaOneToken, schemaSent } from './argvChecks.ts';
 import { FAILURE_CHECKS, SELECTION_CHECKS } from './failureChecks.ts';
+import type { CheckDefinition, CheckEnv, CheckJudgement, JudgedRun } from './checkTypes.ts';
 
 /**
  * Windows of a run unless its check sets others (whole seconds, so shell workers can do arithmetic
@@ -38,85 +37,7 @@ export const DEFAULT_RUN_WINDOWS: RunWindows = { hardWindowS: 30, idleWindowS: 5
 /** Time routecert gives a worker beyond its hard window (or idle window, for the idle check) before killing it (ms). */
 export const OUTER_GRACE_MS = 8000;
 
-
-/** What every check can read: the route, the corpus, the schema and prompt sent, and routecert's own judgement. */
-export interface CheckEnv {
-  route: CertifyRoute;
-  cases: readonly LoadedCase[];
-  schema: Record<string, unknown>;
-  prompt: string;
-  marker: string;
-  /** The adapter declares an idle-window variable (the worker claims idle detection). */
-  adapterHasIdle: boolean;
-  /** The worker runs in routecert's process (`worker.run`): it is aborted, never signalled. */
-  inProcess?: boolean;
-  /** The position of the non-final answer in attempt `index` of `c`, as routecert's pov contract reads it. */
-  nonfinalPosition(c: LoadedCase, index: number): string | null;
-  /** The smoke cases of this route (a well-formed final; a prose-only answer), when the corpus has them. */
-  smoke: { final?: LoadedCase; prose?: LoadedCase };
-  /** The contract's rules the checks derive from (src/harness/certify/rules.ts). */
-  rules: CertifiedRules;
-  /** The contract's anchor key. */
-  anchor: string;
-  /** Compare the artifact with the whole answer (`worker.artifact.strict`), not only the schema's properties. */
-  strict: boolean;
-  /** Members left out of every artifact comparison (`worker.artifact.ignore`). */
-  ignore: readonly string[];
-  /** The answer the contract accepts from an attempt (a derived one, too), or `undefined` when it accepts none. */
-  acceptedValue(attempt: ShimAttempt): unknown;
-}
-
-/** One run a check needs. `data` is for the check's own judge. */
-export interface PlannedRun {
-  label: string;
-  attempts: ShimAttempt[];
-  cases: LoadedCase[];
-  windows?: Partial<RunWindows>;
-  /** ms after the worker's first CLI call at which routecert kills it; @default hard window + {@link OUTER_GRACE_MS}. */
-  outerDeadlineMs?: number;
-  data?: Record<string, unknown>;
-}
-
-/** The plan of a check: its runs, or why it is skipped. */
-export type CheckPlan = { runs: PlannedRun[] } | { skip: string };
-
-/**
- * A check's judgement: pass or fail, with the evidence either way; `skip` instead when what the
- * check judges never happened (e.g. no retry to judge) and another check says why.
- */
-export interface CheckJudgement {
-  pass: boolean;
-  evidence: string[];
-  skip?: string;
-}
-
-/** A run with what was planned and what was observed. */
-export interface JudgedRun {
-  planned: PlannedRun;
-  observed: RunObservation;
-}
-
-/**
- * A named check.
- * - `stage`: `smoke` runs first (a failure means the adapter is broken); `check` runs next;
- *   `records` plans no run and judges the fake CLI records of every other run.
- * - `covers`: the behaviours it pins (`finality`, `deadline`, ...), so a miniature worker's expected
- *   failures can be named by behaviour.
- * - `expectedVerdict`: the pov verdict the worker should reach, for reports; `null` for argv checks.
- * - `requires`: the contract rule the check exists for; returns why it does not apply to this
- *   contract (then it is skipped), or `null` (issue 10 part 4: checks derive from the contract).
- * - `judge` gets its own runs and, as `all`, every run of the route so far (records checks).
- */
-export interface CheckDefinition {
-  id: string;
-  title: string;
-  stage: 'smoke' | 'check' | 'records';
-  covers: readonly string[];
-  expectedVerdict: VerdictName | null;
-  requires?(rules: CertifiedRules): string | null;
-  plan(env: CheckEnv): CheckPlan;
-  judge(runs: JudgedRun[], env: CheckEnv, all: readonly JudgedRun[]): CheckJudgement;
-}
+export type { CheckDefinition, CheckEnv, CheckJudgement, JudgedRun, PlannedRun } from './checkTypes.ts';
 
 /** `requires` of the checks of a contract that retries. */
 const needsRetry = (r: CertifiedRules) => (r.retries ? null : `contract ${r.contract} has no retry policy`);
@@ -126,7 +47,6 @@ const needsFinality = (r: CertifiedRules) => (r.finalityKey !== null ? null : `c
 const needsFinalityAndRetry = (r: CertifiedRules) => needsFinality(r) ?? needsRetry(r);
 
 // ---------------------------------------------------------------------------------------------
-// Shared judgements
 
 const flat = (text: string) => text.replace(/\r\n|\r|\n/g, ' ');
 
@@ -209,7 +129,6 @@ const replayRun = (c: LoadedCase) => ({ label: `case ${caseLabel(c)}`, attempts:
 const failedRunProblems = (o: RunObservation, why: string): string[] => [...runProblems(o), ...noArtifact(o, why)];
 
 // ---------------------------------------------------------------------------------------------
-// The checks
 
 const smokeFinal: CheckDefinition = {
   id: 'smoke-final',
@@ -553,7 +472,6 @@ const skipEvidence: CheckDefinition = {
     return verdict(problems, dropped.map(({ planned, observed }) => `${observed.label}: the log has "${skipLine(planned.data!.position as string, env.anchor)}"`));
   },
 };
-
 
 const timeoutDiscard: CheckDefinition = {
   id: 'timeout-discard',

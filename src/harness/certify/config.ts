@@ -24,10 +24,25 @@ import { ContractDefinitionError, type ContractDefinition } from '#src/contract/
 import type { Contract } from '#src/contract/types.ts';
 import { isContractDefinition, isPresetName } from './rules.ts';
 import { PRESET_NAMES } from '#src/contract/presets.ts';
-import type { ConsumerContract } from './consumer.ts';
 import { importConfigFile } from './configFile.ts';
 import { isBuiltinReporter, REPORTER_NAMES, type BuiltinReporterName } from '#src/report/names.ts';
 import type { Reporter } from '#src/report/reporter.ts';
+
+/**
+ * The rules of the consumer contract (./consumer.ts): an ordinary-schema contract, in the shape of `defineContract()`'s definition
+ * (src/contract/define.ts, issue 10): `finality: 'none'` (a schema-valid answer is settled), no
+ * `retry`, no text fallback (the answer comes from the route's structured place).
+ */
+export interface ConsumerContract {
+  /** Marks the contract as the consumer one: its checks read the adapter's outcome file (see `ConsumerOutcome`, ./consumer.ts). */
+  consumer: true;
+  name: string;
+  schema: string;
+  anchor: string;
+  finality: 'none';
+  selection: 'last-shaped';
+  textFallback: 'off';
+}
 
 /**
  * Placeholders a command token, the artifact template or the log template may use:

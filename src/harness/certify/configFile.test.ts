@@ -47,6 +47,7 @@ describe('importConfigFile', () => {
     // build on plain Node is checked by .ci/pack-smoke.sh, from the installed tarball.)
     const script = [
       `const { importConfigFile } = await import(${JSON.stringify(projectPath('src/harness/certify/configFile.ts'))});`,
+      `await import(${JSON.stringify(projectPath('src/index.ts'))});`,
       'const out = [];',
       `for (const folder of ${JSON.stringify(Object.keys(FOLDERS))}) for (const name of ${JSON.stringify(Object.keys(FILES))}) {`,
       `  const m = await importConfigFile(${JSON.stringify(root)} + '/' + folder + '/' + name.split('.').pop() + '/' + name);`,

@@ -8,13 +8,25 @@
  * dist/; tsx in a checkout; vitest in tests). When that fails (plain Node and a `.ts` file; ESM
  * syntax in a folder the nearest package.json makes CommonJS), jiti compiles the file itself, so
  * the package type does not matter. The config's `import ... from 'routecert'` then gets the very
- * module the running routecert uses (jiti `virtualModules`), not a second copy compiled again.
+ * module the running routecert uses (jiti `virtualModules`), not a second copy compiled again: the
+ * package entry (src/index.ts) and the command line hand it in with {@link providePackageModule}, so
+ * this loader never imports the package entry itself (the entry exports this module: a cycle).
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createJiti } from 'jiti';
 import { abandonWork } from '#src/process/interrupt.ts';
+
+let packageModule: (() => Promise<unknown>) | null = null;
+
+/**
+ * Name the module a compiled config's `import ... from 'routecert'` gets: `load` returns the running
+ * package entry. Until one is given, jiti resolves `routecert` from the config's folder.
+ */
+export function providePackageModule(load: () => Promise<unknown>): void {
+  packageModule = load;
+}
 
 /** The extensions a config file may have. */
 export const CONFIG_EXTENSIONS = ['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs', '.json'] as const;
@@ -73,7 +85,7 @@ async function importUnbounded(file: string): Promise<Record<string, unknown>> {
   } catch {
     // not loadable by the running loader: jiti below compiles it
   }
-  const routecert: unknown = await import('#src/index.ts');
-  const jiti = createJiti(file, { fsCache: false, moduleCache: false, interopDefault: false, virtualModules: { routecert } });
+  const virtualModules: Record<string, unknown> = packageModule ? { routecert: await packageModule() } : {};
+  const jiti = createJiti(file, { fsCache: false, moduleCache: false, interopDefault: false, virtualModules });
   return (await jiti.import(file)) as Record<string, unknown>;
 }

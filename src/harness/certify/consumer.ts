@@ -23,25 +23,13 @@ import { DEFAULT_PAYLOADS, planTurn } from '#src/mock/scenarios.ts';
 import type { LoadedCase } from '#src/record/corpus.ts';
 import type { ShimAttempt } from '#src/harness/shim/plan.ts';
 import { caseLabel, findCase, findCases, replayOf } from './cases.ts';
-import { CHECKS, type CheckDefinition, type CheckEnv, type CheckJudgement, type PlannedRun } from './checks.ts';
+import { CHECKS } from './checks.ts';
+import type { CheckDefinition, CheckEnv, CheckJudgement, PlannedRun } from './checkTypes.ts';
 import { forbiddenFlags, outputFormat, schemaOneToken, schemaSent } from './argvChecks.ts';
 import { STARTUP_ALLOWANCE_MS, type RunObservation } from './execute.ts';
+import type { ConsumerContract } from './config.ts';
 
-/**
- * The rules of an ordinary-schema contract, in the shape of `defineContract()`'s definition
- * (src/contract/define.ts, issue 10): `finality: 'none'` (a schema-valid answer is settled), no
- * `retry`, no text fallback (the answer comes from the route's structured place).
- */
-export interface ConsumerContract {
-  /** Marks the contract as the consumer one: its checks read the adapter's outcome file (see {@link ConsumerOutcome}). */
-  consumer: true;
-  name: string;
-  schema: string;
-  anchor: string;
-  finality: 'none';
-  selection: 'last-shaped';
-  textFallback: 'off';
-}
+export type { ConsumerContract };
 
 /** The contract consumers are certified with: the POV schema, read as an ordinary schema. */
 export const CONSUMER_CONTRACT: ConsumerContract = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { clipForOutput, redact, redactOutput, redactValue } from './redact.ts';
-import { CANARIES as SHAPES, CANARY_CREDENTIAL_VAR, canaryText, leakedMarkers } from './canaries.ts';
+import { CANARIES as SHAPES, CANARY_CREDENTIAL_VAR, canaryText, leakedMarkers } from '#src/record/canaries.ts';
 
 // Machine-like paths, spelled in pieces so the repository holds no literal path of a machine.
 const ROOT_HOME = ['', 'root'].join('/');

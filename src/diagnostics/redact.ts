@@ -20,8 +20,7 @@
  * slack-*-token, github-*, gcp-api-key, jwt, azure-ad-client-secret, private-key), AWS IAM
  * "Understanding unique ID prefixes" (AKIA/ASIA/...), GitHub "About authentication" token prefixes.
  */
-import { liveSecrets } from '#src/probe/live.ts';
-import { redactShapes, replaceExact, TOKEN_CHAR, type Pattern } from './shapes.ts';
+import { redactShapes, replaceExact, TOKEN_CHAR, type Pattern } from '#src/diagnostics/shapes.ts';
 
 /**
  * What to redact besides the built-in patterns:
@@ -44,9 +43,19 @@ const RECORDING_PATTERNS: Pattern[] = [
   { name: 'tmp-slug', re: /(?:(?<![A-Za-z0-9_\\])|(?<=\\[nrtbf]))(routecert-[a-z]+-)[A-Za-z0-9]{6}\b/g, placeholder: '$1<id>' },
 ];
 
-/** The exact values of the credential variables the routes declare (src/probe/live.ts), read on every call. */
+const secretSources: (() => string[])[] = [];
+
+/**
+ * Hide from every output the exact values `source` returns (read on every call): the entry points
+ * (src/index.ts, src/cli/main.ts) hand in the credential variables the routes declare
+ * (src/probe/live.ts `liveSecrets`), which this base module cannot import.
+ */
+export function hideSecretsFrom(source: () => string[]): void {
+  if (!secretSources.includes(source)) secretSources.push(source);
+}
+
 function currentSecrets(): string[] {
-  return liveSecrets();
+  return secretSources.flatMap((source) => source());
 }
 
 function applyPatterns(text: string, patterns: readonly Pattern[]): string {
@@ -58,7 +67,7 @@ function applyPatterns(text: string, patterns: readonly Pattern[]): string {
 /**
  * The one redaction of output: every byte routecert writes (report files, case files, the console)
  * goes through it. Hides the credential values of this process's environment (see
- * src/record/shapes.ts `secretVariableValues` and the routes' credential variables), this user's home folder, and every shape of src/record/shapes.ts
+ * src/diagnostics/shapes.ts `secretVariableValues` and the routes' credential variables), this user's home folder, and every shape of src/diagnostics/shapes.ts
  * `SECRET_PATTERNS`. Never throws; linear in the text for each pattern.
  *
  * @example

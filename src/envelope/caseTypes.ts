@@ -2,7 +2,7 @@
  * The corpus case, as stored in fixtures/cases/** (validated by schemas/case.schema.json).
  */
 import type { Envelope } from '#src/envelope/types.ts';
-import type { VerdictName } from '#src/contract/types.ts';
+import type { VerdictName } from '#src/verdicts.ts';
 
 /** One attempt of a case: the envelope plus what was sent (argv with the schema as `<schema>`, prompt). */
 export interface CaseAttempt extends Envelope {

@@ -1,7 +1,7 @@
 /**
  * The secret shapes hidden in every output (issue 23 point 1), with no dependency of their own, so
  * the lowest layers (the evidence clip of src/diagnostics) can redact a text before they cut it and
- * no cut leaves part of a secret. src/record/redact.ts `redactOutput` is the one redaction of
+ * no cut leaves part of a secret. src/diagnostics/redact.ts `redactOutput` is the one redaction of
  * output; it adds the exact values of the credential variables the routes declare.
  *
  * Sources of the shapes: gitleaks' default rules (config/gitleaks.toml: aws-access-token,
