@@ -30,7 +30,9 @@ export const OPENCODE_ROUTE = 'opencode/jsonl';
 /**
  * What an opencode `error` event says: a provider error when `error.data.statusCode` is an HTTP
  * error status (400-599), or, without one, when the message or the relayed `responseBody` carries
- * one ({@link statusInErrorText}), else a CLI error; the message is `error.data.message`, else
+ * one ({@link statusInErrorText}; also for an `UnknownError`, whose message is the provider's
+ * `429: {...}` or `OpenAI API error (429): {...}`, anomalyco/opencode#42033, #47747), else a CLI
+ * error; the message is `error.data.message`, else
  * `error.name`. A 400 whose message or body names the schema is `startup-rejected`
  * ({@link schemaRefusedStatus}).
  */
@@ -39,7 +41,7 @@ export function opencodeErrorStatus(error: unknown): EnvelopeStatus {
   const data = isPlainObject(e.data) ? e.data : {};
   const message = typeof data.message === 'string' && data.message !== '' ? data.message : typeof e.name === 'string' ? e.name : 'error';
   const body = typeof data.responseBody === 'string' ? data.responseBody : '';
-  const code = isHttpErrorStatus(data.statusCode) ? data.statusCode : e.name === 'APIError' || body !== '' ? (statusInErrorText(message) ?? statusInErrorText(body)) : null;
+  const code = isHttpErrorStatus(data.statusCode) ? data.statusCode : (statusInErrorText(message) ?? (body !== '' ? statusInErrorText(body) : null));
   return schemaRefusedStatus(errorStatusFromCode(code, message), [body]);
 }
 
