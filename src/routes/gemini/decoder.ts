@@ -86,13 +86,13 @@ function stderrErrorObject(stderr: string): Record<string, unknown> | undefined 
  * request's schema before any model turn. A CLI fatal error raised before any turn (auth, input,
  * sandbox, config: {@link GEMINI_STARTUP_EXIT_CODES}) is `startup-rejected` too (issue 21).
  */
-function errorStatus(error: Record<string, unknown>, human: string[], ancillary: string[]): EnvelopeStatus {
+function errorStatus(error: Record<string, unknown>, human: string[], ancillary: string[], afterModelTurn = false): EnvelopeStatus {
   const message = typeof error.message === 'string' && error.message.trim() !== '' ? error.message : undefined;
   if (message) human.push(message);
   const status = geminiErrorStatus(error);
   if (status !== null) {
     ancillary.push(`api_error_status=${status}`);
-    return schemaRefusedStatus({ kind: 'provider-error', apiErrorStatus: status, message: message ?? `HTTP ${status}` });
+    return schemaRefusedStatus({ kind: 'provider-error', apiErrorStatus: status, message: message ?? `HTTP ${status}` }, [], afterModelTurn);
   }
   if (typeof error.code === 'number' && GEMINI_STARTUP_EXIT_CODES.has(error.code)) return { kind: 'startup-rejected', message: message ?? `Gemini CLI refused to start (code ${error.code})` };
   return { kind: 'cli-error', ...(message ? { message } : {}) };
@@ -206,7 +206,8 @@ function decodeStream(route: string, envelope: Envelope, options: DecodeOptions 
   if (terminal && !docs.truncated) {
     const t = terminal.value;
     if (t.status === 'error' || isPlainObject(t.error)) {
-      status = isPlainObject(t.error) ? errorStatus(t.error, human, ancillary) : { kind: 'cli-error', message: 'result status error' };
+      // An error after assistant text came after a model turn: the schema was accepted then.
+      status = isPlainObject(t.error) ? errorStatus(t.error, human, ancillary, segments.length > 0) : { kind: 'cli-error', message: 'result status error' };
     }
   } else if (docs.documents.length > 0 || docs.truncated) {
     // gemini-cli#20183: the stream ends without its result event (exit 1): never accepted.

@@ -62,3 +62,12 @@ describe('opencodeDecoder', () => {
     expect(decoder.decode(env(err('tool crashed'), 1)).status).toEqual({ kind: 'cli-error', message: 'tool crashed' });
   });
 });
+
+describe('opencode: a schema-worded 400 after a model turn is a provider error (issue 21)', () => {
+  it('is startup-rejected before any part, a provider error after a text part', () => {
+    const err = lines({ type: 'error', ...base, error: { name: 'APIError', data: { message: "Invalid schema for response_format 'pov': bad", statusCode: 400 } } });
+    expect(decoder.decode(env(err, 1)).status.kind).toBe('startup-rejected');
+    const afterText = lines(stepStart, text('thinking aloud'), { type: 'error', ...base, error: { name: 'APIError', data: { message: "Invalid schema for response_format 'pov': bad", statusCode: 400 } } });
+    expect(decoder.decode(env(afterText, 1)).status).toMatchObject({ kind: 'provider-error', apiErrorStatus: 400 });
+  });
+});
