@@ -1,7 +1,8 @@
 /**
  * Status helpers the route decoders share: reading an HTTP error status from a code or an error
  * text, the `crashed` status of a run that printed nothing readable (or `startup-rejected` when the
- * CLI's argument parser refused its command line), the `crashed` status of an incomplete stream,
+ * CLI's argument parser refused its command line, or the CLI refused to run in its own words with
+ * no crash mark), the `crashed` status of an incomplete stream,
  * the `api_error_status=` evidence fragment, and the lost-output fragment (tokens spent, nothing
  * delivered).
  */
