@@ -120,3 +120,23 @@ describe('redactOutput: every canary shape, in every context', () => {
     expect(cut.text).not.toContain('AIza');
   });
 });
+
+describe('redactOutput: any value after a secret-named key (issue 21, hcheck canary2)', () => {
+  const aws = ['hcheckSecretAccessKey', '0123456789+abcdefghijklmnopqrs'].join('/'); // 51 characters
+  it.each([
+    [`aws_secret_access_key = ${aws}`, aws],
+    ['AWS_SECRET_ACCESS_KEY=abc12', 'abc12'],
+    ['"client_secret": "shorty"', 'shorty'],
+    ['password: hunter2', 'hunter2'],
+    ['MY_SERVICE_TOKEN=tok3', 'tok3'],
+    ['{"openai_api_key":"k9"}', 'k9'],
+    ['db_passwd=p4ss', 'p4ss'],
+  ])('hides the value in %s whatever its length', (text, value) => {
+    const out = redactOutput(text);
+    expect(out).not.toContain(value);
+    expect(out).toContain('<redacted:');
+  });
+  it.each(['"output_tokens":12345678', '"tokens":{"input":1}', 'max_tokens: 4096', '"api_key": null', 'The tokens are counted.', '"is_secret": false'])('leaves %s alone (numbers, booleans, null, objects, prose)', (text) => {
+    expect(redactOutput(text)).toBe(text);
+  });
+});

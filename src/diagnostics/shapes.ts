@@ -64,10 +64,13 @@ export const SECRET_PATTERNS: Pattern[] = [
   { name: 'session-prefixed', re: /(?:(?<![A-Za-z0-9_\\])|(?<=\\[nrtbf]))sess(?:ion)?_[A-Za-z0-9]{12,}\b/g, placeholder: '<session>' },
   { name: 'uuid', re: /(?:(?<![A-Za-z0-9_\\])|(?<=\\[nrtbf]))[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, placeholder: '<uuid>' },
   { name: 'session-field', re: /((?:session|conversation|thread)[_-]?id(?:\\?["']|\s)*[:=]\s*(?:\\?["'])?)(?!<)[A-Za-z0-9._:-]{6,}/gi, placeholder: '$1<session>' },
-  // Generic credentials written as name=value or "name": "value".
+  // Generic credentials written as name=value, name: value or "name": "value": any value (one
+  // character or more, not a number, a boolean, null, an object or a placeholder) after a name that
+  // holds `secret`, `token`, `api_key`/`apikey`, `password`/`passwd`, `credential` or `private_key`
+  // (`aws_secret_access_key = <51 chars>`, `AWS_SECRET_ACCESS_KEY=...`, `"client_secret": "..."`).
   {
     name: 'named-credential',
-    re: /(?:(?<![A-Za-z0-9_\\])|(?<=\\[nrtbf]))((?:api[_-]?key|apikey|x-api-key|access[_-]?token|refresh[_-]?token|auth[_-]?token|client[_-]?secret|secret[_-]?key|password|passwd|private[_-]?token)(?:\\?["']|\s)*[:=]\s*(?:\\?["'])?)(?![<\s"'\\])(?=[^\s"'\\,;&)}\]]*[A-Za-z0-9])[^\s"'\\,;&)}\]]{8,}/gi,
+    re: /(?:(?<![A-Za-z0-9_\\])|(?<=\\[nrtbf]))([A-Za-z0-9_-]*(?:secret|token|api[_-]?key|apikey|passw(?:or)?d|credential|private[_-]?key)[A-Za-z0-9_-]*(?:\\?["']|[ \t])*[:=][ \t]*(?:\\?["'])?)(?![<\s"'\\{[])(?!(?:-?\d+(?:\.\d+)?|true|false|null)(?![^\s"'\\,;&)}\]]))(?=[^\s"'\\,;&)}\]]*[A-Za-z0-9])[^\s"'\\,;&)}\]]+/gi,
     placeholder: '$1<redacted:secret>',
   },
   { name: 'email', re: /(?:(?<![A-Za-z0-9._%+\\-])|(?<=\\[nrtbf]))[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b/g, placeholder: '<email>' },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { argumentRejectionLine, crashedStatus, incompleteStatus, noteLostOutput, outputTokens, schemaRefusedStatus, statusInErrorText } from './status.ts';
+import { argumentRejectionLine, crashedStatus, incompleteStatus, noteLostOutput, outputTokens, refusalLine, schemaRefusal, schemaRefusedStatus, statusInErrorText } from './status.ts';
 
 const run = (stderr: string, exitCode: number | null = 1, stdout = '') => ({ stdout, stderr, exitCode, elapsedMs: 1 });
 
@@ -118,5 +118,61 @@ describe('crashedStatus: a refused invocation whatever the exit code (issue 21.5
   });
   it('exit 0 with an ordinary stderr is no failure', () => {
     expect(crashedStatus(run('warning: update available\n', 0))).toBeNull();
+  });
+});
+
+describe('crashedStatus: a CLI refusing its own invocation in its own words (issue 21, hcheck K5)', () => {
+  const codex = 'Reading additional input from stdin...\nNot inside a trusted directory and --skip-git-repo-check was not specified.\n';
+  const claude = 'Error: Input must be provided either through stdin or as a prompt argument when using --print\n';
+  it.each([
+    ['codex exec outside a git repo (exit 1)', codex, 1, 'Not inside a trusted directory and --skip-git-repo-check was not specified.'],
+    ['claude -p without input (exit 1)', claude, 1, claude.trim()],
+    ['claude -p without input (exit 0)', claude, 0, claude.trim()],
+    ['cursor-agent without auth', 'Error: Authentication required. Please run cursor-agent login or set CURSOR_API_KEY.\n', 1, 'Error: Authentication required. Please run cursor-agent login or set CURSOR_API_KEY.'],
+    ['opencode 1.1.20 bare session refusal (exit 0)', 'Error: Session not found\n', 0, 'Error: Session not found'],
+  ])('%s is startup-rejected', (_name, stderr, exitCode, message) => {
+    expect(crashedStatus(run(stderr, exitCode))).toEqual({ kind: 'startup-rejected', message });
+  });
+
+  it('keeps a real crash crashed: a stack trace, a panic, a runtime error, a signal death, words without an error', () => {
+    expect(crashedStatus(run('Error: socket hang up\n    at TLSSocket.onHangUp (node:_http_client:1:1)\n'))?.kind).toBe('crashed');
+    expect(crashedStatus(run("thread 'main' panicked at src/main.rs:1:1:\nError: oops\n", 101))?.kind).toBe('crashed');
+    expect(crashedStatus(run("TypeError: Cannot read properties of undefined (reading 'x')\n"))?.kind).toBe('crashed');
+    expect(crashedStatus(run('Error: out of memory\n', 134))?.kind).toBe('crashed');
+    expect(crashedStatus(run('schema invalid\n'))?.kind).toBe('crashed');
+    expect(crashedStatus(run('Downloading the model list...\n'))?.kind).toBe('crashed');
+  });
+
+  it('never reads a refusal once the CLI printed anything on stdout (a run began)', () => {
+    expect(crashedStatus(run(claude, 1, 'partial answer'))?.kind).toBe('crashed');
+    expect(crashedStatus(run(claude, 0, 'partial answer'))).toBeNull();
+  });
+
+  it('refusalLine: the first error line, else a last sentence; never a warning or a progress line', () => {
+    expect(refusalLine(codex)).toBe('Not inside a trusted directory and --skip-git-repo-check was not specified.');
+    expect(refusalLine('warning: the config file is old and will be ignored.\n')).toBeNull();
+    expect(refusalLine('Reading additional input from stdin...\n')).toBeNull();
+    expect(refusalLine('\u001b[91mNotFoundError: Session not found: ses_x\u001b[0m\n')).toBe('NotFoundError: Session not found: ses_x');
+  });
+});
+
+describe('statusInErrorText: a status in parentheses after "error" (opencode UnknownError, anomalyco/opencode#47747)', () => {
+  it('reads "OpenAI API error (429): {...}" and "429: {...}"', () => {
+    expect(statusInErrorText('OpenAI API error (429): {"code":"rate_limit_exceeded"}')).toBe(429);
+    expect(statusInErrorText('429: {"type":"FreeUsageLimitError"}')).toBe(429);
+    expect(statusInErrorText('tool error (see log)')).toBeNull();
+  });
+});
+
+describe('schemaRefusedStatus: only the provider wording, only before a model turn (issue 21, hcheck false positive)', () => {
+  const refused = { kind: 'provider-error' as const, apiErrorStatus: 400, message: 'API Error: 400 tools.14.custom.input_schema: input_schema does not support oneOf, allOf, or anyOf at the top level' };
+  it('a 400 naming the tool input_schema path is startup-rejected before any model turn, a provider error after one', () => {
+    expect(schemaRefusedStatus(refused).kind).toBe('startup-rejected');
+    expect(schemaRefusedStatus(refused, [], true)).toEqual(refused);
+  });
+  it('a 400 that merely mentions input_schema elsewhere stays a provider error', () => {
+    const message = 'API Error: 400 {"error":{"message":"messages.3.content.1.tool_use.input: Input should be a valid dictionary; the tool StructuredOutput input_schema was fine"}}';
+    expect(schemaRefusal(message)).toBe(false);
+    expect(schemaRefusedStatus({ kind: 'provider-error', apiErrorStatus: 400, message }).kind).toBe('provider-error');
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Status helpers the route decoders share: reading an HTTP error status from a code or an error
  * text, the `crashed` status of a run that printed nothing readable (or `startup-rejected` when the
- * CLI's argument parser refused its command line), the `crashed` status of an incomplete stream,
+ * CLI's argument parser refused its command line, or the CLI refused to run in its own words with
+ * no crash mark), the `crashed` status of an incomplete stream,
  * the `api_error_status=` evidence fragment, and the lost-output fragment (tokens spent, nothing
  * delivered).
  */
@@ -68,6 +69,53 @@ export function argumentRejectionLine(stderr: string, extra: readonly RegExp[] =
   return null;
 }
 
+/**
+ * Marks of a process that crashed (a bug or the OS killed it) rather than refused to run: a
+ * JavaScript stack frame (`    at f (file:1:2)`), a Rust panic, a Python traceback, a V8 fatal error,
+ * a segmentation fault or abort, a JavaScript runtime error name (`TypeError:` ...), an unhandled
+ * rejection or uncaught exception, out of memory.
+ */
+const CRASH_MARKS: readonly RegExp[] = [
+  /^\s+at \S/m,
+  /\bpanicked at\b/,
+  /^Traceback \(most recent call last\)/m,
+  /\bFATAL ERROR\b|\bSegmentation fault\b|\bcore dumped\b|\bAborted\b/,
+  /^(?:Uncaught )?(?:TypeError|ReferenceError|RangeError|SyntaxError|EvalError|InternalError|AssertionError)\b/m,
+  /\b(?:unhandled(?: promise)? rejection|uncaught exception)\b/i,
+  /\bout of memory\b/i,
+];
+
+/** A line the CLI words as its own error: `Error: ...`, `error: ...`, `fatal: ...`, `NotFoundError: ...`. */
+const ERROR_LINE = /^(?:[A-Za-z]*Error|error|fatal)\s*:\s*\S/;
+
+/** A sentence of four words or more ending in `.` or `!` (not a `...` progress line), not a warning or note. */
+const SENTENCE_LINE = /^(?!(?:warn(?:ing)?|info|note|tip|hint)\b)\S+(?:\s+\S+){3,}(?<!\.\.)[.!]$/i;
+
+/**
+ * The CLI's own refusal in a run's stderr, when nothing else was printed: the first line it words
+ * as an error ({@link ERROR_LINE}: Claude Code `Error: Input must be provided either through stdin or
+ * as a prompt argument when using --print`, cursor-agent `Error: Authentication required. ...`, Codex
+ * `Error: model_reasoning_effort: unknown variant ...`), else its last line when that is a sentence
+ * (Codex exec 0.153 codex-rs/exec/src/lib.rs: `Not inside a trusted directory and
+ * --skip-git-repo-check was not specified.`); `null` when stderr carries a crash mark
+ * ({@link CRASH_MARKS}) or no such line (`boom`, `schema invalid`, a warning). ANSI codes removed.
+ * Source of the rule: issue 21 (hcheck K5) - a CLI that refuses its own invocation is
+ * `startup-rejected` whatever its words and exit code, a crash stays `crashed`.
+ *
+ * @example
+ * refusalLine('Reading additional input from stdin...\nNot inside a trusted directory and --skip-git-repo-check was not specified.\n')
+ * // 'Not inside a trusted directory and --skip-git-repo-check was not specified.'
+ */
+export function refusalLine(stderr: string): string | null {
+  const text = stripAnsi(stderr);
+  if (CRASH_MARKS.some((re) => re.test(text))) return null;
+  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '');
+  const errorLine = lines.find((l) => ERROR_LINE.test(l));
+  if (errorLine !== undefined) return errorLine;
+  const last = lines.at(-1);
+  return last !== undefined && SENTENCE_LINE.test(last) ? last : null;
+}
+
 /** Whether `code` is an HTTP error status (a number from 400 to 599). */
 export function isHttpErrorStatus(code: unknown): code is number {
   return typeof code === 'number' && code >= 400 && code <= 599;
@@ -97,12 +145,15 @@ export function errorStatusFromCode(code: unknown, message: string): EnvelopeSta
  * holds an argument refusal ({@link argumentRejectionLine}, `extra` first; opencode 1.14.19 exits 0
  * after `Session not found: ses_x`, anomalyco/opencode#27559); else `crashed` when it exited
  * non-zero or by a signal (with the trimmed `stderr` as the message when there is one); else `null`.
- * `stderr` @default the envelope's. Issues 11 and 21: a CLI refusing its own invocation, one of its
- * arguments or the schema flag is `startup-rejected` on every route, whatever its exit code.
+ * `stderr` @default the envelope's. Also `startup-rejected` when stdout is empty, the exit code is
+ * below 128 (not a signal death) and stderr is the CLI's own refusal ({@link refusalLine}): the run
+ * ended before anything was printed, with an error the CLI itself worded, not a crash.
+ * Issues 11 and 21: a CLI refusing its own invocation, one of its arguments or the schema flag is
+ * `startup-rejected` on every route, whatever its exit code.
  */
 export function crashedStatus(envelope: Envelope, stderr: string = envelope.stderr, extra: readonly RegExp[] = []): EnvelopeStatus | null {
   if (!envelope.signal && envelope.exitCode !== null && !envelope.stdout.includes('{')) {
-    const rejection = argumentRejectionLine(stderr, extra);
+    const rejection = argumentRejectionLine(stderr, extra) ?? (envelope.stdout.trim() === '' && envelope.exitCode < 128 ? refusalLine(stderr) : null);
     if (rejection !== null) return { kind: 'startup-rejected', message: rejection };
   }
   if (envelope.signal || (envelope.exitCode !== null && envelope.exitCode !== 0)) {
@@ -194,7 +245,8 @@ export function pushApiErrorStatus(status: EnvelopeStatus, ancillary: string[]):
  * `parameters`, Gemini's `response_schema`), before any model turn:
  * - Anthropic Messages: `tools.14.custom.input_schema: input_schema does not support oneOf, allOf, or
  *   anyOf at the top level` (anthropics/claude-code#64113), `tools.0.input_schema: JSON schema is
- *   invalid ...`;
+ *   invalid ...`: the refused field's path, `tools.<n>[.custom].input_schema` (a bare mention of
+ *   `input_schema` elsewhere, e.g. in a refused `messages.<n>` field, is not a schema refusal);
  * - OpenAI: error `code` `invalid_json_schema` (`param: "text.format.schema"` /
  *   `response_format`), `invalid_function_parameters`, message `Invalid schema for response_format
  *   '<name>': ...` / `Invalid schema for function '<name>': ...`;
@@ -202,7 +254,7 @@ export function pushApiErrorStatus(status: EnvelopeStatus, ancillary: string[]):
  *   'generation_config.response_schema...'`, `* GenerateContentRequest.tools[0].function_declarations[3].parameters...`.
  */
 export const SCHEMA_REFUSAL: readonly RegExp[] = [
-  /\binput_schema\b/,
+  /\btools\.\d+\.(?:custom\.)?input_schema\b/,
   /\binvalid_json_schema\b/,
   /\binvalid_function_parameters\b/,
   /\bInvalid schema for (?:response_format|function|tool)\b/i,
@@ -226,9 +278,12 @@ export function schemaRefusal(text: string): boolean {
  * `status.message` or one of `texts`) name the schema becomes `startup-rejected`: the provider
  * refused the schema at the first request, before any model turn (issue 21 point 1; DESIGN
  * "startup-rejected": the schema is the cause, whichever CLI or provider says it). Any other status
- * is returned unchanged. Each route decoder applies it where it reads a provider failure.
+ * is returned unchanged, and so is every status when `afterModelTurn` (the decoder saw a model turn
+ * before the error: the schema was accepted then). Each route decoder applies it where it reads a
+ * provider failure.
  */
-export function schemaRefusedStatus(status: EnvelopeStatus, texts: readonly string[] = []): EnvelopeStatus {
+export function schemaRefusedStatus(status: EnvelopeStatus, texts: readonly string[] = [], afterModelTurn = false): EnvelopeStatus {
+  if (afterModelTurn) return status;
   if (status.kind !== 'provider-error' || (status.apiErrorStatus != null && status.apiErrorStatus !== 400)) return status;
   const words = [status.message ?? '', ...texts].find((t) => t !== '' && schemaRefusal(t));
   if (words === undefined) return status;
@@ -238,6 +293,7 @@ export function schemaRefusedStatus(status: EnvelopeStatus, texts: readonly stri
 /**
  * The HTTP error status (400-599) a provider error text carries, wherever the CLI put it: a leading
  * `<status> <message>` (the OpenAI SDK's wording, `429 Too Many Requests`), `API Error: <status>`,
+ * `<provider> API error (<status>): ...` (opencode UnknownError, anomalyco/opencode#47747),
  * `status <status>` / `status code <status>` / `HTTP <status>`, or a relayed provider body with
  * `"status_code": 429`, `"statusCode": 429`, `"status": 429` or `"code": 429` (pi's
  * `Codex error: {"type":"error",...,"status_code":429}`, earendil-works/pi#4172); `null` when none.
@@ -251,6 +307,7 @@ export function statusInErrorText(text: string): number | null {
   const patterns = [
     /^(\d{3})\b/,
     /\bAPI Error:?\s*(\d{3})\b/i,
+    /\berror\s*\((\d{3})\)/i,
     /"(?:status_?code|statusCode|status|code|http_?status)"\s*:\s*"?(\d{3})\b/i,
     /\b(?:status(?: code)?|HTTP(?:\/\d(?:\.\d)?)?)[:\s]+(\d{3})\b/i,
   ];

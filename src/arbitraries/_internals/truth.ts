@@ -9,7 +9,8 @@
  *    distinct final answer, possibly in several places);
  * 3. else any read shaped answer (placeholder, missing or non-boolean `final`) is non-final: `retry`
  *    while at least 60 s of the 600 s window remain, else `dropped-nonfinal`;
- * 4. else the run's own failure: `provider-error` for an API error the envelope reports, `crashed`
+ * 4. else the run's own failure: `provider-error` for an API error the envelope reports (a 400
+ *    refusing the schema is `startup-rejected`), `crashed`
  *    for a signal or a non-zero exit without an envelope, or for an incomplete stream (a cut result
  *    line, or JSON events without their result line: issue 11, never accepted), otherwise
  *    `dropped-unusable`. A non-zero exit without an envelope whose stderr is the CLI's argument
@@ -31,7 +32,7 @@
 import { DEFAULT_POV_POLICY } from '#src/contract/pov.ts';
 import type { EnvelopePlan, Expected, PovAnswer, TextPlan } from '../types.ts';
 import { jsonEvents, readJsonDocuments } from '#src/envelope/jsonl.ts';
-import { crashedStatus } from '#src/envelope/status.ts';
+import { crashedStatus, schemaRefusal } from '#src/envelope/status.ts';
 import { CLAUDE_STARTUP_REJECTION } from '#src/routes/claude/decoder.ts';
 import { renderPlan } from './render.ts';
 
@@ -123,7 +124,12 @@ export function expectedOf(plan: EnvelopePlan): Expected {
   if (incomplete(plan)) return { verdict: 'crashed' };
   const terminal = hasTerminal(plan);
   const failure = 'failure' in plan ? plan.failure : null;
-  if (terminal && failure?.kind === 'provider-error') return { verdict: 'provider-error' };
+  if (terminal && failure?.kind === 'provider-error') {
+    // A 400 in the provider's schema-refusal wording, before any model turn (no assistant text or
+    // tool call event), is the schema refused (issue 21, src/envelope/status.ts SCHEMA_REFUSAL).
+    const modelTurn = plan.family === 'claude-code/stream-json' && plan.body === 'events' && plan.events.some((e) => e.kind === 'assistant-text' || e.kind === 'tool-use');
+    return { verdict: failure.status === 400 && schemaRefusal(failure.message) && !modelTurn ? 'startup-rejected' : 'provider-error' };
+  }
   const ended = terminal ? null : endedWithout(plan);
   if (ended !== null) return { verdict: ended };
   return { verdict: 'dropped-unusable' };

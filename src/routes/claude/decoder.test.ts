@@ -131,3 +131,19 @@ describe('one assistant message split over several stream events (anthropics/cla
     expect(d.candidates[0]!.event).toBe(2);
   });
 });
+
+describe('schema refusal: the provider wording only (issue 21, hcheck false positive)', () => {
+  const json = claudeDecoder('claude-code/json');
+  const result = (text: string) => JSON.stringify({ type: 'result', subtype: 'success', is_error: true, num_turns: 1, result: text, session_id: 'x' });
+  it('a 400 naming tools.N.custom.input_schema is startup-rejected; a 400 that mentions input_schema in a refused message is a provider error', () => {
+    const refused = 'API Error: 400 {"type":"error","error":{"type":"invalid_request_error","message":"tools.14.custom.input_schema: input_schema does not support oneOf, allOf, or anyOf at the top level"}}';
+    expect(json.decode({ stdout: result(refused), stderr: '', exitCode: 1, elapsedMs: 1 }).status.kind).toBe('startup-rejected');
+    const other = 'API Error: 400 {"type":"error","error":{"type":"invalid_request_error","message":"messages.3.content.1.tool_use.input: Input should be a valid dictionary; the tool StructuredOutput input_schema was fine"}}';
+    expect(json.decode({ stdout: result(other), stderr: '', exitCode: 1, elapsedMs: 1 }).status).toMatchObject({ kind: 'provider-error', apiErrorStatus: 400 });
+  });
+  it('after a model turn, a schema-worded 400 is a provider error (the schema was accepted then)', () => {
+    const refused = 'API Error: 400 tools.0.custom.input_schema: JSON schema is invalid';
+    const turn = JSON.stringify({ type: 'assistant', message: { model: 'claude-x', role: 'assistant', content: [{ type: 'text', text: 'working' }] }, session_id: 'x' });
+    expect(decoder.decode({ stdout: `${turn}\n${result(refused)}\n`, stderr: '', exitCode: 1, elapsedMs: 1 }).status.kind).toBe('provider-error');
+  });
+});

@@ -134,8 +134,11 @@ function decodeClaude(route: string, envelope: Envelope, options: DecodeOptions 
   const human: string[] = [];
   let status: EnvelopeStatus;
   if (terminal && !docs.truncated) {
-    // A provider 400 that names the schema (tool input_schema) refused it at the first request.
-    status = schemaRefusedStatus(readStatus(terminal.value));
+    // A provider 400 that names the schema (tool input_schema) refused it at the first request,
+    // before any model turn (an assistant event from the model; Claude Code words an API error as a
+    // synthetic assistant message, `model: "<synthetic>"`, which is none).
+    const modelTurn = events.some((e) => e.value.type === 'assistant' && !(isPlainObject(e.value.message) && e.value.message.model === '<synthetic>'));
+    status = schemaRefusedStatus(readStatus(terminal.value), [], modelTurn);
   } else if (events.length > 0 || docs.truncated) {
     status = incompleteStatus(envelope, docs.truncated ? 'the last line of stdout is cut' : 'no terminal {"type":"result"} object', ancillary);
   } else {

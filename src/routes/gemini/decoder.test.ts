@@ -70,9 +70,18 @@ describe('geminiDecoder(gemini-cli/json)', () => {
     expect(json.decode(envelope('', errorStderr(529, 'Overloaded'), 17)).status).toMatchObject({ kind: 'provider-error', apiErrorStatus: 529 });
   });
 
-  it('a non-zero exit with plain-text stderr and no JSON is a crash that keeps the message', () => {
+  it('a non-zero exit with the CLI\'s own sentence on stderr and no JSON is a refused start (issue 21); a stack trace is a crash', () => {
     const d = json.decode(envelope('', 'Please trust this folder first.\n', 55));
-    expect(d.status).toEqual({ kind: 'crashed', message: 'Please trust this folder first.' });
+    expect(d.status).toEqual({ kind: 'startup-rejected', message: 'Please trust this folder first.' });
+    const crash = 'Error: boom\n    at main (file:///gemini.js:1:1)';
+    expect(json.decode(envelope('', `${crash}\n`, 1)).status).toEqual({ kind: 'crashed', message: crash });
+  });
+
+  it('a Gemini CLI fatal error before any turn (auth not set, code 41) is startup-rejected; a turn limit (53) is a CLI error', () => {
+    const auth = { session_id: 'x', error: { type: 'Error', message: 'Please set an Auth method in your settings.json', code: 41 } };
+    expect(json.decode(envelope(JSON.stringify(auth), '', 41)).status).toEqual({ kind: 'startup-rejected', message: 'Please set an Auth method in your settings.json' });
+    const turns = { session_id: 'x', error: { type: 'Error', message: 'Reached max session turns', code: 53 } };
+    expect(json.decode(envelope(JSON.stringify(turns), '', 53)).status.kind).toBe('cli-error');
   });
 });
 
@@ -164,5 +173,13 @@ describe('geminiDecoder: thoughts', () => {
     ];
     const d = stream.decode(envelope(`${lines.map((l) => JSON.stringify(l)).join('\n')}\n`), { anchor: 'position' });
     expect(d.candidates.map((c) => c.value)).toEqual([PLACEHOLDER]);
+  });
+});
+
+describe('geminiErrorStatus: a wrapped Google body that does not parse (gemini-cli#10717)', () => {
+  it('reads its "code": 429 as text', () => {
+    const message = '[API Error: [{\n"error": {\n"code": 429,\n"message": "Resource exhausted. Please refer to \nhttps://cloud.google.com/x for more details.", \n"status": "RESOURCE_EXHAUSTED" \n} \n} \n]]';
+    expect(geminiErrorStatus({ type: 'Error', message })).toBe(429);
+    expect(geminiErrorStatus({ type: 'Error', message: '[API Error: {not json, no status}]' })).toBeNull();
   });
 });

@@ -21,7 +21,7 @@ import { findJsonObjects } from '#src/scan/index.ts';
 import { framingOf, readJsonDocuments, type JsonDocument } from '#src/envelope/jsonl.ts';
 import { candidatesFromText, commentaryMark, dedupeCandidates } from '#src/envelope/candidates.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
-import { crashedStatus, incompleteStatus, isHttpErrorStatus, noteLostOutput, schemaRefusedStatus } from '#src/envelope/status.ts';
+import { crashedStatus, incompleteStatus, isHttpErrorStatus, noteLostOutput, schemaRefusedStatus, statusInErrorText } from '#src/envelope/status.ts';
 import { envelopeFacts, finishDecode } from '#src/envelope/decodeParts.ts';
 import { lastNonBlank, objectReply, textReply } from '#src/envelope/reply.ts';
 import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from '#src/envelope/types.ts';
@@ -49,7 +49,10 @@ export function geminiDecoder(route: GeminiDecoderRoute): RouteDecoder {
   };
 }
 
-/** An HTTP status (400-599) a Gemini error object carries: `error.code`, or the Google body inside `error.message`. */
+/**
+ * An HTTP status (400-599) a Gemini error object carries: `error.code`, or the Google body inside
+ * `error.message` (parsed, else its `"code": <status>` read as text, {@link statusInErrorText}).
+ */
 export function geminiErrorStatus(error: unknown): number | null {
   if (!isPlainObject(error)) return null;
   const code = error.code;
@@ -59,6 +62,9 @@ export function geminiErrorStatus(error: unknown): number | null {
       const inner = found.value.code;
       if (isHttpErrorStatus(inner)) return inner;
     }
+    // The wrapped Google body is often not JSON (raw newlines inside its strings, gemini-cli#10717):
+    // its `"code": 429` is still read.
+    return statusInErrorText(error.message);
   }
   return null;
 }
@@ -77,18 +83,29 @@ function stderrErrorObject(stderr: string): Record<string, unknown> | undefined 
  * Status from an `error` object (stdout terminal or stderr report), with its evidence fragments. A
  * 400 whose words name a schema (`generation_config.response_schema`, `function_declarations[n].parameters`:
  * `Invalid JSON payload received. Unknown name ...`) is `startup-rejected`: the API refused the
- * request's schema before any model turn.
+ * request's schema before any model turn. A CLI fatal error raised before any turn (auth, input,
+ * sandbox, config: {@link GEMINI_STARTUP_EXIT_CODES}) is `startup-rejected` too (issue 21).
  */
-function errorStatus(error: Record<string, unknown>, human: string[], ancillary: string[]): EnvelopeStatus {
+function errorStatus(error: Record<string, unknown>, human: string[], ancillary: string[], afterModelTurn = false): EnvelopeStatus {
   const message = typeof error.message === 'string' && error.message.trim() !== '' ? error.message : undefined;
   if (message) human.push(message);
   const status = geminiErrorStatus(error);
   if (status !== null) {
     ancillary.push(`api_error_status=${status}`);
-    return schemaRefusedStatus({ kind: 'provider-error', apiErrorStatus: status, message: message ?? `HTTP ${status}` });
+    return schemaRefusedStatus({ kind: 'provider-error', apiErrorStatus: status, message: message ?? `HTTP ${status}` }, [], afterModelTurn);
   }
+  if (typeof error.code === 'number' && GEMINI_STARTUP_EXIT_CODES.has(error.code)) return { kind: 'startup-rejected', message: message ?? `Gemini CLI refused to start (code ${error.code})` };
   return { kind: 'cli-error', ...(message ? { message } : {}) };
 }
+
+/**
+ * The `code` (also the exit code) of a Gemini CLI `FatalError` thrown before any model turn:
+ * `FatalAuthenticationError` 41 (no auth method set), `FatalInputError` 42 (no prompt),
+ * `FatalSandboxError` 44, `FatalConfigError` 52 (google-gemini/gemini-cli
+ * packages/core/src/utils/errors.ts; 41 observed in Priivacy-ai/spec-kitty research/03-google-gemini.md).
+ * Not 53 (turn limit) or 54 (tool execution): those end a run mid-way.
+ */
+const GEMINI_STARTUP_EXIT_CODES: ReadonlySet<number> = new Set([41, 42, 44, 52]);
 
 /** A non-zero exit (or a signal) with nothing readable: crashed, with stderr as the message. */
 function exitStatus(envelope: Envelope): EnvelopeStatus {
@@ -189,7 +206,8 @@ function decodeStream(route: string, envelope: Envelope, options: DecodeOptions 
   if (terminal && !docs.truncated) {
     const t = terminal.value;
     if (t.status === 'error' || isPlainObject(t.error)) {
-      status = isPlainObject(t.error) ? errorStatus(t.error, human, ancillary) : { kind: 'cli-error', message: 'result status error' };
+      // An error after assistant text came after a model turn: the schema was accepted then.
+      status = isPlainObject(t.error) ? errorStatus(t.error, human, ancillary, segments.length > 0) : { kind: 'cli-error', message: 'result status error' };
     }
   } else if (docs.documents.length > 0 || docs.truncated) {
     // gemini-cli#20183: the stream ends without its result event (exit 1): never accepted.

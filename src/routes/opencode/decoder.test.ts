@@ -48,7 +48,26 @@ describe('opencodeDecoder', () => {
   });
 
   it('no event and a non-zero exit is a crash; the exit code alone never makes a success fail', () => {
-    expect(decoder.decode(env('', 1, 'Error: boom')).status).toEqual({ kind: 'crashed', message: 'Error: boom' });
+    const crash = 'Error: boom\n    at run (/$bunfs/root/opencode:1:1)';
+    expect(decoder.decode(env('', 1, crash)).status).toEqual({ kind: 'crashed', message: crash });
+    // Its own error line and nothing on stdout: no step began, the CLI refused to run (issue 21).
+    expect(decoder.decode(env('', 1, 'Error: boom')).status).toEqual({ kind: 'startup-rejected', message: 'Error: boom' });
     expect(decoder.decode(env(lines(stepStart, text(JSON.stringify(POV)), stepFinish), 1)).status.kind).toBe('ok');
+  });
+
+  it('reads the provider status an UnknownError carries only in its message (anomalyco/opencode#42033, #47747)', () => {
+    const err = (message: string) => lines({ type: 'error', ...base, error: { name: 'UnknownError', data: { message } } });
+    expect(decoder.decode(env(err('429: {"type":"FreeUsageLimitError","message":"Rate limit exceeded"}'), 1)).status).toMatchObject({ kind: 'provider-error', apiErrorStatus: 429 });
+    expect(decoder.decode(env(err('OpenAI API error (429): {"code":"rate_limit_exceeded"}'), 1)).status).toMatchObject({ kind: 'provider-error', apiErrorStatus: 429 });
+    expect(decoder.decode(env(err('tool crashed'), 1)).status).toEqual({ kind: 'cli-error', message: 'tool crashed' });
+  });
+});
+
+describe('opencode: a schema-worded 400 after a model turn is a provider error (issue 21)', () => {
+  it('is startup-rejected before any part, a provider error after a text part', () => {
+    const err = lines({ type: 'error', ...base, error: { name: 'APIError', data: { message: "Invalid schema for response_format 'pov': bad", statusCode: 400 } } });
+    expect(decoder.decode(env(err, 1)).status.kind).toBe('startup-rejected');
+    const afterText = lines(stepStart, text('thinking aloud'), { type: 'error', ...base, error: { name: 'APIError', data: { message: "Invalid schema for response_format 'pov': bad", statusCode: 400 } } });
+    expect(decoder.decode(env(afterText, 1)).status).toMatchObject({ kind: 'provider-error', apiErrorStatus: 400 });
   });
 });

@@ -30,17 +30,19 @@ export const OPENCODE_ROUTE = 'opencode/jsonl';
 /**
  * What an opencode `error` event says: a provider error when `error.data.statusCode` is an HTTP
  * error status (400-599), or, without one, when the message or the relayed `responseBody` carries
- * one ({@link statusInErrorText}), else a CLI error; the message is `error.data.message`, else
+ * one ({@link statusInErrorText}; also for an `UnknownError`, whose message is the provider's
+ * `429: {...}` or `OpenAI API error (429): {...}`, anomalyco/opencode#42033, #47747), else a CLI
+ * error; the message is `error.data.message`, else
  * `error.name`. A 400 whose message or body names the schema is `startup-rejected`
- * ({@link schemaRefusedStatus}).
+ * ({@link schemaRefusedStatus}) unless `afterModelTurn` (a text or tool part came first).
  */
-export function opencodeErrorStatus(error: unknown): EnvelopeStatus {
+export function opencodeErrorStatus(error: unknown, afterModelTurn = false): EnvelopeStatus {
   const e = isPlainObject(error) ? error : {};
   const data = isPlainObject(e.data) ? e.data : {};
   const message = typeof data.message === 'string' && data.message !== '' ? data.message : typeof e.name === 'string' ? e.name : 'error';
   const body = typeof data.responseBody === 'string' ? data.responseBody : '';
-  const code = isHttpErrorStatus(data.statusCode) ? data.statusCode : e.name === 'APIError' || body !== '' ? (statusInErrorText(message) ?? statusInErrorText(body)) : null;
-  return schemaRefusedStatus(errorStatusFromCode(code, message), [body]);
+  const code = isHttpErrorStatus(data.statusCode) ? data.statusCode : (statusInErrorText(message) ?? (body !== '' ? statusInErrorText(body) : null));
+  return schemaRefusedStatus(errorStatusFromCode(code, message), [body], afterModelTurn);
 }
 
 /** `step_finish` reasons that say the run takes another step (the AI SDK's finish reason `tool-calls`). */
@@ -109,7 +111,8 @@ function decodeOpencode(envelope: Envelope, options: DecodeOptions = {}): Decode
       usage = part.tokens;
     } else if (e.type === 'error') {
       sawError = true;
-      status = opencodeErrorStatus(e.error);
+      // An error after a text or tool part came after a model turn: never a schema refusal.
+      status = opencodeErrorStatus(e.error, texts.length > 0 || candidates.length > 0);
       if (status.message) human.push(status.message);
     }
   }
