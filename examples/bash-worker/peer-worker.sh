@@ -204,6 +204,18 @@ parse_structured() { # <log> <out>
     picked_score=$(pov_score "$out")
     [ "$picked_score" = 2 ] && return 0
   fi
+  # Claude Code can stream one assistant message over several events (one message.id, a text chunk
+  # each; the result line may keep only the first chunk): join each message's text blocks and read
+  # the joined text as JSON (the last message that parses wins).
+  local joined
+  joined=$(jq -cs '[.[] | objects | select(.type == "assistant") | .message | objects | select(.id != null)
+      | {id, t: ([.content[]? | objects | select(.type == "text") | .text | strings] | join(""))}]
+    | reduce .[] as $e ({order: [], text: {}}; (if .text[$e.id] == null then .order += [$e.id] else . end) | .text[$e.id] += $e.t)
+    | . as $m | [$m.order[] | $m.text[.] | (try fromjson catch null) | objects] | last // empty' "$log_file" 2>/dev/null)
+  if [ -n "$joined" ]; then
+    printf '%s\n' "$joined" >"$out.split"
+    if [ "$(pov_score "$out.split")" -gt "$picked_score" ]; then mv "$out.split" "$out"; picked=split; picked_score=$(pov_score "$out"); [ "$picked_score" = 2 ] && return 0; else rm -f "$out.split"; fi
+  fi
   if recover_pov_json "$log_file" "$out.scan"; then
     if [ "$(pov_score "$out.scan")" -ge "$picked_score" ]; then mv "$out.scan" "$out"; picked=scan; fi
   fi
