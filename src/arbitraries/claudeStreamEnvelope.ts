@@ -45,7 +45,8 @@ function streamPlan(outcome: Outcome, m: Material, x: StreamExtras, r: Resolved)
   }
   if (failing && x.mode === 'provider-error') plan.failure = CLAUDE_PROVIDER_ERRORS[x.failureIndex % CLAUDE_PROVIDER_ERRORS.length]!;
   if (failing && x.mode === 'cli-error') plan.failure = { kind: 'cli-error', message: 'Failed to provide valid structured output after 5 attempts' };
-  // Only a non-final outcome may lose its result line: a final outcome promises an accepted verdict.
+  // Only a non-final outcome may lose its result line: an incomplete stream is never accepted, and a
+  // final outcome is accepted unless its process exits non-zero (issue 19; the truth says which).
   if (outcome !== 'final' && (x.mode === 'cut' || x.mode === 'absent')) plan.resultLine = x.mode;
 
   const places = plan.failure ? (['assistant-text', 'tool-use'] as const) : (['structured', 'result', 'assistant-text', 'tool-use'] as const);

@@ -2,7 +2,10 @@
 
 /**
  * Remove `"final": true` members from JSON text, raw or escaped once or twice inside strings (the
- * corpus form of the change; generated samples change their plan instead).
+ * corpus form of the change; generated samples change their plan instead): with the comma before or
+ * after it, or, when the answer streams as text chunks (grok streaming-json, one ACP message chunk
+ * per line), alone in its chunk before the closing `}` whose comma sits in an earlier chunk (case
+ * 3787d941088f5687: the route assembles the chunks, so the member must go from the chunk too).
  */
 export function stripFinal(text: string): string {
   let out = text;
@@ -11,6 +14,7 @@ export function stripFinal(text: string): string {
     const esc = key.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
     out = out.replace(new RegExp(`,(?:\\s|\\\\n)*${esc}\\s*:\\s*true`, 'g'), '');
     out = out.replace(new RegExp(`${esc}\\s*:\\s*true\\s*,(?:\\s|\\\\n)*`, 'g'), '');
+    out = out.replace(new RegExp(`${esc}\\s*:\\s*true(?=\\s*})`, 'g'), '');
   }
   return out;
 }

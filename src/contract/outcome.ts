@@ -8,7 +8,7 @@
  * They read the decoder's output only (`Decoded.run`, `status`, `human`, `ancillary`, `raw`).
  */
 import { boundedEvidence, clipEvidence, errorEvidence, type ClipPolicy } from '#src/diagnostics/evidence.ts';
-import type { Decoded } from '#src/envelope/types.ts';
+import type { Decoded, EnvelopeStatus, RunFacts } from '#src/envelope/types.ts';
 import type { Verdict } from './types.ts';
 
 /**
@@ -48,20 +48,37 @@ export function runFailure(decoded: Decoded, attempt: number, clip: ClipPolicy):
 }
 
 /**
- * Why a run that produced an answer still says it failed, or `null`: the envelope reports a provider
- * error (`is_error: true`, an error event, Codex's `turn.failed`), a CLI error or a crash, or the
- * process exited non-zero or by a signal. Such a run never yields an accepted answer, whatever it
- * printed (issue 19 point 1: compound-engineering-plugin #1519 rejects failed terminal envelopes
- * before publishing; a schema-valid object beside `is_error: true` is the provider's partial output).
+ * Why a run that produced an answer still says it failed, or `null`, from its status and how its
+ * process ended: the envelope reports a provider error (`is_error: true`, an error event, Codex's
+ * `turn.failed`), a CLI error or a crash, or the process exited non-zero or by a signal. Such a run
+ * never yields an accepted answer, whatever it printed (issue 19 point 1: compound-engineering-plugin
+ * #1519 rejects failed terminal envelopes before publishing; a schema-valid object beside
+ * `is_error: true` is the provider's partial output). The one copy of the rule: the judge
+ * ({@link runSaysFailed}) and the generators' ground truth (src/arbitraries/_internals/truth.ts) call it.
  */
-export function runSaysFailed(decoded: Decoded): string | null {
-  const { kind, isError } = decoded.status;
+export function failedRunReason(status: EnvelopeStatus, run: Pick<RunFacts, 'exitCode' | 'signal'>): string | null {
+  const { kind, isError } = status;
   if (kind === 'provider-error' || kind === 'cli-error' || kind === 'crashed') return `the run reports ${kind}`;
   if (isError === true) return 'the envelope says is_error: true';
-  const { exitCode, signal } = decoded.run;
+  const { exitCode, signal } = run;
   if (signal) return `the CLI ended on ${signal}`;
   if (exitCode !== null && exitCode !== 0) return `the CLI exited with code ${exitCode}`;
   return null;
+}
+
+/** {@link failedRunReason} of a decoded run (its `status` and `run`). */
+export function runSaysFailed(decoded: Decoded): string | null {
+  return failedRunReason(decoded.status, decoded.run);
+}
+
+/**
+ * The verdict a run gets when no answer can be used, from its status alone: `provider-error` when
+ * the envelope reports one, `crashed` when the process died without an envelope (or the stream is
+ * incomplete), else `dropped-unusable`. The one copy of the rule ({@link noAnswer} and the
+ * generators' ground truth call it).
+ */
+export function noAnswerVerdictName(status: EnvelopeStatus): 'provider-error' | 'crashed' | 'dropped-unusable' {
+  return status.kind === 'provider-error' || status.kind === 'crashed' ? status.kind : 'dropped-unusable';
 }
 
 /**
@@ -80,7 +97,8 @@ export function crashedHead(decoded: Decoded): string {
  * when the process died without an envelope, else `dropped-unusable` with `why` first.
  */
 export function noAnswer(decoded: Decoded, attempt: number, clip: ClipPolicy, why: string[]): Verdict {
-  if (decoded.status.kind === 'provider-error') {
+  const name = noAnswerVerdictName(decoded.status);
+  if (name === 'provider-error') {
     const status = decoded.status.apiErrorStatus ?? null;
     return {
       verdict: 'provider-error',
@@ -89,7 +107,7 @@ export function noAnswer(decoded: Decoded, attempt: number, clip: ClipPolicy, wh
       evidence: [`provider error${status ? ` (HTTP ${status})` : ''}`, ...failureEvidence(decoded, clip)],
     };
   }
-  if (decoded.status.kind === 'crashed') {
+  if (name === 'crashed') {
     const { signal, exitCode } = decoded.run;
     return {
       verdict: 'crashed',

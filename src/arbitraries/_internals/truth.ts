@@ -9,8 +9,7 @@
  *    distinct final answer, possibly in several places);
  * 3. else any read shaped answer (placeholder, missing or non-boolean `final`) is non-final: `retry`
  *    while at least 60 s of the 600 s window remain, else `dropped-nonfinal`;
- * 4. else the run's own failure: `provider-error` for an API error the envelope reports (a 400
- *    refusing the schema is `startup-rejected`), `crashed`
+ * 4. else the run's own failure: `provider-error` for an API error the envelope reports, `crashed`
  *    for a signal or a non-zero exit without an envelope, or for an incomplete stream (a cut result
  *    line, or JSON events without their result line: issue 11, never accepted), otherwise
  *    `dropped-unusable`. A non-zero exit without an envelope whose stderr is the CLI's argument
@@ -32,7 +31,9 @@
 import { DEFAULT_POV_POLICY } from '#src/contract/pov.ts';
 import type { EnvelopePlan, Expected, PovAnswer, TextPlan } from '../types.ts';
 import { jsonEvents, readJsonDocuments } from '#src/envelope/jsonl.ts';
-import { crashedStatus, schemaRefusal } from '#src/envelope/status.ts';
+import { crashedStatus, schemaRefusedStatus } from '#src/envelope/status.ts';
+import type { EnvelopeStatus } from '#src/envelope/types.ts';
+import { failedRunReason, noAnswerVerdictName } from '#src/contract/outcome.ts';
 import { CLAUDE_STARTUP_REJECTION } from '#src/routes/claude/decoder.ts';
 import { renderPlan } from './render.ts';
 
@@ -97,40 +98,50 @@ function incomplete(plan: EnvelopePlan): boolean {
 }
 
 /**
- * How a run without a terminal envelope ended, by the decoders' shared rule: `startup-rejected`,
- * `crashed`, or `null` (it exited 0). Claude Code's decoder adds its own refusal lines.
+ * The status the route's decoder gives the plan, built with the decoders' own status rules: a
+ * provider failure the terminal object reports goes through `schemaRefusedStatus` (a 400 naming the
+ * schema or a tool's `input_schema` is `startup-rejected`, issue 21 point 1), a CLI failure is a
+ * `cli-error`; an incomplete stream is `crashed`; a run without a terminal object gets the shared
+ * `crashedStatus` (Claude Code's decoder adds its own refusal lines); else `ok`.
  */
-function endedWithout(plan: EnvelopePlan): 'startup-rejected' | 'crashed' | null {
+function statusOf(plan: EnvelopePlan): EnvelopeStatus {
   const claude = plan.family === 'claude-code/json' || plan.family === 'claude-code/stream-json';
+  if (claude && plan.body === 'startup-rejected') return { kind: 'startup-rejected' };
+  if (incomplete(plan)) return { kind: 'crashed', incomplete: 'incomplete stream' };
+  if (hasTerminal(plan)) {
+    const failure = 'failure' in plan ? plan.failure : null;
+    if (failure?.kind === 'provider-error') {
+      // A schema refusal counts only before any model turn (assistant text or a tool call), as the decoders read it.
+      const modelTurn = plan.family === 'claude-code/stream-json' && plan.body === 'events' && plan.events.some((e) => e.kind === 'assistant-text' || e.kind === 'tool-use');
+      return schemaRefusedStatus({ kind: 'provider-error', apiErrorStatus: failure.status, message: failure.message, isError: true }, [], modelTurn);
+    }
+    if (failure?.kind === 'cli-error') return { kind: 'cli-error', message: failure.message, isError: true };
+    return { kind: 'ok' };
+  }
   const envelope = renderPlan(plan);
-  const status = crashedStatus(envelope, envelope.stderr, claude ? CLAUDE_STARTUP_REJECTION : []);
-  return status === null ? null : status.kind === 'startup-rejected' ? 'startup-rejected' : 'crashed';
+  return crashedStatus(envelope, envelope.stderr, claude ? CLAUDE_STARTUP_REJECTION : []) ?? { kind: 'ok' };
 }
 
-/** The verdict (and accepted value) the plan implies; see the rules at the top of this file. */
+/**
+ * The verdict (and accepted value) the plan implies; see the rules at the top of this file. The
+ * judge's rules are called, not copied: a final answer from a run that says it failed is not accepted
+ * (`failedRunReason`), and a run without a usable answer gets `noAnswerVerdictName` of its status
+ * (src/contract/outcome.ts), the order being the judge's (src/contract/define.ts).
+ */
 export function expectedOf(plan: EnvelopePlan): Expected {
   const p = plan.process;
   if (p.timedOut) return { verdict: 'timeout' };
-  if ((plan.family === 'claude-code/json' || plan.family === 'claude-code/stream-json') && plan.body === 'startup-rejected') {
-    return { verdict: 'startup-rejected' };
-  }
+  const status = statusOf(plan);
+  if (status.kind === 'startup-rejected') return { verdict: 'startup-rejected' };
   const read = answersRead(plan);
   const final = read.find((a) => a.finality === 'final');
-  if (final) return { verdict: 'accepted', value: final.value };
+  if (final) {
+    if (status.incomplete === undefined && failedRunReason(status, p) === null) return { verdict: 'accepted', value: final.value };
+    return { verdict: noAnswerVerdictName(status) };
+  }
   if (read.some((a) => a.finality !== 'unshaped')) {
     const remainingMs = DEFAULT_POV_POLICY.hardWindowS * 1000 - p.elapsedMs;
     return { verdict: remainingMs >= DEFAULT_POV_POLICY.retryMinS * 1000 ? 'retry' : 'dropped-nonfinal' };
   }
-  if (incomplete(plan)) return { verdict: 'crashed' };
-  const terminal = hasTerminal(plan);
-  const failure = 'failure' in plan ? plan.failure : null;
-  if (terminal && failure?.kind === 'provider-error') {
-    // A 400 in the provider's schema-refusal wording, before any model turn (no assistant text or
-    // tool call event), is the schema refused (issue 21, src/envelope/status.ts SCHEMA_REFUSAL).
-    const modelTurn = plan.family === 'claude-code/stream-json' && plan.body === 'events' && plan.events.some((e) => e.kind === 'assistant-text' || e.kind === 'tool-use');
-    return { verdict: failure.status === 400 && schemaRefusal(failure.message) && !modelTurn ? 'startup-rejected' : 'provider-error' };
-  }
-  const ended = terminal ? null : endedWithout(plan);
-  if (ended !== null) return { verdict: ended };
-  return { verdict: 'dropped-unusable' };
+  return { verdict: noAnswerVerdictName(status) };
 }
