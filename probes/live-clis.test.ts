@@ -192,7 +192,9 @@ for (const { name, pinned, schema } of STARTUP) {
     if (name === 'codex') {
       it('a schema the provider refuses (400 invalid_json_schema) is passed on whole through the tap: rejected at the provider, no first response', async () => {
         const before = s.server.requests.length;
-        const { code, out } = await capture(() => probeCommand({ cli: name, scenario: 'final', startup: true, probeTimeout: 90_000, json: true, live: true }));
+        // The plain pov schema (without --schema, `probe --cli codex` sends its OpenAI-strict form, which the provider takes).
+        const plain = fileURLToPath(new URL('../schemas/contracts/pov.schema.json', import.meta.url));
+        const { code, out } = await capture(() => probeCommand({ cli: name, scenario: 'final', startup: true, schema: plain, probeTimeout: 90_000, json: true, live: true }));
         for (const canary of canaries) expect(out).not.toContain(canary);
         expect(s.server.requests.length - before).toBeGreaterThan(0);
         const r = JSON.parse(out.slice(out.indexOf('{'))) as Record<string, unknown>;

@@ -38,7 +38,7 @@ export function caseFromProbe(cli: DiscoveredCli, executed: ExecutedProbe, date 
     cli: { name: cli.name, version: cli.version ?? 'unknown' },
     provenance: {
       source: 'recorded',
-      ref: live ? `routecert record --live: real CLI against ${redactValue(live.endpoint)}` : 'routecert record: real CLI against the scripted provider mock on 127.0.0.1',
+      ref: live ? `routecert record --live: real CLI against ${redactValue(live.endpoint, {})}` : 'routecert record: real CLI against the scripted provider mock on 127.0.0.1',
       date: date.toISOString().slice(0, 10),
     },
     contract: 'pov',
