@@ -20,7 +20,7 @@
  * slack-*-token, github-*, gcp-api-key, jwt, azure-ad-client-secret, private-key), AWS IAM
  * "Understanding unique ID prefixes" (AKIA/ASIA/...), GitHub "About authentication" token prefixes.
  */
-import { redactShapes, replaceExact, TOKEN_CHAR, type Pattern } from '#src/diagnostics/shapes.ts';
+import { redactShapes, replaceExact, TOKEN_CHAR, withEnvSnapshot, type Pattern } from '#src/diagnostics/shapes.ts';
 
 /**
  * What to redact besides the built-in patterns:
@@ -54,8 +54,25 @@ export function hideSecretsFrom(source: () => string[]): void {
   if (!secretSources.includes(source)) secretSources.push(source);
 }
 
+let sourceSnapshot: string[] | null = null;
+
 function currentSecrets(): string[] {
-  return secretSources.flatMap((source) => source());
+  return sourceSnapshot ?? secretSources.flatMap((source) => source());
+}
+
+/**
+ * Run `fn` (synchronous) with every secret source and the environment read once: for redacting
+ * many strings of one value or report (src/report/bound.ts, {@link redactValue}), where reading
+ * them per string costs seconds on a large report. Nested calls share the outer snapshot.
+ */
+export function withSecretsSnapshot<T>(fn: () => T): T {
+  if (sourceSnapshot !== null) return fn();
+  sourceSnapshot = secretSources.flatMap((source) => source());
+  try {
+    return withEnvSnapshot(fn);
+  } finally {
+    sourceSnapshot = null;
+  }
 }
 
 function applyPatterns(text: string, patterns: readonly Pattern[]): string {
@@ -99,7 +116,7 @@ export function redact(text: string, options: RedactOptions = {}): string {
  */
 export function redactValue<T>(value: T, options?: RedactOptions): T {
   const one = options === undefined ? (s: string) => redactOutput(s) : (s: string) => redact(s, options);
-  return mapStrings(value, one) as T;
+  return withSecretsSnapshot(() => mapStrings(value, one) as T);
 }
 
 /** A copy of `value` with `f` applied to every string (keys too); iterative, any depth. */

@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto';
 import { clipForOutput } from '#src/diagnostics/redact.ts';
 import { open } from 'node:fs/promises';
-import { mapStrings, redactOutput } from '#src/diagnostics/redact.ts';
+import { mapStrings, redactOutput, withSecretsSnapshot } from '#src/diagnostics/redact.ts';
 
 /** Longest string a report quotes whole (characters); longer ones keep their head and tail. */
 export const MAX_STRING_CHARS = 16 * 1024;
@@ -156,6 +156,10 @@ export function boundString(s: string): string {
  * never throws on depth.
  */
 export function boundReport<T>(report: T, options: BoundOptions = {}): T {
+  return withSecretsSnapshot(() => boundReportNow(report, options));
+}
+
+function boundReportNow<T>(report: T, options: BoundOptions): T {
   const full = options.fullValues ?? false;
   const text = (s: string): string => redactOutput(full ? s : boundString(s));
   const value = (v: unknown): unknown => (full ? mapStrings(v, redactOutput) : boundValue(v));
@@ -189,13 +193,15 @@ export function boundReport<T>(report: T, options: BoundOptions = {}): T {
 export async function writeJson(file: string, value: unknown, flags = 'w'): Promise<void> {
   const chunks: string[] = [];
   let buffer = '';
-  streamJson(value, (text) => {
-    buffer += text;
-    if (buffer.length >= 1 << 16) {
-      chunks.push(buffer);
-      buffer = '';
-    }
-  }, (s) => redactOutput(s), 2);
+  withSecretsSnapshot(() =>
+    streamJson(value, (text) => {
+      buffer += text;
+      if (buffer.length >= 1 << 16) {
+        chunks.push(buffer);
+        buffer = '';
+      }
+    }, (s) => redactOutput(s), 2),
+  );
   chunks.push(`${buffer}\n`);
   const handle = await open(file, flags, 0o644);
   try {
