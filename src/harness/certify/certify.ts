@@ -8,6 +8,7 @@
  * compound-engineering-plugin route tests (research/ce-plugin.md section 3.1).
  */
 import pLimit from 'p-limit';
+import { generatedAnswers } from './generated.ts';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -249,6 +250,7 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
   const strict = artifactAdapter(cfg.worker).strict === true;
   const ignore = artifactAdapter(cfg.worker).ignore ?? [];
 
+  const generated = await generatedAnswers(schema);
   const certifyOne = async (route: CertifyRoute): Promise<RouteCertificate> => {
     options.onProgress?.({ kind: 'route-start', route: route.route, cli: route.cli });
     const smoke = consumer ? consumerSmokeCases(pov, route.route) : smokeCases(pov, route.route);
@@ -262,6 +264,7 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
       inProcess: cfg.worker.run !== undefined,
       nonfinalPosition: positionReader(contract),
       acceptedValue: acceptedReader(contract, route.route),
+      generated,
       smoke,
       rules,
       anchor: definition.anchor,
