@@ -335,6 +335,7 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
     let status: RouteCertificate['status'];
     let smokeResults: CheckResult[];
     let checkResults: CheckResult[];
+    let blocking: { id: string; reason: string }[] = [];
     const rest = checks.filter((d) => d.stage !== 'smoke' && (!only?.length || only.includes(d.id)));
     if (!smoke.final || !smoke.prose) {
       status = 'could-not-run';
@@ -364,6 +365,7 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
         // means every check ran, or does not apply to this contract and route).
         const unrun = checkResults.filter((r) => r.status === 'skipped' && !notApplicable.has(r.id) && !isNotApplicable(r.reason ?? ''));
         status = routeStatus(smokeResults, checkResults) === 'certified' && unrun.length === 0 ? 'certified' : 'not-certified';
+        blocking = unrun.map((r) => ({ id: r.id, reason: r.reason ?? '' }));
       }
     }
     const certificate: RouteCertificate = {
@@ -378,6 +380,7 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
         fail: checkResults.filter((r) => r.status === 'fail').length,
         skipped: checkResults.filter((r) => r.status === 'skipped').length,
       },
+      ...(blocking.length > 0 ? { blocking } : {}),
     };
     options.onProgress?.({ kind: 'route-end', route: route.route, certificate });
     return certificate;
