@@ -197,6 +197,20 @@ describe.skipIf(!existsSync(claude))(`record --config: the team's contract throu
     const again = await routecert([...args.slice(0, -1), 'final'], { cwd: dir });
     expect(again.stdout).toContain('exists, not overwritten (--force overwrites)');
   });
+
+  it('a schema the CLI rejects at startup: one startup-rejected case, the other scenarios skipped with a pointer to lint', async () => {
+    const dir = await team('record-rejected', { cases: 'cases', contracts: [contract('findings')] });
+    // Claude Code 2.x refuses a 2020-12 `$schema` at startup (seen in a new-user walkthrough).
+    await writeFile(path.join(dir, 'schemas', 'review.schema.json'), JSON.stringify({ $schema: 'https://json-schema.org/draft/2020-12/schema', ...REVIEW_SCHEMA }));
+    const r = await routecert(['record', '--config', 'routecert.config.json', '--bin', `claude=${claude}`, '--cli', 'claude', '--route', 'claude-code/json', '--scenario', 'final,scalar,api-429'], { cwd: dir });
+    expect(r.exitCode, r.stdout + r.stderr).toBe(1);
+    expect(r.stdout).toContain('claude rejects the schema at startup; wrote cases/review/claude-code/json/startup-rejected.json');
+    expect(r.stdout).toMatch(/skip review claude-code\/json: its other 2 scenario\(s\) are not run.*npx routecert lint --config routecert\.config\.json/);
+    expect(await readdir(path.join(dir, 'cases/review/claude-code/json'))).toEqual(['startup-rejected.json']);
+    const run = await routecert(['run', '--no-probes', '--reports', path.join(root.dir, 'reports-rejected')], { cwd: dir });
+    expect(run.stdout + run.stderr).not.toMatch(/duplicate|does not match/i);
+    expect(run.stdout).toContain('1 cases: 1 passed');
+  });
 });
 
 describe('--reporter takes a module path, as vitest does', { timeout: 120_000 }, () => {
