@@ -78,6 +78,8 @@ describe('record --from: a bug report to a case in one command', { timeout: 120_
     expect(r.stdout).toContain('PASS: accepted');
     const c = JSON.parse(await readFile(path.join(dir, 'cases/review/claude-code/json/issue-7.json'), 'utf8')) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
     expect(c.contract).toBe('review');
+    // The accepted value and the origin the judge found, as a recorded case holds them.
+    expect(c.expect).toEqual({ verdict: 'accepted', origin: expect.any(String), value: { findings: [], overall_correctness: 'patch is correct', overall_explanation: 'fine', overall_confidence_score: 0.9 } });
     expect(c.provenance).toMatchObject({ source: 'issue', ref: 'https://example.invalid/issues/7' });
     expect(c.attempts[0].stderr).toBe('warning: cache in <home>/work is stale\n');
     expect(c.attempts[0].stdout).toContain('"session_id":"<uuid>"');
