@@ -143,6 +143,15 @@ describe('a config error names the file, the field and the next step, never a st
     expect(run.stderr.split('names no property').length).toBe(2);
   });
 
+  it('a config whose cases folder is missing names the config file and its `cases` field, not --cases', async () => {
+    const dir = await team('no-cases', { cases: 'cases', contracts: [contract('findings')] });
+    const r = await routecert(['run', '--no-probes'], { cwd: dir });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('the `cases` field of routecert.config.json ("cases"): no such folder');
+    expect(r.stderr).toContain('npx routecert record --config routecert.config.json');
+    expect(r.stderr).not.toContain('--cases');
+  });
+
   it('certify finds routecert.config.json by itself; without any config it names the files it looked for', async () => {
     const dir = await team('certify-json', { cases: 'cases', contracts: [contract('findings')], worker: { name: 'w', command: ['bash', 'w.sh'], prompt: 'stdin' }, routes: ['claude-code/json'] });
     const r = await routecert(['certify'], { cwd: dir });
