@@ -702,7 +702,7 @@ const termHonoured: CheckDefinition = {
   covers: ['deadline', 'signals'],
   expectedVerdict: 'timeout',
   plan: (env) => {
-    if (env.inProcess) return { skip: 'the worker runs in routecert\'s process: it is aborted, not signalled (other checks judge the abort)' };
+    if (env.inProcess) return { skip: 'not applicable: the worker runs in routecert\'s process: it is aborted, not signalled (other checks judge the abort)' };
     const c = env.smoke.final;
     if (!c) return noCase('well-formed final case', env.route.route);
     // The peer hangs and the worker's own windows are long: routecert's SIGTERM comes first, 2 s after the first CLI call.
