@@ -127,18 +127,25 @@ function suggestion(input: string, known: readonly string[]): string {
 }
 
 /**
- * Check `--cases <dir>` before anything runs: it must be a folder.
+ * Check the cases folder before anything runs: it must be a folder. `shown` is the `--cases`
+ * argument; `fromConfig`, when the folder came from a config file instead, names that file and its
+ * field (e.g. "the `cases` field of routecert.config.ts"), so the error names what the user wrote.
  *
- * @throws {UsageError} naming the folder when it is missing or is a file.
+ * @throws {UsageError} naming the folder (and the config field) when it is missing or is a file.
  */
-export async function checkCasesFolder(dir: string, shown: string): Promise<void> {
+export async function checkCasesFolder(dir: string, shown: string, fromConfig?: { file: string; field: string }): Promise<void> {
+  const what = fromConfig ? `${fromConfig.field} of ${fromConfig.file} ("${shown}")` : `--cases ${shown}`;
   let info;
   try {
     info = await stat(dir);
   } catch {
-    throw new UsageError(`--cases ${shown}: no such folder (${dir}). Give a folder of case files, or leave --cases out for the bundled corpus.`);
+    throw new UsageError(
+      fromConfig
+        ? `${what}: no such folder (${dir}). Create it (\`npx routecert record --config ${fromConfig.file}\` records cases into it), or point ${fromConfig.field} at your cases folder.`
+        : `${what}: no such folder (${dir}). Give a folder of case files, or leave --cases out for the bundled corpus.`,
+    );
   }
-  if (!info.isDirectory()) throw new UsageError(`--cases ${shown}: not a folder (${dir})`);
+  if (!info.isDirectory()) throw new UsageError(`${what}: not a folder (${dir})`);
 }
 
 /** What a run could select besides the corpus: the routes, contracts, tags and id prefixes of its live sources. */

@@ -78,6 +78,8 @@ describe('record --from: a bug report to a case in one command', { timeout: 120_
     expect(r.stdout).toContain('PASS: accepted');
     const c = JSON.parse(await readFile(path.join(dir, 'cases/review/claude-code/json/issue-7.json'), 'utf8')) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
     expect(c.contract).toBe('review');
+    // The accepted value and the origin the judge found, as a recorded case holds them.
+    expect(c.expect).toEqual({ verdict: 'accepted', origin: expect.any(String), value: { findings: [], overall_correctness: 'patch is correct', overall_explanation: 'fine', overall_confidence_score: 0.9 } });
     expect(c.provenance).toMatchObject({ source: 'issue', ref: 'https://example.invalid/issues/7' });
     expect(c.attempts[0].stderr).toBe('warning: cache in <home>/work is stale\n');
     expect(c.attempts[0].stdout).toContain('"session_id":"<uuid>"');
@@ -141,6 +143,15 @@ describe('a config error names the file, the field and the next step, never a st
     expect(run.stderr.split('names no property').length).toBe(2);
   });
 
+  it('a config whose cases folder is missing names the config file and its `cases` field, not --cases', async () => {
+    const dir = await team('no-cases', { cases: 'cases', contracts: [contract('findings')] });
+    const r = await routecert(['run', '--no-probes'], { cwd: dir });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('the `cases` field of routecert.config.json ("cases"): no such folder');
+    expect(r.stderr).toContain('npx routecert record --config routecert.config.json');
+    expect(r.stderr).not.toContain('--cases');
+  });
+
   it('certify finds routecert.config.json by itself; without any config it names the files it looked for', async () => {
     const dir = await team('certify-json', { cases: 'cases', contracts: [contract('findings')], worker: { name: 'w', command: ['bash', 'w.sh'], prompt: 'stdin' }, routes: ['claude-code/json'] });
     const r = await routecert(['certify'], { cwd: dir });
@@ -196,6 +207,20 @@ describe.skipIf(!existsSync(claude))(`record --config: the team's contract throu
     expect(run.stdout).toContain('4 cases: 4 passed');
     const again = await routecert([...args.slice(0, -1), 'final'], { cwd: dir });
     expect(again.stdout).toContain('exists, not overwritten (--force overwrites)');
+  });
+
+  it('a schema the CLI rejects at startup: one startup-rejected case, the other scenarios skipped with a pointer to lint', async () => {
+    const dir = await team('record-rejected', { cases: 'cases', contracts: [contract('findings')] });
+    // Claude Code 2.x refuses a 2020-12 `$schema` at startup (seen in a new-user walkthrough).
+    await writeFile(path.join(dir, 'schemas', 'review.schema.json'), JSON.stringify({ $schema: 'https://json-schema.org/draft/2020-12/schema', ...REVIEW_SCHEMA }));
+    const r = await routecert(['record', '--config', 'routecert.config.json', '--bin', `claude=${claude}`, '--cli', 'claude', '--route', 'claude-code/json', '--scenario', 'final,scalar,api-429'], { cwd: dir });
+    expect(r.exitCode, r.stdout + r.stderr).toBe(1);
+    expect(r.stdout).toContain('claude rejects the schema at startup; wrote cases/review/claude-code/json/startup-rejected.json');
+    expect(r.stdout).toMatch(/skip review claude-code\/json: its other 2 scenario\(s\) are not run.*npx routecert lint --config routecert\.config\.json/);
+    expect(await readdir(path.join(dir, 'cases/review/claude-code/json'))).toEqual(['startup-rejected.json']);
+    const run = await routecert(['run', '--no-probes', '--reports', path.join(root.dir, 'reports-rejected')], { cwd: dir });
+    expect(run.stdout + run.stderr).not.toMatch(/duplicate|does not match/i);
+    expect(run.stdout).toContain('1 cases: 1 passed');
   });
 });
 

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { defineContract } from '#src/contract/define.ts';
 import type { Verdict } from '#src/contract/types.ts';
 import { compileValidator } from '#src/contract/validator.ts';
-import { contractScenarios, ruleProblems } from './recordContract.ts';
+import { caseId } from './caseId.ts';
+import { contractCase, contractScenarios, ruleProblems, withExpectation } from './recordContract.ts';
 
 const schema = {
   type: 'object',
@@ -39,5 +40,18 @@ describe('ruleProblems bites', () => {
     expect(ruleProblems(final!, accepted({ ...final!.payloads.final, reason: 'other' }))[0]).toContain('"reason"');
     expect(ruleProblems(missing!, dropped)).toEqual([]);
     expect(ruleProblems(missing!, accepted({}))[0]).toContain('does not fail closed');
+  });
+});
+
+describe('withExpectation', () => {
+  it('a case whose expectation is replaced (a FAIL-recorded case) gets the id of its new content', async () => {
+    const scenario = (await contractScenarios(defineContract({ name: 'decision', schema, anchor: 'decision', finality: 'none', selection: 'score' })))[0]!;
+    const verdict = { verdict: 'dropped-unusable', evidence: [], attempt: 0 } as unknown as Verdict;
+    const c = contractCase({ contract: 'decision', route: 'claude-code/json', cli: { name: 'claude', version: '2.0.0' }, scenario, attempts: [{ stdout: 'hello\n', stderr: '', exitCode: 0, elapsedMs: 1 }], verdict });
+    const replaced = withExpectation(c, { verdict: 'accepted', value: scenario.payloads.final });
+    expect(replaced.expect.verdict).toBe('accepted');
+    expect(replaced.id).not.toBe(c.id);
+    expect(replaced.id).toBe(caseId(replaced));
+    expect(c.id).toBe(caseId(c));
   });
 });

@@ -163,6 +163,11 @@ export function contractCase(options: { contract: string; route: string; cli: { 
   };
 }
 
+/** `c` with `expect` as its expectation and its id recomputed from the new content. */
+export function withExpectation(c: CaseFile, expect: CaseExpectation): CaseFile {
+  return { ...c, expect, id: caseId({ attempts: c.attempts, contract: c.contract, expect }) };
+}
+
 /**
  * The folders a CLI is installed in (the part of its binary's path, and of that path with links
  * resolved, before the last `/node_modules/`), each as `<cli-prefix>`: a CLI's stack trace names

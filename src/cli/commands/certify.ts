@@ -10,7 +10,7 @@ import path from 'node:path';
 import { CONFIG_FILE_NAMES } from '#src/config/fileNames.ts';
 import pc from 'picocolors';
 import { certify, type CertifyProgress } from '#src/harness/certify/certify.ts';
-import { writeCertificate } from '#src/harness/certify/certificate.ts';
+import { blockingLines, writeCertificate } from '#src/harness/certify/certificate.ts';
 import { CertifyConfigError, loadConfig } from '#src/harness/certify/config.ts';
 import { createRunFolder } from './run.ts';
 
@@ -40,6 +40,7 @@ function progress(write: (s: string) => void) {
       const c = e.certificate;
       const status = c.status === 'certified' ? pc.green(c.status) : c.status === 'not-certified' ? pc.red(c.status) : pc.magenta(c.status);
       write(`  => ${status}: ${c.summary.pass} passed, ${c.summary.fail} failed, ${c.summary.skipped} skipped (CLI ${c.cli.name} ${c.cli.version})\n`);
+      for (const line of blockingLines(c)) write(`     ${line}\n`);
       if (c.status === 'adapter-broken') write(`     the smoke failed: the adapter (command, paths, route names, environment) is broken; no check ran\n`);
     }
   };

@@ -21,7 +21,7 @@ import type { ProbeDriver } from '#src/probe/driver.ts';
 import { PROBE_DRIVERS } from '#src/probe/drivers.ts';
 import { DEFAULT_PROBE_PROMPT, runProbe } from '#src/probe/run.ts';
 import { supportOf } from '#src/probe/versions.ts';
-import { contractCase, contractCasePath, contractScenarios, ruleProblems, type ContractScenario } from '#src/record/recordContract.ts';
+import { contractCase, contractCasePath, contractScenarios, ruleProblems, withExpectation, type ContractScenario } from '#src/record/recordContract.ts';
 import { writeCaseFile } from '#src/record/recordProbes.ts';
 import { shownPath } from '../options.ts';
 
@@ -125,9 +125,17 @@ export async function recordConfigCommand(opts: RecordConfigOptions): Promise<nu
   const heartbeat = setInterval(() => {
     err(`[routecert] progress: ${done}/${tasks.length} recorded; running: ${[...running].slice(0, 4).join(', ')}${running.size > 4 ? ` and ${running.size - 4} more` : ''}\n`);
   }, (opts.heartbeatS ?? 20) * 1000);
-  try {
+  // A CLI that rejects the schema at startup rejects it in every scenario: the first scenario of
+  // each contract and route runs first, and after a startup rejection ONE case of it is written and
+  // the route's other scenarios are skipped (issue 22).
+  const keyOf = (t: Task) => `${t.contract.name} ${t.route}`;
+  const rejected = new Map<string, string>();
+  const firsts = new Map<string, Task>();
+  for (const t of tasks) if (!firsts.has(keyOf(t))) firsts.set(keyOf(t), t);
+  const lintHint = `npx routecert lint --config ${shownPath(project.file)}`;
+  const record = async (batch: readonly Task[]) => {
     // Stall runs wait for their deadline: start them first, so they never end the batch alone.
-    const ordered = [...tasks].sort((a, b) => Number(b.scenario.rule === 'timeout') - Number(a.scenario.rule === 'timeout'));
+    const ordered = [...batch].sort((a, b) => Number(b.scenario.rule === 'timeout') - Number(a.scenario.rule === 'timeout'));
     await runAll(
       ordered,
       async (t) => {
@@ -161,6 +169,16 @@ export async function recordConfigCommand(opts: RecordConfigOptions): Promise<nu
         }
         const attempts = [{ ...result.envelope, argv: result.argv, prompt: DEFAULT_PROBE_PROMPT }];
         const verdict = judgeCase({ attempts }, t.contract, decoderFor(t.route)).verdict;
+        if (verdict.verdict === 'startup-rejected') {
+          rejected.set(keyOf(t), verdict.evidence[0] ?? 'startup rejected');
+          const scenario: ContractScenario = { ...t.scenario, slug: 'startup-rejected', description: `${t.cli.name} rejects the schema at startup (recorded from scenario ${t.scenario.slug})`, tags: ['startup-rejected'] };
+          const c = contractCase({ contract: t.contract.name, route: t.route, cli: t.cli, scenario, attempts, verdict });
+          const written = await writeCaseFile(contractCasePath(outDir, t.contract.name, t.route, 'startup-rejected'), c, opts.force ?? false);
+          const where = 'written' in written ? `wrote ${shownPath(written.written)}` : pc.yellow(`exists, not overwritten (--force overwrites): ${shownPath(written.refused)}`);
+          broken += 1;
+          out(`${pc.red('FAIL')} ${head}: ${t.cli.name} rejects the schema at startup; ${where}\n${verdict.evidence.slice(0, 2).map((e) => pc.dim(`        evidence: ${e}\n`)).join('')}`);
+          return;
+        }
         const problems = ruleProblems(t.scenario, verdict);
         if (result.unexpected.length > 0) problems.push(`the mock got requests it did not expect: ${result.unexpected.map((r) => `${r.method} ${r.path}`).join(', ')}`);
         const file = contractCasePath(outDir, t.contract.name, t.route, t.scenario.slug);
@@ -169,10 +187,11 @@ export async function recordConfigCommand(opts: RecordConfigOptions): Promise<nu
           out(`${pc.red('FAIL')} ${head}: ${verdict.verdict}; not written\n${problems.map((p) => `        ${p}\n`).join('')}`);
           return;
         }
-        const c = contractCase({ contract: t.contract.name, route: t.route, cli: t.cli, scenario: t.scenario, attempts, verdict });
+        let c = contractCase({ contract: t.contract.name, route: t.route, cli: t.cli, scenario: t.scenario, attempts, verdict });
         if (problems.length > 0) {
-          // The case keeps the rule's verdict, so `routecert run` fails on it too until it is fixed.
-          c.expect = t.scenario.rule === 'timeout' ? { verdict: 'timeout' } : { verdict: 'accepted', value: t.scenario.payloads.final };
+          // The case keeps the rule's verdict, so `routecert run` fails on it too until it is fixed
+          // (its id recomputed, so it still matches its content).
+          c = withExpectation(c, t.scenario.rule === 'timeout' ? { verdict: 'timeout' } : { verdict: 'accepted', value: t.scenario.payloads.final });
         }
         const written = await writeCaseFile(file, c, opts.force ?? false);
         const where = 'written' in written ? `wrote ${shownPath(written.written)}` : pc.yellow(`exists, not overwritten (--force overwrites): ${shownPath(written.refused)}`);
@@ -184,11 +203,22 @@ export async function recordConfigCommand(opts: RecordConfigOptions): Promise<nu
         out(`${head}: ${pc.green(verdict.verdict)}; ${where}\n`);
       },
     );
+  };
+  let skippedRuns = 0;
+  try {
+    await record([...firsts.values()]);
+    const rest = tasks.filter((t) => firsts.get(keyOf(t)) !== t);
+    for (const [key, why] of rejected) {
+      const n = rest.filter((t) => keyOf(t) === key).length;
+      skippedRuns += n;
+      if (n > 0) out(pc.yellow(`skip ${key}: its other ${n} scenario(s) are not run, the CLI rejects the schema at startup (${why}); see why with \`${lintHint}\`\n`));
+    }
+    await record(rest.filter((t) => !rejected.has(keyOf(t))));
   } finally {
     clearInterval(heartbeat);
   }
   const skipped = wanted.filter((n) => !found.has(n));
-  out(`${done} run(s) of ${[...found.keys()].join(', ')}: ${done - broken - faults} met their scenario's rule, ${broken} did not, ${faults} could not run${skipped.length ? `; not recorded: ${skipped.join(', ')}` : ''}\n`);
+  out(`${done} run(s) of ${[...found.keys()].join(', ')}: ${done - broken - faults} met their scenario's rule, ${broken} did not, ${faults} could not run${skippedRuns > 0 ? `, ${skippedRuns} skipped after a startup rejection` : ''}${skipped.length ? `; not recorded: ${skipped.join(', ')}` : ''}\n`);
   out(`judge them: npx routecert run --config ${shownPath(project.file)} --no-probes\n`);
   if (faults > 0) return 3;
   return broken > 0 ? 1 : 0;

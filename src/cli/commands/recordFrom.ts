@@ -27,6 +27,7 @@ import { caseId } from '#src/record/caseId.ts';
 import type { CaseAttempt, CaseFile } from '#src/envelope/caseTypes.ts';
 import { redactValue } from '#src/diagnostics/redact.ts';
 import { writeCaseFile } from '#src/record/recordProbes.ts';
+import { withExpectation } from '#src/record/recordContract.ts';
 import { projectPath } from '#src/paths.ts';
 import { didYouMean, shownPath, UsageError } from '../options.ts';
 
@@ -141,7 +142,7 @@ export async function recordFromCommand(opts: RecordFromOptions): Promise<number
   const attempts: CaseAttempt[] = redactValue([{ stdout: envelope.stdout, stderr: envelope.stderr, exitCode, signal: null, timedOut: false, elapsedMs: 0 }], { paths: [{ path: process.cwd(), placeholder: '<project>' }] });
   const expect = { verdict: opts.expect as VerdictName };
   const cliName = routeSpecFor(opts.route)?.definition.cli ?? opts.route.split('/')[0]!;
-  const c: CaseFile = {
+  let c: CaseFile = {
     id: caseId({ attempts, contract: contractName, expect }),
     description: opts.description ?? `${opts.route}: reported ${opts.ref ? `in ${opts.ref}` : 'bug'}${envelope.command ? ` (\`${redactValue(envelope.command)}\`)` : ''}; expected ${opts.expect}`,
     route: opts.route,
@@ -152,12 +153,14 @@ export async function recordFromCommand(opts: RecordFromOptions): Promise<number
     expect,
     tags: ['from-report'],
   };
+  // An accepted capture keeps the value and origin the judge found, as a recorded case does.
+  const verdict = judgeCase(c, contract, decoderFor(c.route)).verdict;
+  if (opts.expect === 'accepted' && verdict.verdict === 'accepted' && 'origin' in verdict) c = withExpectation(c, { verdict: 'accepted', origin: String(verdict.origin), value: verdict.value });
   // A team's cases sit under their contract's folder, as `record --config` writes them.
   const file = path.join(outDir, ...(project ? [contractName] : []), ...opts.route.split('/').map((p) => p.replace(/[^A-Za-z0-9._=-]+/g, '-')), `${opts.name ?? `report-${c.id}`}.json`);
   const written = await writeCaseFile(file, c, opts.force ?? false);
   if ('refused' in written) throw new UsageError(`${shownPath(written.refused)} exists; give another --name, or --force to overwrite it`);
   out(`wrote ${shownPath(written.written)} (case ${c.id}, contract ${contractName}, exit code ${exitCode}${assumed ? ' assumed: the capture gives none, --exit-code <n> sets it' : ''}; redacted)\n`);
-  const verdict = judgeCase(c, contract, decoderFor(c.route)).verdict;
   const problems = compareVerdict(c.expect, verdict);
   out(`verdict: ${verdict.verdict}\n${verdict.evidence.map((e) => `  ${e}\n`).join('')}`);
   const replay = `npx routecert run --case ${c.id} --cases ${shownPath(outDir)}${project ? ` --config ${shownPath(project.file)}` : ''} --no-probes`;

@@ -127,7 +127,8 @@ async function run(opts: RunCommandOptions, commandLine: string): Promise<number
         ? (project.casesDir ?? path.join(project.dir, 'cases'))
         : projectPath('fixtures/cases');
   const bundled = casesDir === projectPath('fixtures/cases');
-  await checkCasesFolder(casesDir, opts.cases ?? shownPath(casesDir));
+  const fromConfig = opts.cases === undefined && project && !bundled ? { file: shownPath(project.file), field: project.casesDir !== null ? 'the `cases` field' : 'the default cases folder (no `cases` field; cases/ beside the config)' } : undefined;
+  await checkCasesFolder(casesDir, opts.cases ?? shownPath(casesDir), fromConfig);
   if (opts.maxCaseMb !== undefined && !(opts.maxCaseMb > 0)) throw new UsageError('--max-case-mb takes a size in MiB greater than 0, e.g. --max-case-mb 512');
   let decoders: RouteDecoder[] | undefined;
   let bins: Record<string, string>;

@@ -71,6 +71,24 @@ export interface RouteCertificate {
   smoke: CheckResult[];
   checks: CheckResult[];
   summary: { pass: number; fail: number; skipped: number };
+  /**
+   * The checks that did not run for want of input (skipped, and applicable to this contract and
+   * route): each one keeps the route from `certified` (issue 19 point 8). Absent when none.
+   */
+  blocking?: { id: string; reason: string }[];
+}
+
+/**
+ * What a user does about the {@link RouteCertificate.blocking} checks of `r`: one line per check
+ * (`<id>: <reason>`) and then the next step. Empty when nothing blocks. Shared by the console and
+ * certificate.md.
+ */
+export function blockingLines(r: Pick<RouteCertificate, 'route' | 'blocking'>): string[] {
+  if (!r.blocking?.length) return [];
+  return [
+    ...r.blocking.map((b) => `${b.id} did not run: ${b.reason}`),
+    `next step: give the corpus an accepted case of ${r.route} that the check can derive from (\`npx routecert record --config <file>\` records one), then certify again; a check that did not run keeps the route from certified`,
+  ];
 }
 
 /** The whole certificate. `footer.exitCode`: 0 certified, 1 a check failed, 3 a smoke failed / could not run. */
@@ -194,6 +212,12 @@ export function certificateMarkdown(c: Certificate): string {
     const cliNote = r.cli.source ?? 'version the replayed cases were recorded with';
     const recorded = r.cli.casesRecordedWith && r.cli.casesRecordedWith !== r.cli.version ? `; cases recorded with ${r.cli.casesRecordedWith}` : '';
     lines.push(`CLI \`${r.cli.name}\` ${r.cli.version} (${cliNote}${recorded}); ${r.summary.pass} passed, ${r.summary.fail} failed, ${r.summary.skipped} skipped.`, '');
+    const blocking = blockingLines(r);
+    if (blocking.length > 0) {
+      lines.push(`**Not certified because ${blocking.length - 1} check(s) did not run:**`, '');
+      for (const l of blocking) lines.push(`- ${l}`);
+      lines.push('');
+    }
     if (r.status === 'adapter-broken') lines.push('**The smoke failed before the worker was reached: the adapter is broken (command, paths, route names or environment), so no check ran.**', '');
     lines.push('| check | result | evidence |', '|---|---|---|');
     for (const k of [...r.smoke, ...r.checks]) {

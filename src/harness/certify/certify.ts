@@ -8,6 +8,7 @@
  * compound-engineering-plugin route tests (research/ce-plugin.md section 3.1).
  */
 import pLimit from 'p-limit';
+import { generatedAnswers } from './generated.ts';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -249,6 +250,7 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
   const strict = artifactAdapter(cfg.worker).strict === true;
   const ignore = artifactAdapter(cfg.worker).ignore ?? [];
 
+  const generated = await generatedAnswers(schema);
   const certifyOne = async (route: CertifyRoute): Promise<RouteCertificate> => {
     options.onProgress?.({ kind: 'route-start', route: route.route, cli: route.cli });
     const smoke = consumer ? consumerSmokeCases(pov, route.route) : smokeCases(pov, route.route);
@@ -262,6 +264,7 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
       inProcess: cfg.worker.run !== undefined,
       nonfinalPosition: positionReader(contract),
       acceptedValue: acceptedReader(contract, route.route),
+      generated,
       smoke,
       rules,
       anchor: definition.anchor,
@@ -332,6 +335,7 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
     let status: RouteCertificate['status'];
     let smokeResults: CheckResult[];
     let checkResults: CheckResult[];
+    let blocking: { id: string; reason: string }[] = [];
     const rest = checks.filter((d) => d.stage !== 'smoke' && (!only?.length || only.includes(d.id)));
     if (!smoke.final || !smoke.prose) {
       status = 'could-not-run';
@@ -361,6 +365,7 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
         // means every check ran, or does not apply to this contract and route).
         const unrun = checkResults.filter((r) => r.status === 'skipped' && !notApplicable.has(r.id) && !isNotApplicable(r.reason ?? ''));
         status = routeStatus(smokeResults, checkResults) === 'certified' && unrun.length === 0 ? 'certified' : 'not-certified';
+        blocking = unrun.map((r) => ({ id: r.id, reason: r.reason ?? '' }));
       }
     }
     const certificate: RouteCertificate = {
@@ -375,6 +380,7 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
         fail: checkResults.filter((r) => r.status === 'fail').length,
         skipped: checkResults.filter((r) => r.status === 'skipped').length,
       },
+      ...(blocking.length > 0 ? { blocking } : {}),
     };
     options.onProgress?.({ kind: 'route-end', route: route.route, certificate });
     return certificate;

@@ -35,6 +35,8 @@ export interface CheckEnv {
   ignore: readonly string[];
   /** The answer the contract accepts from an attempt (a derived one, too), or `undefined` when it accepts none. */
   acceptedValue(attempt: ShimAttempt): unknown;
+  /** Distinct answers valid for the schema, generated from it (src/harness/certify/generated.ts), for checks whose input the corpus lacks. */
+  generated: readonly Record<string, unknown>[];
 }
 
 /** One run a check needs. `data` is for the check's own judge. */

@@ -291,7 +291,7 @@ const tieToLater: CheckDefinition = {
   requires: (r) => (r.scores ? null : `contract ${r.contract} selects the last shaped candidate, not by score`),
   plan: (env) => {
     const base = structuredBesideTextCase(env) ?? env.smoke.final;
-    const tie = base ? tieAttempt(base, env.anchor, env.rules.finalityKey) : null;
+    const tie = base ? tieAttempt(base, env.anchor, env.rules.finalityKey, env.generated) : null;
     if (!base || !tie) return { skip: `no envelope with two equal-scoring candidates can be derived for ${env.route.route}` };
     const accepted = env.acceptedValue(tie.attempt);
     if (accepted === undefined || !isDeepStrictEqual(accepted, tie.later)) return { skip: `routecert's own contract does not pick the later of the derived tie on ${env.route.route}` };

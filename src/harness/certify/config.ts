@@ -20,7 +20,7 @@
 import { access, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isPlainObject } from '#src/envelope/keys.ts';
-import { ContractDefinitionError, type ContractDefinition } from '#src/contract/define.ts';
+import { ContractDefinitionError, type ContractDefinition, type DefinedContract } from '#src/contract/define.ts';
 import type { Contract } from '#src/contract/types.ts';
 import { isContractDefinition, isPresetName } from './rules.ts';
 import { PRESET_NAMES } from '#src/contract/presets.ts';
@@ -176,7 +176,7 @@ export function artifactAdapter(worker: Pick<WorkerAdapter, 'artifact'>): Artifa
 export interface CertifyConfig {
   worker: WorkerAdapter;
   routes: string[];
-  contract?: 'pov' | 'findings-code' | 'findings-doc' | (string & {}) | ContractDefinition | ConsumerContract;
+  contract?: 'pov' | 'findings-code' | 'findings-doc' | (string & {}) | ContractDefinition | DefinedContract | ConsumerContract;
   cases?: string;
   schema?: string;
   prompt?: string;

@@ -24,6 +24,7 @@ import { clipText } from '#src/diagnostics/evidence.ts';
 import type { ShimAttempt } from '#src/harness/shim/plan.ts';
 import { caseLabel, findCases, replayOf } from './cases.ts';
 import type { CheckDefinition, CheckEnv, CheckJudgement, JudgedRun, PlannedRun } from './checkTypes.ts';
+import { anchorPopulated, distinctAnswer } from './generated.ts';
 import type { RunObservation } from './execute.ts';
 import { describeDifferences, meaningDifferences } from './meaning.ts';
 import type { LoadedCase } from '#src/record/corpus.ts';
@@ -125,10 +126,11 @@ function replaceAnswer(attempt: ShimAttempt, value: unknown, to: unknown, forms:
 /**
  * An answer that differs from `value` only in its anchor (`earlier`): a string anchor gets a suffix,
  * a populated array loses its last member (or, with one member, that member's first string field
- * gets a suffix). `null` when the anchor is neither.
+ * gets a suffix); otherwise a distinct answer of `generated` (from the schema), or `null`.
  */
-function variantOf(value: unknown, anchor: string): Record<string, unknown> | null {
+function variantOf(value: unknown, anchor: string, generated: readonly Record<string, unknown>[] = []): Record<string, unknown> | null {
   if (!isPlainObject(value)) return null;
+  const fallback = () => (typeof value[anchor] === 'string' ? null : distinctAnswer(generated, value));
   const a = value[anchor];
   if (typeof a === 'string') return { ...value, [anchor]: `${a} (an earlier draft)` };
   if (Array.isArray(a) && a.length > 1) return { ...value, [anchor]: a.slice(0, -1) };
@@ -137,7 +139,7 @@ function variantOf(value: unknown, anchor: string): Record<string, unknown> | nu
     const key = Object.keys(item).find((k) => typeof item[k] === 'string');
     if (key) return { ...value, [anchor]: [{ ...item, [key]: `${String(item[key])} (an earlier draft)` }] };
   }
-  return null;
+  return fallback();
 }
 
 /**
@@ -170,16 +172,26 @@ function withEarlier(attempt: ShimAttempt, value: unknown, earlier: unknown): Sh
   return { ...rest, stdout: `${JSON.stringify({ ...kept, [field]: `${JSON.stringify(earlier)}${JSON.stringify(value)}` })}\n` };
 }
 
-/** The base of the selection checks: the route's final case when its anchor is populated, else an accepted single-attempt case whose is. */
+/**
+ * The base of the selection checks: the route's final case when its anchor is populated, else an
+ * accepted single-attempt case whose is, else (issue 19 point 8) the final case with its answer
+ * replaced by one generated from the schema whose anchor is populated; `undefined` when none.
+ */
 function populatedBase(env: CheckEnv): LoadedCase | undefined {
-  const populated = (c: LoadedCase) => {
-    const v = c.case.expect.value;
-    if (!isPlainObject(v)) return false;
-    const a = v[env.anchor];
-    return typeof a === 'string' || (Array.isArray(a) && a.length > 0);
-  };
+  const populated = (c: LoadedCase) => anchorPopulated(c.case.expect.value, env.anchor);
   if (env.smoke.final && populated(env.smoke.final)) return env.smoke.final;
-  return findCases(env.cases, env.route.route, { verdict: 'accepted', attempts: 1, where: (c) => populated(c) && c.case.attempts[0]!.exitCode === 0 })[0];
+  const found = findCases(env.cases, env.route.route, { verdict: 'accepted', attempts: 1, where: (c) => populated(c) && c.case.attempts[0]!.exitCode === 0 })[0];
+  if (found) return found;
+  const generated = env.generated.find((g) => anchorPopulated(g, env.anchor));
+  for (const c of derivationBases(env)) {
+    if (!generated) break;
+    const attempt = replaceAnswer(replayOf(c, 0), c.case.expect.value, generated);
+    if (!attempt) continue;
+    if (canonicalJson(env.acceptedValue(attempt)) !== canonicalJson(generated)) continue;
+    const [first, ...rest] = c.case.attempts;
+    return { ...c, case: { ...c.case, attempts: [{ ...first!, stdout: attempt.stdout, stderr: attempt.stderr }, ...rest], expect: { ...c.case.expect, value: generated } } };
+  }
+  return undefined;
 }
 
 /** One run of a derived attempt; `data.expect` is what must be published (absent: nothing). */
@@ -382,7 +394,7 @@ const lastShapedWins: CheckDefinition = {
     const c = populatedBase(env);
     if (!c) return { skip: `the corpus has no accepted case with a populated "${env.anchor}" for ${env.route.route} to derive from` };
     const later = c.case.expect.value;
-    const earlier = variantOf(later, env.anchor);
+    const earlier = variantOf(later, env.anchor, env.generated);
     const attempt = earlier ? withEarlier(replayOf(c, 0), later, earlier) : null;
     if (!attempt) return { skip: `not applicable: no earlier answer can be placed before the answer of ${caseLabel(c)} on ${env.route.route}` };
     const accepted = env.acceptedValue(attempt);

@@ -1,0 +1,74 @@
+/**
+ * Issue 19 point 8 on a config like `routecert init` writes: a team contract whose anchor is an
+ * integer const (`schema_version`), selection by score, a corpus of only a final and a prose-only
+ * case (recorded by `record --config` in a new-user walkthrough). tie-to-later derives its two
+ * candidates from answers generated from the schema, so a worker that takes the later one is
+ * certified and one that takes the earlier one is refused; with no input for a check, the
+ * certificate names each check that kept it from certified.
+ */
+import { cp, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { projectPath } from '#src/paths.ts';
+import { tempRoot } from '#src/cli/cliTestKit.ts';
+import { certify } from './certify.ts';
+import { blockingLines } from './certificate.ts';
+import { loadConfig } from './config.ts';
+
+let root: Awaited<ReturnType<typeof tempRoot>>;
+beforeAll(async () => {
+  root = await tempRoot('generated-inputs');
+}, 60_000);
+afterAll(() => root.remove(), 60_000);
+
+/** The team folder with a config whose worker passes `mode` (`last`: correct, `first`: ties to earlier). */
+async function team(name: string, mode: 'last' | 'first', selection: 'score' | 'last-shaped' = 'score'): Promise<string> {
+  const dir = path.join(root.dir, name);
+  await cp(projectPath('fixtures/teams/int-anchor'), dir, { recursive: true });
+  const review = { name: 'review', schema: 'schemas/review.schema.json', anchor: 'schema_version', finality: 'none', selection, clis: ['claude'] };
+  const config = {
+    cases: 'cases',
+    contracts: [review],
+    worker: { name: `review worker (${mode})`, command: ['node', 'worker.mjs', '{schema}', '{prompt}', '{out}', mode], prompt: 'file', artifact: '{outDir}/review.json', windowEnv: { hardWindowS: 'REVIEW_HARD_SECS' } },
+    routes: ['claude-code/json'],
+    schema: 'schemas/review.schema.json',
+    contract: review,
+  };
+  const file = path.join(dir, 'routecert.config.json');
+  await writeFile(file, JSON.stringify(config, null, 2));
+  return file;
+}
+
+describe('checks whose input the corpus lacks take it from the schema (integer-const anchor)', { timeout: 240_000 }, () => {
+  it('tie-to-later runs: a worker that takes the later of two equal-scoring answers is certified', async () => {
+    const outcome = await certify(await loadConfig(await team('good', 'last')), { checks: ['tie-to-later'] });
+    const route = outcome.certificate.routes[0]!;
+    expect(route.checks.map((c) => [c.id, c.status])).toEqual([['tie-to-later', 'pass']]);
+    expect(route.status).toBe('certified');
+    expect(outcome.exitCode).toBe(0);
+  });
+
+  it('a worker that takes the earlier one is refused', async () => {
+    const outcome = await certify(await loadConfig(await team('bad', 'first')), { checks: ['tie-to-later'] });
+    const route = outcome.certificate.routes[0]!;
+    expect(route.checks[0]!.status).toBe('fail');
+    expect(route.checks[0]!.evidence.join('\n')).toContain('EARLIER of two equal-scoring candidates');
+    expect(route.status).toBe('not-certified');
+    expect(outcome.exitCode).toBe(1);
+  });
+
+  it('last-shaped-wins runs on a last-shaped contract and bites a worker that takes the first', async () => {
+    const good = await certify(await loadConfig(await team('good-last', 'last', 'last-shaped')), { checks: ['last-shaped-wins'] });
+    expect(good.certificate.routes[0]!.checks.map((c) => [c.id, c.status])).toEqual([['last-shaped-wins', 'pass']]);
+    expect(good.certificate.routes[0]!.status).toBe('certified');
+    const bad = await certify(await loadConfig(await team('bad-last', 'first', 'last-shaped')), { checks: ['last-shaped-wins'] });
+    expect(bad.certificate.routes[0]!.checks[0]!.status).toBe('fail');
+  });
+
+  it('the checks that did not run for want of input are named with the next step', () => {
+    const lines = blockingLines({ route: 'claude-code/json', blocking: [{ id: 'tie-to-later', reason: 'no envelope can be derived' }] });
+    expect(lines[0]).toBe('tie-to-later did not run: no envelope can be derived');
+    expect(lines[1]).toMatch(/^next step: .*npx routecert record --config/);
+    expect(blockingLines({ route: 'claude-code/json' })).toEqual([]);
+  });
+});
