@@ -80,31 +80,7 @@ function running(pid: number): boolean {
  * environ) are skipped.
  */
 export function findMarked(id: string): number[] {
-  if (!canSweepProc) return [];
-  const needle = Buffer.from(`${RUN_MARK_VAR}=${id}\0`);
-  const found: number[] = [];
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return [];
-  }
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    const pid = Number(entry);
-    if (pid === process.pid) continue;
-    let environ: Buffer;
-    try {
-      environ = readFileSync(`/proc/${pid}/environ`);
-    } catch {
-      continue;
-    }
-    // The mark may be the first entry (no leading NUL) or any later one.
-    const at = environ.indexOf(needle);
-    if (at < 0 || (at > 0 && environ[at - 1] !== 0)) continue;
-    if (running(pid)) found.push(pid);
-  }
-  return found;
+  return targets({ mark: id });
 }
 
 /** The running members of process group `pgid` (from `/proc`; empty without it). */
