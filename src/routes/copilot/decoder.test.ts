@@ -44,7 +44,11 @@ describe('copilotDecoder', () => {
     ]);
   });
 
-  it('nothing on stdout and a non-zero exit is a crash', () => {
-    expect(decoder.decode(env('', 1, 'error: unknown option')).status).toEqual({ kind: 'crashed', message: 'error: unknown option' });
+  it('nothing on stdout, an unknown option refused and a non-zero exit is startup-rejected (issue 21.5)', () => {
+    expect(decoder.decode(env('', 1, 'error: unknown option')).status).toEqual({ kind: 'startup-rejected', message: 'error: unknown option' });
+  });
+
+  it('nothing on stdout and a stack trace on stderr is still a crash', () => {
+    expect(decoder.decode(env('', 1, 'TypeError: Cannot read properties of undefined\n    at main (file:///app/index.js:3:9)')).status.kind).toBe('crashed');
   });
 });

@@ -45,9 +45,9 @@ describe('grokCliDecoder', () => {
     expect(later.status.kind).toBe('ok');
   });
 
-  it('a missing key (stderr, exit 1, no stdout) is a crash that keeps the message', () => {
+  it('a missing key (stderr, exit 1, no stdout) is the CLI refusing its invocation: startup-rejected, keeping the message (issue 21.5)', () => {
     const d = decoder.decode({ stdout: '', stderr: '❌ Error: API key required.\n', exitCode: 1, elapsedMs: 5 });
-    expect(d.status).toEqual({ kind: 'crashed', message: '❌ Error: API key required.' });
+    expect(d.status).toEqual({ kind: 'startup-rejected', message: '❌ Error: API key required.' });
   });
 });
 

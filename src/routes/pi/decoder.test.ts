@@ -37,9 +37,9 @@ describe('piDecoder', () => {
     expect(d.candidates).toHaveLength(1);
   });
 
-  it('an unknown provider (stderr, exit 1, no JSON) is a crash', () => {
+  it('an unknown provider (stderr, exit 1, no JSON) is the CLI refusing its invocation: startup-rejected (issue 21.5)', () => {
     const d = decoder.decode(env('', 1, 'Error: Unknown provider "mock". Use --list-models to see available providers/models.'));
-    expect(d.status.kind).toBe('crashed');
+    expect(d.status.kind).toBe('startup-rejected');
   });
 
   it('piErrorStatus: an error without an HTTP status is a CLI error', () => {
