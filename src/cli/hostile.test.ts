@@ -201,7 +201,8 @@ describe('case discovery is total and honest', () => {
     expect(r.stderr).toMatch(/sub: the same folder as .*again/);
   });
 
-  it.skipIf(process.getuid?.() === 0)('an unreadable subfolder is a fault that fails the run, not a silent drop', async () => {
+  const asRoot = process.getuid?.() === 0;
+  it.skipIf(asRoot)(`an unreadable subfolder is a fault that fails the run, not a silent drop${asRoot ? ' (skipped: run as root, who can read every folder)' : ''}`, async () => {
     const cases = path.join(root.dir, 'unreadable');
     await mkdir(path.join(cases, 'locked'), { recursive: true });
     await cp(FINDINGS_CASE, path.join(cases, 'one.json'));
