@@ -48,7 +48,7 @@ describe('opencodeDecoder', () => {
   });
 
   it('no event and a non-zero exit is a crash; the exit code alone never makes a success fail', () => {
-    const crash = 'Error: boom\n    at run (/$bunfs/root/opencode:1:1)';
+    const crash = 'Error: boom\n    at run (/$bunfs/opencode:1:1)';
     expect(decoder.decode(env('', 1, crash)).status).toEqual({ kind: 'crashed', message: crash });
     // Its own error line and nothing on stdout: no step began, the CLI refused to run (issue 21).
     expect(decoder.decode(env('', 1, 'Error: boom')).status).toEqual({ kind: 'startup-rejected', message: 'Error: boom' });
