@@ -39,11 +39,7 @@ export const pidOnlyPeer: PeerRunner = (run) =>
       child.stdin.on('error', () => undefined);
       child.stdin.end(run.stdin);
     }
-    child.on('exit', (code, signal) => {
-      clearTimeout(hard);
-      if (idle) clearTimeout(idle);
-      child.stdout?.destroy();
-      child.stderr?.destroy();
+    const finish = (code: number | null, signal: NodeJS.Signals | null) => {
       resolve({
         envelope: {
           stdout: Buffer.concat(out).toString('utf8'),
@@ -56,5 +52,18 @@ export const pidOnlyPeer: PeerRunner = (run) =>
         reaped,
         pid: child.pid ?? null,
       });
+    };
+    child.on('exit', (code, signal) => {
+      clearTimeout(hard);
+      if (idle) clearTimeout(idle);
+      // A CLI that ended by itself: read its output to the end (its pipes close after the exit
+      // event). Only after the pid-only kill does this miniature stop listening (its one fault).
+      if (reaped === null) {
+        child.on('close', () => finish(code, signal));
+        return;
+      }
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+      finish(code, signal);
     });
   });
