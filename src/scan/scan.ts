@@ -46,12 +46,28 @@ const REJECTED = Symbol('rejected');
  * @see {@link https://www.rfc-editor.org/rfc/rfc8259 | RFC 8259} for what counts as JSON.
  */
 export function scanJson(text: string, options: ScanOptions = {}): ScanHit[] {
-  // The scanner's own loop, without an iterator result object per hit (many small hits: issue 24).
-  const scanner = new HitScanner(text, options);
+  // The scanner's own loop, without an iterator result object per hit (many small hits: issue 24),
+  // on the spare scanner when it is free (it always is: the loop runs to its end, calling no user code).
+  const scanner = spare === undefined ? new HitScanner(text, options) : spare.reset(text, options);
+  spare = undefined;
   const hits: ScanHit[] = [];
   for (let hit = scanner.nextHit(); hit !== undefined; hit = scanner.nextHit()) hits.push(hit);
+  spare = scanner.reset('', NO_OPTIONS); // holds on to nothing of this scan
   return hits;
 }
+
+const NO_OPTIONS: ScanOptions = {};
+
+/**
+ * A scanner kept for {@link scanJson}'s next call, and alive between calls on purpose: V8 drops the
+ * hidden class of `HitScanner` objects at a full garbage collection when no instance is alive, and
+ * with it the optimized code of the scan loop ("weak objects"), which then runs unoptimized until
+ * it is compiled again. Since scanJson allocated a new scanner per call (c7f8687), every scan after
+ * a collection paid that: about twice the time at 1 MiB on inputs with many small hits, and
+ * growth steps that came and went with the collections (issue 24). One live instance keeps the
+ * class for every scanner, the iterators of {@link eachJsonHit} included.
+ */
+let spare: HitScanner | undefined;
 
 /**
  * The hits of {@link scanJson}, produced one at a time, in document order: a caller that wants the
@@ -81,13 +97,13 @@ const DONE: IteratorReturnResult<undefined> = { value: undefined, done: true };
  * fast with its state in fields as with it suspended in a generator, measured on 150,000 hits).
  */
 class HitScanner implements IterableIterator<ScanHit> {
-  private readonly text: string;
-  private readonly maxHits: number;
-  private readonly minLength: number;
-  private readonly wantObject: boolean;
-  private readonly wantArray: boolean;
-  private readonly record: number;
-  private readonly needle: string | undefined;
+  private text = '';
+  private maxHits = 0;
+  private minLength = 0;
+  private wantObject = false;
+  private wantArray = false;
+  private record = 0;
+  private needle: string | undefined;
   private nextNeedle = -2;
   private nextEscape = -2;
   private count = 0;
@@ -96,14 +112,19 @@ class HitScanner implements IterableIterator<ScanHit> {
   /** Offsets below `frontier` were read by an earlier pass; attempts there use the validator only. */
   private frontier = 0;
   private pos = 0;
-  private nextObject: number;
-  private nextArray: number;
+  private nextObject = -1;
+  private nextArray = -1;
   /** Complete inner values of a failed outer value still to report (`[start, end, ...]`). */
   private inner: number[] | undefined;
   private innerAt = 0;
-  private done: boolean;
+  private done = true;
 
   constructor(text: string, options: ScanOptions) {
+    this.reset(text, options);
+  }
+
+  /** Starts a new scan of `text` on this object (every field set, nothing kept from the last scan). */
+  reset(text: string, options: ScanOptions): this {
     this.text = typeof text === 'string' ? text : '';
     this.maxHits = options.maxHits ?? Infinity;
     this.minLength = options.minLength ?? 0;
@@ -112,9 +133,19 @@ class HitScanner implements IterableIterator<ScanHit> {
     this.wantArray = kinds.includes('array');
     this.record = (this.wantObject ? OBJECT_BIT : 0) | (this.wantArray ? ARRAY_BIT : 0);
     this.needle = options.mustContain === '' ? undefined : options.mustContain;
+    this.nextNeedle = -2;
+    this.nextEscape = -2;
+    this.count = 0;
+    this.fences = undefined;
+    this.cursor.i = 0;
+    this.frontier = 0;
+    this.pos = 0;
+    this.inner = undefined;
+    this.innerAt = 0;
     this.done = typeof text !== 'string' || !(this.maxHits > 0) || !(this.wantObject || this.wantArray);
     this.nextObject = this.wantObject ? this.text.indexOf('{') : -1;
     this.nextArray = this.wantArray ? this.text.indexOf('[') : -1;
+    return this;
   }
 
   [Symbol.iterator](): IterableIterator<ScanHit> {
@@ -245,6 +276,8 @@ class HitScanner implements IterableIterator<ScanHit> {
     return this.nextEscape >= 0 && this.nextEscape + 2 <= to;
   }
 }
+
+spare = new HitScanner('', NO_OPTIONS);
 
 function parseSpan(text: string, start: number, end: number): unknown {
   try {
