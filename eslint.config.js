@@ -4,7 +4,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'reports/**', 'node_modules/**', 'probes/node_modules/**', '**/*.d.ts', '.ci/pack-smoke/out/**'] },
+  { ignores: ['dist/**', 'reports/**', 'node_modules/**', 'probes/node_modules/**', '**/*.d.ts', '.ci/pack-smoke/out/**', '.routecert-build-*/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

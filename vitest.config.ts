@@ -37,6 +37,9 @@ export default defineConfig({
     hookTimeout: 60_000,
     // One fast-check seed per run (fixed unless ROUTECERT_SEED or ROUTECERT_NUM_RUNS ask otherwise).
     setupFiles: ['suites/_helpers/seed.setup.ts'],
+    // One build of the sources per run for every `node bin/routecert*.js` the tests start (each would
+    // otherwise compile its modules through tsx again): ROUTECERT_DIST names it (bin/load.js).
+    globalSetup: ['suites/_helpers/cliBuild.globalSetup.ts'],
     projects: [
       { extends: true, test: { name: 'unit', include: ['src/**/*.test.ts'], maxWorkers: WORKERS, sequence: { groupOrder: 0 } } },
       {

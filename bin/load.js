@@ -5,7 +5,9 @@
 //   `npx routecert` and `npm start` need no build step and never run a stale dist/. The
 //   `routecert-source` condition (bin/source-conditions.js) makes `#src/*.ts` and the `routecert`
 //   package resolve to src/ instead of dist/ (package.json `imports`/`exports`).
-// `ROUTECERT_DIST=1` makes a checkout run dist/ (after `npm run build`), as the package does.
+// `ROUTECERT_DIST=1` makes a checkout run dist/ (after `npm run build`), as the package does;
+// `ROUTECERT_DIST=<folder>` runs another build folder beside dist/ (the tests' one-off build of the
+// sources, suites/_helpers/cliBuild.globalSetup.ts).
 import { existsSync } from 'node:fs';
 import { register } from 'node:module';
 
@@ -17,7 +19,9 @@ const ROOT = new URL('../', import.meta.url);
  */
 export async function loadEntry(entry) {
   const source = new URL(`src/${entry}.ts`, ROOT);
-  if (existsSync(source) && process.env.ROUTECERT_DIST !== '1') {
+  const dist = process.env.ROUTECERT_DIST ?? '';
+  if (dist !== '' && dist !== '1' && dist !== '0') return import(new URL(`${dist}/${entry}.js`, ROOT).href);
+  if (existsSync(source) && dist !== '1') {
     let tsx;
     try {
       tsx = await import('tsx/esm/api');

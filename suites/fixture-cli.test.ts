@@ -32,7 +32,8 @@ const fixture = ROUTE_DEFINITIONS.find((d) => d.cli === 'fixture');
 if (!fixture) throw new Error('the fixture route folder was not loaded from ROUTECERT_ROUTE_DIRS');
 const cases = await loadCorpus(path.join(FIXTURE_DIRS, 'fixture/cases'));
 const ROUTE = 'fixture/jsonl';
-const childEnv = { ...process.env, ROUTECERT_ROUTE_DIRS: FIXTURE_DIRS, NO_COLOR: '1' };
+// The sources through tsx, not the run's build (ROUTECERT_DIST): the fixture folder holds a route.ts.
+const childEnv = { ...process.env, ROUTECERT_ROUTE_DIRS: FIXTURE_DIRS, NO_COLOR: '1', ROUTECERT_DIST: undefined };
 
 describe('decoder laws: the fixture CLI (origins from its definition)', () => {
   const examples = cases.cases.flatMap((c) => c.case.attempts.map((a) => a.stdout));

@@ -25,9 +25,8 @@ beforeAll(async () => {
     expect(r.exitCode, r.stderr).toBe(0);
     return onlyRun(reports);
   };
-  whole = await run('whole', []);
-  shard1 = await run('shard-1', ['--shard', '1/2']);
-  shard2 = await run('shard-2', ['--shard', '2/2']);
+  // Three independent runs, started together (each its own reports folder).
+  [whole, shard1, shard2] = await Promise.all([run('whole', []), run('shard-1', ['--shard', '1/2']), run('shard-2', ['--shard', '2/2'])]);
 }, 400_000);
 afterAll(() => root.remove());
 

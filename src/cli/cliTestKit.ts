@@ -72,3 +72,19 @@ export async function mixedCorpus(dest: string): Promise<{ failing: string; skip
   await writeFile(path.join(dest, 'broken.json'), '{ "id": "x", ', 'utf8');
   return { failing, skipped };
 }
+
+/**
+ * Every claude-code/json case of the bundled corpus copied to `dest`, one of them failing
+ * (final.json expects retry): the small corpus of the CLI tests. Returns its folder, how many
+ * cases it holds and the failing case's id.
+ */
+export async function smallCorpus(dest: string): Promise<{ dir: string; count: number; failing: string }> {
+  await copyCorpus(dest, (rel) => rel.startsWith(`claude-code${path.sep}json${path.sep}`));
+  const count = (await readdir(path.join(dest, 'claude-code/json'))).filter((f) => f.endsWith('.json')).length;
+  let failing = '';
+  await editCase(path.join(dest, 'claude-code/json/final.json'), (c) => {
+    failing = c.id as string;
+    c.expect = { verdict: 'retry' };
+  });
+  return { dir: dest, count, failing };
+}

@@ -189,6 +189,9 @@ export async function executeRun(input: RunInput, ctx: RunContext): Promise<RunO
     LANG: 'C.UTF-8',
     NO_COLOR: '1',
     ...FAKE_SECRETS,
+    // A routecert started on a build folder (bin/load.js `ROUTECERT_DIST`, the tests' one build of
+    // the sources) starts `routecert-worker` on the same build, not on the sources through tsx.
+    ...(process.env.ROUTECERT_DIST ? { ROUTECERT_DIST: process.env.ROUTECERT_DIST } : {}),
     ...fillAll(adapter.env, values),
     ...fillAll(adapter.routeEnv?.[input.route.route], values),
     [adapter.windowEnv.hardWindowS]: String(input.windows.hardWindowS),

@@ -1,0 +1,75 @@
+/**
+ * A CLI that never lies (issue 13 part 5), spawned as a user runs it: numbers and names are
+ * validated (exit 2 naming the bad argument); a certificate with no check is refused; `lint`
+ * without a path; `--version`. (Its other commands: cli-select.test.ts, cli-run.test.ts.)
+ */
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { projectPath } from '#src/paths.ts';
+import { routecert, tempRoot } from './cliTestKit.ts';
+
+let root: Awaited<ReturnType<typeof tempRoot>>;
+let n = 0;
+/** A fresh reports folder under the root. */
+const reportsDir = () => path.join(root.dir, `reports-${(n += 1)}`);
+
+beforeAll(async () => {
+  root = await tempRoot('cli-args');
+}, 60_000);
+afterAll(() => root.remove(), 60_000);
+
+describe('numbers and names are validated', { timeout: 180_000 }, () => {
+  it.each([
+    [['run', '--no-probes', '--probe-timeout', 'abc'], /option '--probe-timeout <ms>' argument 'abc' is invalid\. Expected an integer >= 1 \(ms\)/],
+    [['record', '--probe-timeout', '-5'], /argument '-5' is invalid/],
+    [['probe', '--cli', 'claude', '--probe-timeout', '1.5'], /argument '1\.5' is invalid/],
+    [['certify', '--concurrency', 'many'], /argument 'many' is invalid/],
+    [['run', '--no-probes', '--shard', '3/2'], /option '--shard <i\/n>' argument '3\/2' is invalid/],
+    [['run', '--no-probes', '--reporter', 'junt'], /Unknown reporter "junt"; did you mean "junit"\?/],
+    [['run', '--no-probes', '--reporter', 'default', '--output-file', 'x.xml'], /must say which reporter writes it/],
+  ])('%j exits 2', async (args, message) => {
+    const r = await routecert(args, { cwd: root.dir });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(message);
+  });
+
+  it('certify --check nosuch exits 2 and writes no certificate', async () => {
+    const reports = reportsDir();
+    const r = await routecert(['certify', '--config', projectPath('routecert.config.ts'), '--check', 'nosuch', '--reports', reports], { cwd: root.dir });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/unknown check "nosuch"\. Checks: .*retry-once/);
+    expect(existsSync(reports)).toBe(false);
+  });
+
+  it("lint with no path: the working folder's config when it has contracts; neither a config nor schemas/contracts exits 2", async () => {
+    const fs = await import('node:fs/promises');
+    const team = path.join(root.dir, 'lint-team');
+    await fs.mkdir(path.join(team, 'schemas'), { recursive: true });
+    await fs.writeFile(path.join(team, 'schemas', 'answer.schema.json'), JSON.stringify({ type: 'object', required: ['answer'], properties: { answer: { type: 'string' }, _meta: { type: 'string' } }, additionalProperties: false }));
+    await fs.writeFile(path.join(team, 'routecert.config.json'), JSON.stringify({ contracts: [{ name: 'answer', schema: 'schemas/answer.schema.json', anchor: 'answer', finality: 'none', selection: 'score', clis: ['claude'] }] }));
+    const r = await routecert(['lint'], { cwd: team });
+    expect(r.stderr).not.toContain('schemas/contracts');
+    expect(r.stdout).toContain('contract answer (clis: claude)');
+    const bare = path.join(root.dir, 'lint-bare');
+    await fs.mkdir(bare, { recursive: true });
+    const b = await routecert(['lint'], { cwd: bare });
+    expect(b.exitCode).toBe(2);
+    expect(b.stderr).toContain('no paths given, no routecert.config.* with contracts here');
+  });
+
+  it('lint on a missing file exits 2', async () => {
+    const r = await routecert(['lint', path.join(root.dir, 'missing.schema.json')], { cwd: root.dir });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('no such file or folder');
+  });
+
+  it('--version prints the package version (from the checkout\'s sources through tsx, not the tests\' build)', async () => {
+    const pkg = JSON.parse(await readFile(projectPath('package.json'), 'utf8')) as { version: string };
+    // Every other spawn runs the run's one build (ROUTECERT_DIST, suites/_helpers/cliBuild.globalSetup.ts).
+    const r = await routecert(['--version'], { cwd: root.dir, env: { ROUTECERT_DIST: undefined } });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout.trim()).toBe(pkg.version);
+  });
+});
