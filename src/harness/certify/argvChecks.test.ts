@@ -22,4 +22,10 @@ describe('forbiddenIn', () => {
     expect(forbiddenIn('codex', ['exec', '-sdanger-full-access']).join('\n')).toContain('-s danger-full-access');
     expect(forbiddenIn('codex', ['exec', '-sread-only'])).toEqual([]);
   });
+
+  it("finds cursor-agent's sandbox turned off, and leaves it alone when enabled", () => {
+    expect(forbiddenIn('cursor-agent', ['-p', '--mode', 'ask', '--trust', '--sandbox', 'disabled']).join('\n')).toContain('--sandbox disabled');
+    expect(forbiddenIn('cursor-agent', ['-p', '--sandbox=disabled']).join('\n')).toContain('--sandbox disabled');
+    expect(forbiddenIn('cursor-agent', ['-p', '--mode', 'ask', '--trust', '--sandbox', 'enabled'])).toEqual([]);
+  });
 });
