@@ -22,9 +22,9 @@ export const CE_WORKERS = {
 export type CeWorker = keyof typeof CE_WORKERS;
 
 /** The workers' name for each route (their provider key; the artifact is `<name>-<provider>.json`). */
-const PROVIDERS: Record<string, string> = { 'claude-code/stream-json': 'claude', 'codex/jsonl': 'codex', 'grok/json': 'grok' };
+const PROVIDERS: Record<string, string> = { 'claude-code/stream-json': 'claude', 'codex/jsonl': 'codex', 'grok/json': 'grok', 'cursor-agent/stream-json': 'cursor' };
 /** The route argument ce-pov takes (grok-cli publishes pov-grok.json). */
-const POV_ROUTES: Record<string, string> = { 'claude-code/stream-json': 'claude', 'codex/jsonl': 'codex', 'grok/json': 'grok-cli' };
+const POV_ROUTES: Record<string, string> = { 'claude-code/stream-json': 'claude', 'codex/jsonl': 'codex', 'grok/json': 'grok-cli', 'cursor-agent/stream-json': 'cursor' };
 /** The fixed route the findings workers read from `CROSS_MODEL_FIXED_ROUTE`. */
 const FIXED: Record<string, Record<string, string>> = {
   'claude-code/stream-json': { CROSS_MODEL_FIXED_ROUTE: 'claude' },

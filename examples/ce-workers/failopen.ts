@@ -39,6 +39,7 @@ export interface CeFault {
 const CLAUDE = 'claude-code/stream-json';
 const CODEX = 'codex/jsonl';
 const GROK = 'grok/json';
+const CURSOR = 'cursor-agent/stream-json';
 
 /** ce-plugin's own history, by PR or issue number (research/ce-plugin.md section 5). */
 const ce = (n: number) => `https://github.com/EveryInc/compound-engineering-plugin/pull/${n}`;
@@ -154,6 +155,12 @@ export const CE_FAULTS: readonly CeFault[] = [
     fault: 'on SIGTERM exits at once, leaving the peer CLI (in its own process group) running',
     source: 'research/ce-plugin.md 1.1 (the TERM/INT handler reaps the live peer group, then exits); vanillagreencom/kendex#1886 (children outliving a stopped job)',
     edits: [{ find: '    reap "$_term_peer" 2>/dev/null || true\n', replace: '' }, { find: '    wait "$_term_peer" 2>/dev/null || true\n', replace: '' }],
+  },
+  {
+    id: 'pov-cursor-sandbox-off', worker: 'pov', route: CURSOR, check: 'forbidden-flags',
+    fault: 'runs cursor-agent with `--sandbox disabled` instead of enabled',
+    source: 'cursor-agent CLI parameters (`--sandbox <mode>`: enabled | disabled; linuxcommandlibrary.com/man/cursor, cheatsheets.zip/cursor-cli); research/ce-plugin.md 1.2 (`--sandbox enabled` on every cursor route)',
+    edits: [{ find: '--sandbox enabled', replace: '--sandbox disabled' }],
   },
   // ce-code-review cross-model-adversarial-review.sh
   {
