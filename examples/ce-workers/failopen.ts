@@ -204,6 +204,12 @@ export const CE_FAULTS: readonly CeFault[] = [
     edits: [{ find: CLIP_IF, replace: 'if true; then' }, { find: CLIP_HEAD_TAIL, replace: 'evidence="${evidence: -300}"' }],
   },
   {
+    id: 'doc-codex-stderr-devnull', worker: 'doc', route: CODEX, check: 'stderr-short',
+    fault: "drops Codex's stderr (`2>/dev/null` where upstream merges it into the peer log)",
+    source: 'simonlin1212/Vibe-Research#16 (codex stderr=DEVNULL: only "exit code 1" left)',
+    edits: [{ find: '"${CMD[@]}" < "$PROMPT_FILE" > "$PEERLOG" 2>&1 &', replace: '"${CMD[@]}" < "$PROMPT_FILE" > "$PEERLOG" 2>/dev/null &' }],
+  },
+  {
     id: 'doc-no-idle', worker: 'doc', route: CLAUDE, check: 'idle-window',
     fault: 'a silent peer is reaped only at the hard window',
     source: `${ce(1270).replace('/pull/', '/issues/')}, ${ce(1287)}`,
