@@ -57,6 +57,7 @@ reap() { # <pid>: SIGTERM to the group, up to 2 s of grace, then SIGKILL (a tool
   for i in 1 2 3 4 5 6 7 8 9 10; do kill -0 "$1" 2>/dev/null || break; sleep 0.2; done
   kill_group KILL "$1"
 }
+stop_peer_on_term() { [ -z "$ACTIVE_PEER" ] || reap "$ACTIVE_PEER"; }  # stopped with SIGTERM: the peer's group goes too
 keep_timed_out_output() { return 1; }                      # output of a reaped peer is discarded
 run_says_failed() { # <log>: an envelope that says the run failed (is_error: true, codex turn.failed) is never published
   grep -q '"is_error":true\|"type":"turn.failed"' "$1" 2>/dev/null && jq -se 'any(.[]; type == "object" and (.is_error == true or .type == "turn.failed"))' "$1" >/dev/null 2>&1
@@ -78,6 +79,14 @@ clip_evidence() { # <text>: short stays whole; long keeps its head (the message)
 
 now_ms() { if [ -n "${EPOCHREALTIME:-}" ]; then local t=${EPOCHREALTIME/[.,]/}; echo $((t / 1000)); else echo $(($(date +%s) * 1000)); fi; }
 
+# SIGTERM/SIGINT (a supervisor or CI stops the job): the peer runs in a process group of its own,
+# which that signal does not reach, so stop it before exiting.
+ACTIVE_PEER=""
+on_term() {
+  stop_peer_on_term
+  exit 143
+}
+
 build_cmd() { # <attempt>
   CMD=()
   while IFS= read -r -d '' token; do CMD+=("$token"); done < <(adapter_argv "$TARGET" "$1")
@@ -97,6 +106,7 @@ attempt_route() { # <cap secs> <attempt>
   set -m
   "${CMD[@]}" <"$stdin_file" >"$PEERLOG" 2>"$PEERERR" &
   pid=$!
+  ACTIVE_PEER=$pid
   set +m
   start=$(now_ms)
   lastchg=$start
@@ -115,6 +125,7 @@ attempt_route() { # <cap secs> <attempt>
   wait "$pid" 2>/dev/null
   rc=$?
   kill_group KILL "$pid"   # sweep whatever the peer left in its group
+  ACTIVE_PEER=""
   if [ "$RUN_STATUS" = ok ] && [ "$rc" -ne 0 ]; then RUN_STATUS=failed; fi
 }
 
@@ -282,6 +293,7 @@ main() {
 
   SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/peer-worker.XXXXXX") || { log "cannot create a scratch dir; skipping provider $TARGET"; exit 0; }
   trap 'rm -rf "$SCRATCH"' EXIT
+  trap on_term TERM INT
   PROMPT_FILE="$SCRATCH/prompt.txt"
   PEERLOG="$SCRATCH/peer.log"
   PEERERR="$SCRATCH/peer.err"

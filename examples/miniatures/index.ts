@@ -46,6 +46,7 @@ export const BASH_MINIATURES: Readonly<Record<string, BashMiniature>> = {
   'loose-anchor-type': { script: 'loose-anchor-type.sh', mistake: 'never checks the anchor\'s type', route: claude, fails: ['wrong-shape'] },
   'ignores-required-field': { script: 'ignores-required-field.sh', mistake: 'skips a required member in its shape test', route: claude, fails: ['schema-invalid'] },
   'wrong-output-format': { script: 'wrong-output-format.sh', mistake: "asks for another output format than the route's", route: 'claude-code/json', fails: ['output-format'] },
+  'term-leaves-peer': { script: 'term-leaves-peer.sh', mistake: 'exits on SIGTERM leaving its peer running', route: claude, fails: ['term-honoured'] },
 };
 
 /** The certification config of a miniature: the example worker's adapter running the miniature's script, on its route. */

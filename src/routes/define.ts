@@ -40,11 +40,15 @@ export type OutputFormatArg = { flags: readonly string[]; value: string | null }
  * refuses any call that carries it.
  * - `flag`: the flag as the CLI spells it (also matched as `flag=value`);
  * - `value`: when given, only this value of the flag is forbidden (`--permission-mode bypassPermissions`);
+ * - `config`: the flag sets a configuration key as `key=value` (Codex `-c sandbox_mode="danger-full-access"`):
+ *   only key `config` with value `value` is forbidden, the value read as the CLI reads it (TOML
+ *   quotes and surrounding spaces removed);
  * - `source`: where the flag is documented (the CLI's `--help` of a named version, its docs).
  */
 export interface ForbiddenFlag {
   flag: string;
   value?: string;
+  config?: string;
   source: string;
 }
 
@@ -206,7 +210,10 @@ export function defineRoute(spec: RouteSpec): RouteDefinition {
     if ('flags' in r.outputFormat && r.outputFormat.flags.length === 0) fail(`route "${r.route}" names no output-format flag (use { none: '<why>' })`);
   }
   if (spec.bin !== null && spec.forbiddenFlags.length === 0) fail('a CLI with a binary lists no forbidden flags (the flags that lift its permission checks, each with its source)');
-  for (const f of spec.forbiddenFlags) if (f.source.trim() === '') fail(`forbidden flag ${f.flag} has no source`);
+  for (const f of spec.forbiddenFlags) {
+    if (f.source.trim() === '') fail(`forbidden flag ${f.flag} has no source`);
+    if (f.config !== undefined && f.value === undefined) fail(`forbidden flag ${f.flag} ${f.config}= names a configuration key without the forbidden value`);
+  }
   let driver: ProbeDriver | null = null;
   if (spec.probe) {
     const { bin, npmPackage, versions } = spec;

@@ -28,7 +28,8 @@ import { CONSUMERS, installedVersion, pinnedCli, type Consumer } from './consume
  * - `files`: its files (relative to the package) the patch is tried on; `find` must occur in at
  *   least one, and every occurrence is replaced by `replace`;
  * - `more`: further edits of the same fault (each must match too), when the code does it in two places;
- * - `fault`: what the copy does wrong, in words; `check`: the check that must refuse it.
+ * - `fault`: what the copy does wrong, in words; `check`: the check that must refuse it;
+ * - `source`: where such a fault was seen (a public issue or pull request, or the package's own code).
  */
 export interface Fault {
   dir: string;
@@ -39,6 +40,7 @@ export interface Fault {
   more?: { find: string; replace: string }[];
   fault: string;
   check: string;
+  source?: string;
 }
 
 const CODEX_SDK = { dir: 'codex-sdk', pkg: '@openai/codex-sdk', files: ['dist/index.js'] };
@@ -81,6 +83,47 @@ export const FAULTS: readonly Fault[] = [
   { ...GEMINI_PROVIDER, check: 'schema-sent', fault: 'JSON mode off (text/plain, no response schema)', find: 'responseMimeType: hasSchema ? "application/json" : "text/plain",', replace: 'responseMimeType: "text/plain",' },
   { ...GEMINI_PROVIDER, check: 'provider-error', fault: "replaces the API's message with a generic one", find: 'message: error.message', replace: 'message: "Gemini request failed"' },
   { ...GEMINI_PROVIDER, check: 'usage', fault: 'reports no input tokens', find: 'const inputTokens = response.usageMetadata?.promptTokenCount || 0;', replace: 'const inputTokens = 0;' },
+  // Second round (issue 19 point 2: more copies than the issue lists), each with the public report of such a fault.
+  {
+    ...AGENT_SDK, check: 'stderr-visible', fault: "drops the CLI's stderr tail from the process-exit error (`Claude Code process exited with code 1` alone)",
+    source: 'anthropics/claude-agent-sdk-typescript#106, ben-vargas/ai-sdk-provider-claude-code#136 (bare process-exit errors before the SDK added the stderr tail)',
+    find: 'Claude Code process exited with code ${e}${this.formatStderrTail()}', replace: 'Claude Code process exited with code ${e}',
+  },
+  {
+    ...AGENT_SDK, check: 'stderr-visible', fault: "ignores the CLI's non-zero exit code (the query ends as if the CLI had finished)",
+    source: 'anthropics/claude-code#49396 (exit 1 with no message), alookai/alook#30 (a consumer overriding the exit code)',
+    find: 'getProcessExitError(e,t){if(e!==0&&e!==null){', replace: 'getProcessExitError(e,t){if(false){',
+  },
+  {
+    ...CODEX_SDK, check: 'stderr-visible', fault: "ignores the CLI's non-zero exit code (only a signal is an error)",
+    source: 'alookai/alook#30 (exit code overridden), simonlin1212/Vibe-Research#16 (a failed codex run taken as an answer)',
+    find: 'if (code !== 0 || signal) {', replace: 'if (signal) {',
+  },
+  {
+    ...CODEX_SDK, check: 'forbidden-flags', fault: 'lifts the sandbox through a config override (`--config sandbox_mode="danger-full-access"`)',
+    source: "Codex's `sandbox_mode` config key, settable with `-c`/`--config` (ai-sdk-provider-codex-cli sends its sandboxMode setting that way)",
+    find: 'const commandArgs = ["exec", "--experimental-json"];', replace: 'const commandArgs = ["exec", "--experimental-json", "--config", \'sandbox_mode="danger-full-access"\'];',
+  },
+  {
+    ...CODEX_CLI, check: 'forbidden-flags', fault: 'defaults `sandboxMode` to danger-full-access (`-c sandbox_mode=danger-full-access`)',
+    source: "ai-sdk-provider-codex-cli's own `sandboxMode` setting (enum read-only | workspace-write | danger-full-access), sent as `-c sandbox_mode=<mode>`",
+    find: 'const sandbox = settings.sandboxMode ?? "workspace-write";', replace: 'const sandbox = settings.sandboxMode ?? "danger-full-access";',
+  },
+  {
+    ...CLAUDE_PROVIDER, check: 'incomplete-stream', fault: "takes the `StructuredOutput` tool call's input as the answer (no `result` needed)",
+    source: 'appstrate/appstrate#833 (structured output captured from the tool call); examples/consumers/FINDINGS.md 1 (a stream cut before `result`)',
+    find: 'if (isInternalStructuredOutputTool(tool3.name, options)) continue;', replace: 'if (isInternalStructuredOutputTool(tool3.name, options)) { structuredOutput = tool3.input; continue; }',
+  },
+  {
+    ...GEMINI_PROVIDER, check: 'schema-sent', fault: 'JSON mode on but the response schema never sent (the schema only in the prompt)',
+    source: 'vertesia/llumiverse#17 (schema passed in the prompt instead of responseSchema), langchain4j/langchain4j#1272 (JSON mode without a schema)',
+    find: 'responseJsonSchema: hasSchema ? schema : void 0,', replace: 'responseJsonSchema: void 0,',
+  },
+  {
+    ...GEMINI_PROVIDER, check: 'provider-error', fault: 'maps every API error to status 500 (the 400 branch of its error mapping removed)',
+    source: "the provider's own mapGeminiError (status guessed from the message's words); anthropics/claude-agent-sdk-python#1031 (the status lost on the way to the caller)",
+    find: 'if (message.includes("invalid") || message.includes("bad request")) {', replace: 'if (false) {',
+  },
 ];
 
 /** Link every entry of `from` into `to`, except `keep` (a package path such as `@openai/codex-sdk`), which is copied. */
@@ -165,26 +208,33 @@ export function failOpenMarkdown(results: readonly FailOpenResult[]): string {
     '',
     `Written by \`npm run consumers:failopen\` (${new Date().toISOString().slice(0, 10)}): each row is the installed consumer copied with ONE fault put into its installed JavaScript (examples/consumers/_kit/failopen.ts), certified with the smoke and the check named for the fault. ${refused} of ${results.length} copies refused by their named check.`,
     '',
-    '| consumer | fault put in | refusing check | result | route status | evidence |',
-    '|---|---|---|---|---|---|',
+    '| consumer | fault put in | source | refusing check | result | route status | evidence |',
+    '|---|---|---|---|---|---|---|',
   ];
   for (const r of results) {
     const status = r.check ? (r.check.status === 'fail' ? '**refused**' : r.check.status === 'pass' ? 'NOT refused' : `skipped: ${r.check.reason ?? ''}`) : 'check missing';
     const evidence = (r.check?.status === 'skipped' ? '' : (r.check?.evidence[0] ?? '')).replace(/\|/g, '\\|').replace(/\(pid \d+\)/g, '(pid <pid>)').slice(0, 240);
-    lines.push(`| \`${r.consumer}\` | ${r.fault.fault} | \`${r.fault.check}\` | ${status} | ${r.routeStatus} | ${evidence} |`);
+    const cell = (text: string) => text.replace(/\|/g, '\\|');
+    lines.push(`| \`${r.consumer}\` | ${cell(r.fault.fault)} | ${cell(r.fault.source ?? '')} | \`${r.fault.check}\` | ${status} | ${r.routeStatus} | ${evidence} |`);
   }
   return `${lines.join('\n')}\n`;
 }
 
-/** Certify every fail-open copy (of `dirs`, or all), write FAILOPEN.md; returns 0 when every copy was refused by its check, else 1. */
-export async function failOpenMain(dirs: readonly string[]): Promise<number> {
-  const faults = FAULTS.filter((f) => dirs.length === 0 || dirs.includes(f.dir));
+/**
+ * Certify every fail-open copy, or those chosen by `names` (consumer folders and/or check ids: a copy
+ * is chosen when its folder is named, if any folder is, and its check is named, if any check is);
+ * write FAILOPEN.md when all ran. Returns 0 when every copy was refused by its check, else 1.
+ */
+export async function failOpenMain(names: readonly string[]): Promise<number> {
+  const dirs = names.filter((n) => FAULTS.some((f) => f.dir === n));
+  const checks = names.filter((n) => FAULTS.some((f) => f.check === n));
+  const faults = FAULTS.filter((f) => (dirs.length === 0 || dirs.includes(f.dir)) && (checks.length === 0 || checks.includes(f.check)));
   const results: FailOpenResult[] = [];
   for (const fault of faults) {
     const r = await certifyFailOpen(fault);
     process.stdout.write(`${r.consumer}: ${fault.fault} -> ${fault.check}: ${r.check?.status ?? 'missing'}\n`);
     results.push(r);
   }
-  if (dirs.length === 0) await writeFile(projectPath('examples/consumers/FAILOPEN.md'), failOpenMarkdown(results));
+  if (names.length === 0) await writeFile(projectPath('examples/consumers/FAILOPEN.md'), failOpenMarkdown(results));
   return results.every((r) => r.check?.status === 'fail') ? 0 : 1;
 }

@@ -53,15 +53,36 @@ export function forbiddenFlagsOf(bin: string): ForbiddenFlag[] {
   return [...FORBIDDEN_FLAGS.map((flag) => ({ flag, source: SOURCE })), ...own];
 }
 
+/**
+ * The values `argv` gives `flag` as a command-line parser reads them: `flag v`, `flag=v`, and for a
+ * one-letter flag also `-fv` (clap and getopt take an attached value: Codex's `-sdanger-full-access`).
+ */
+function flagValues(argv: readonly string[], flag: string): string[] {
+  const short = /^-[A-Za-z]$/.test(flag);
+  return argv.flatMap((t, i) => (t === flag ? [argv[i + 1] ?? ''] : t.startsWith(`${flag}=`) ? [t.slice(flag.length + 1)] : short && t.startsWith(flag) && t.length > 2 ? [t.slice(2)] : []));
+}
+
+/** A `key=value` configuration override split as the CLI reads it: spaces trimmed, one pair of TOML quotes removed from the value. */
+function configPair(token: string): { key: string; value: string } | null {
+  const eq = token.indexOf('=');
+  if (eq < 0) return null;
+  const raw = token.slice(eq + 1).trim();
+  const value = /^(["']).*\1$/s.test(raw) && raw.length >= 2 ? raw.slice(1, -1) : raw;
+  return { key: token.slice(0, eq).trim(), value };
+}
+
+/** Whether `argv` carries forbidden flag `f`. */
+function carries(argv: readonly string[], f: ForbiddenFlag): boolean {
+  if (f.config !== undefined) return flagValues(argv, f.flag).some((v) => { const p = configPair(v); return p !== null && p.key === f.config && p.value === f.value; });
+  if (f.value === undefined) return argv.some((t) => t === f.flag || t.startsWith(`${f.flag}=`));
+  return flagValues(argv, f.flag).includes(f.value);
+}
+
 /** What in `argv` is forbidden for `bin`, one line each with its source. */
 export function forbiddenIn(bin: string, argv: readonly string[]): string[] {
   const found: string[] = [];
   for (const f of forbiddenFlagsOf(bin)) {
-    argv.forEach((t, i) => {
-      if (f.value === undefined ? t === f.flag || t.startsWith(`${f.flag}=`) : (t === f.flag && argv[i + 1] === f.value) || t === `${f.flag}=${f.value}`) {
-        found.push(`${f.value === undefined ? f.flag : `${f.flag} ${f.value}`} (${f.source})`);
-      }
-    });
+    if (carries(argv, f)) found.push(`${f.config !== undefined ? `${f.flag} ${f.config}=${f.value}` : f.value === undefined ? f.flag : `${f.flag} ${f.value}`} (${f.source})`);
   }
   for (const s of FORBIDDEN_SUBSTRINGS) if (argv.some((t) => t.includes(s))) found.push(`a token containing "${s}" (${SOURCE})`);
   return [...new Set(found)];

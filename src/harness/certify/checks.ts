@@ -613,7 +613,7 @@ const idleWindow: CheckDefinition = {
 
 const termHonoured: CheckDefinition = {
   id: 'term-honoured',
-  title: 'a worker stopped with SIGTERM (as CI and supervisors stop a job) ends by itself, without SIGKILL',
+  title: 'a worker stopped with SIGTERM (as CI and supervisors stop a job) ends by itself, without SIGKILL, and stops its peer',
   stage: 'check',
   covers: ['deadline', 'signals'],
   expectedVerdict: 'timeout',
@@ -630,7 +630,10 @@ const termHonoured: CheckDefinition = {
     if (o.fault) problems.push(`${o.label}: ${o.fault}`);
     if (!o.killedAtOuterDeadline) problems.push(`${o.label}: the worker ended before routecert's SIGTERM, so the check could not judge it (it should wait for a hanging peer within its windows)`);
     if (o.termIgnored) problems.push(termIgnoredProblem(o));
-    return verdict(problems, [`${o.label}: the worker ended on SIGTERM (exit ${o.exitCode ?? o.signal ?? 'unknown'})`]);
+    // Stopping is not enough: a peer in a process group of its own does not get the SIGTERM routecert
+    // sends the worker's group, so a worker that exits without stopping it leaves it running.
+    if (o.leftovers.length > 0) problems.push(`${o.label}: the worker ended on SIGTERM but left ${o.leftovers.map((l) => l.what).join(', ')} running: a worker stopped with SIGTERM must stop its peer's process group before it exits`);
+    return verdict(problems, [`${o.label}: the worker ended on SIGTERM (exit ${o.exitCode ?? o.signal ?? 'unknown'}) and left nothing running`]);
   },
 };
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CHECKS } from './checks.ts';
 import { configProblems } from './config.ts';
-import { checksForContract, CONSUMER_CHECKS, CONSUMER_CONTRACT, cutBeforeTerminal, describeOutcome, outcomeOf } from './consumer.ts';
+import { checksForContract, CONSUMER_CHECKS, CONSUMER_CONTRACT, cutBeforeTerminal, describeOutcome, expectProviderError, outcomeOf } from './consumer.ts';
 import type { RunObservation } from './execute.ts';
 
 const observation = (artifact: Partial<RunObservation['artifact']>): RunObservation =>
@@ -40,5 +40,21 @@ describe('cutBeforeTerminal', () => {
     expect(cut.stdout).toBe('{"type":"item.completed"}\n');
     expect(cut.exitCode).toBe(0);
     expect(cut.source).toContain('cut before its last line');
+  });
+});
+
+describe('expectProviderError', () => {
+  const facts = { status: 400, message: 'routecert mock: invalid request (scenario api-400)' };
+  const error = (e: { message: string; status?: number }) => observation({ value: { kind: 'error', error: e } });
+  const body = '{"error":{"code":400,"message":"routecert mock: invalid request (scenario api-400)","status":"INVALID_ARGUMENT"}}';
+
+  it("accepts the provider's status in the message or as the error's status field", () => {
+    expect(expectProviderError(error({ message: body }), facts)).toEqual([]);
+    expect(expectProviderError(error({ message: 'routecert mock: invalid request (scenario api-400)', status: 400 }), facts)).toEqual([]);
+  });
+
+  it("refuses a status field that is not the provider's, even when the message quotes the provider's body", () => {
+    // ai-sdk-provider-gemini-cli 2.0.1 with its 400 mapping removed: APICallError statusCode 500 (retryable).
+    expect(expectProviderError(error({ message: body, status: 500 }), facts).join('\n')).toContain('status 500 as its status field, but the provider answered 400');
   });
 });

@@ -164,13 +164,18 @@ export function providerErrorFacts(c: LoadedCase): ProviderErrorFacts {
 /**
  * The caller must get an error that carries the provider's status (in its message or as its
  * `status` field) and the provider's message: a 403 that reaches the caller as "success", or a
- * message with the status dropped, fails.
+ * message with the status dropped, fails. A status field the error carries must be the provider's:
+ * a 400 whose error says `statusCode: 500` (retryable, a server fault) misleads the caller even
+ * when the message quotes the provider's body.
  */
 export function expectProviderError(o: RunObservation, facts: ProviderErrorFacts, why = 'the provider answered with an error'): string[] {
   const problems = expectError(o, why, facts.message ? [facts.message] : []);
   if (problems.length > 0 || facts.status === undefined) return problems;
   const out = outcomeOf(o) as ConsumerOutcome;
   const status = String(facts.status);
+  if (out.error?.status !== undefined && out.error.status !== facts.status) {
+    return [`${o.label}: the error the caller got has status ${out.error.status} as its status field, but the provider answered ${status}: "${clip(out.error.message)}"`];
+  }
   if (out.error?.status === facts.status || new RegExp(`(^|\\D)${status}(\\D|$)`).test(out.error?.message ?? '')) return [];
   return [`${o.label}: the error the caller got does not carry the provider's status ${status} (neither in its message nor as its status): "${clip(out.error?.message ?? '')}"`];
 }

@@ -23,6 +23,10 @@ export const codexRoute = defineRoute({
     { flag: '--yolo', source: 'alias of --dangerously-bypass-approvals-and-sandbox (src/routes/codex/probe.ts CODEX_FORBIDDEN_FLAGS)' },
     { flag: '--sandbox', value: 'danger-full-access', source: '`codex exec --help` of Codex 0.171.0 (policy danger-full-access)' },
     { flag: '-s', value: 'danger-full-access', source: '`codex exec --help` of Codex 0.171.0 (policy danger-full-access)' },
+    // The same policy as a configuration override (`-c key=value`, the value parsed as TOML): how
+    // ai-sdk-provider-codex-cli 2.2.1 sends its `sandboxMode` setting (`-c sandbox_mode=<mode>`).
+    { flag: '-c', config: 'sandbox_mode', value: 'danger-full-access', source: '`codex exec --help` of Codex 0.171.0 (-c/--config overrides config.toml; key sandbox_mode)' },
+    { flag: '--config', config: 'sandbox_mode', value: 'danger-full-access', source: '`codex exec --help` of Codex 0.171.0 (-c/--config overrides config.toml; key sandbox_mode)' },
   ],
   sideFiles: [{ role: 'last-message', flags: ['-o', '--output-last-message'] }],
   answer: 'last `agent_message` text, `-o` last-message file',

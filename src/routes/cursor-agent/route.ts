@@ -25,6 +25,7 @@ export const cursorAgentRoute = defineRoute({
   forbiddenFlags: [
     { flag: '--force', source: 'research/ce-plugin.md 1.2 (cursor-agent `--force` lifts command approval; never-emit)' },
     { flag: '-f', source: 'research/ce-plugin.md 1.2 (cursor-agent `--force` lifts command approval; never-emit), short form' },
+    { flag: '--sandbox', value: 'disabled', source: 'cursor-agent CLI parameters (`--sandbox <mode>`, enabled or disabled: https://linuxcommandlibrary.com/man/cursor); ce-plugin passes `--sandbox enabled` on every cursor route (research/ce-plugin.md 1.2)' },
   ],
   answer: '`result` (possibly fenced)',
   versions: { recorded: '2026.09.18-9a7762b' },
