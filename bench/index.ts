@@ -20,7 +20,7 @@ export async function runBenchmarks(argv: string[]): Promise<number> {
     for (const b of benches) console.log(`  ${b.name.padEnd(8)} ${b.description}`);
     console.log('\noptions (scan): --quick (1,2,4 MiB, 3 rounds, no memory section)  --sizes=1,2,4,8,16,32,64 (MiB)  --runs=5 (interleaved rounds)  --clock=cpu|wall  --memory-mb=100  --run-cases-mb=100 --run-cases-candidates=500000 (0 = off)');
     console.log('options (robustness): --inputs=envelope-100mb,line-1mb,nesting-10k,invalid-utf8,nul-bytes');
-    console.log('options (probes): --clis=claude,codex (default: every installed CLI with a probe plan)');
+    console.log('options (probes): --reports=<dir> (where the whole run writes its reports; default a fresh temporary folder, kept)  --phase (the probe phase alone, in this process, target 3x)  --clis=claude,codex (with --phase; default: every installed CLI with a probe plan)');
     return 0;
   }
   const names = new Set(benches.map((b) => b.name));

@@ -12,7 +12,9 @@ import { claudeDriver } from '#src/routes/claude/route.ts';
 import { caseId } from '#src/record/caseId.ts';
 import type { CaseResult } from '#src/report/types.ts';
 import type { ProbeResult } from '#src/probe/run.ts';
-import { probeLiveSource, ProbeRunPool } from './probeSource.ts';
+import { probeLiveSource } from './probeSource.ts';
+import { parseCliRuns, ProbeRunPool } from '#src/probe/pool.ts';
+import { buildStartupTable, productionSubjects, startupTargets } from './startupProbes.ts';
 
 const root = mkdtempSync(path.join(tmpdir(), 'routecert-probe-source-test-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -92,6 +94,38 @@ describe('duplicate start-ups are skipped (issue 12)', () => {
   }, 90_000);
 });
 
+describe('identical start-ups run once across the phases of a run (issue 24)', () => {
+  it('the startup probe of the production pov schema on the first route is the scenario probe `final`: one CLI run in the shared pool', async () => {
+    const log = path.join(root, 'shared-runs.log');
+    writeFileSync(log, '');
+    const bin = countingStandIn(log);
+    const pool = new ProbeRunPool(2);
+    const source = probeLiveSource({ timeoutMs: 30_000, drivers: [claudeDriver], bins: { claude: bin }, casesDir: path.join(root, 'none'), pool });
+    const pov = (await productionSubjects()).filter((s) => s.id === 'production:pov.schema.json');
+    const results: CaseResult[] = [];
+    const [, table] = await Promise.all([
+      source.run(async (r) => void results.push(r), { ids: ['probe-claude-code-json-final'] }),
+      buildStartupTable({ targets: await startupTargets([claudeDriver], { claude: bin }), rows: ['production'], production: pov, timeoutMs: 30_000, pool }),
+    ]);
+    expect(results.map((r) => r.id)).toEqual(['probe-claude-code-json-final']);
+    expect(table.rows[0]!.cells.map((c) => c.route)).toEqual(['claude-code/json']);
+    expect((await import('node:fs')).readFileSync(log, 'utf8').trim().split('\n')).toHaveLength(1);
+    expect(pool.reused).toBe(1);
+    expect(pool.summary()).toBe('CLI runs: 1 started (claude 1), 1 asked-for runs shared one already started');
+  }, 90_000);
+
+  it('a pool of its own per phase (no shared pool) starts the same run twice', async () => {
+    const log = path.join(root, 'unshared-runs.log');
+    writeFileSync(log, '');
+    const bin = countingStandIn(log);
+    const source = probeLiveSource({ timeoutMs: 30_000, drivers: [claudeDriver], bins: { claude: bin }, casesDir: path.join(root, 'none') });
+    const pov = (await productionSubjects()).filter((s) => s.id === 'production:pov.schema.json');
+    await source.run(async () => undefined, { ids: ['probe-claude-code-json-final'] });
+    await buildStartupTable({ targets: await startupTargets([claudeDriver], { claude: bin }), rows: ['production'], production: pov, timeoutMs: 30_000 });
+    expect((await import('node:fs')).readFileSync(log, 'utf8').trim().split('\n')).toHaveLength(2);
+  }, 90_000);
+});
+
 describe('ProbeRunPool', () => {
   const result = (route: string): ProbeResult => ({ route, scenario: 'final', cli: { name: 'x', version: null }, argv: [], envelope: { stdout: '', stderr: '', exitCode: 0, elapsedMs: 1 }, requests: [], unexpected: [], pid: 1, firstRequestMs: null });
 
@@ -108,6 +142,8 @@ describe('ProbeRunPool', () => {
     expect(new Set([a!.route, c!.route, d!.route]).size).toBe(3);
     expect(pool.reused).toBe(1);
     expect(pool.byCli.get('x')?.runs).toBe(3);
+    expect(parseCliRuns(pool.summary())).toEqual({ byCli: new Map([['x', 3]]), shared: 1 });
+    expect(parseCliRuns('no such line')).toBeNull();
   });
 
   it('never has more than `limit` runs going at once', async () => {

@@ -5,8 +5,6 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { readFile } from 'node:fs/promises';
-import { performance } from 'node:perf_hooks';
-import pLimit from 'p-limit';
 import { FINAL_ANSWER_ADDENDUM } from '#src/contract/pov.ts';
 import { judgeCase } from '#src/contract/judgeCase.ts';
 import { loadContract } from '#src/contract/registry.ts';
@@ -16,7 +14,8 @@ import { candidateFor, discoverCli, type DiscoveredCli } from '#src/probe/discov
 import type { ProbeDriver } from '#src/probe/driver.ts';
 import { PROBE_DRIVERS } from '#src/probe/drivers.ts';
 import { rangeText, supportOf } from '#src/probe/versions.ts';
-import { DEFAULT_PROBE_PROMPT, runProbe, type ProbeResult } from '#src/probe/run.ts';
+import { DEFAULT_PROBE_PROMPT, runProbe, type ProbeOptions } from '#src/probe/run.ts';
+import { probeRunKey, ProbeRunPool } from '#src/probe/pool.ts';
 import type { CaseAttempt } from '#src/envelope/caseTypes.ts';
 import type { ExecutedProbe } from '#src/record/executedProbe.ts';
 import type { CaseResult, CliStatus, RunFault, VersionStatus } from '#src/report/types.ts';
@@ -39,54 +38,6 @@ export function probeCaseId(route: string, slug: string): string {
 /** The prompt of attempt `index`: the base prompt, plus the final-answer paragraph on the retry. */
 export function attemptPrompt(index: number, base = DEFAULT_PROBE_PROMPT): string {
   return index === 0 ? base : `${base}\n\n${FINAL_ANSWER_ADDENDUM}`;
-}
-
-/**
- * The CLI runs of one batch of probes (`routecert run`, `record`, `npm run bench`): at most `limit`
- * runs at once, and each distinct run started once. Planned probes whose attempt is the same run
- * (same binary, route, scenario, schema variant, prompt and deadlines) share it: the first attempt
- * of `nonfinal-then-final` and of `nonfinal-twice` is the `nonfinal-only` run. The mock plays a
- * scenario the same way every time, so a second start-up of the CLI would only repeat it (issue 12,
- * "skip duplicate start-ups"). Live runs are never shared: the real provider is not deterministic.
- *
- * A planned probe waits for its attempts without holding a slot, so a slot is only ever held by a
- * running CLI; runs start in the order they were asked for (ask longest first: {@link longestFirst}).
- */
-export class ProbeRunPool {
-  readonly #slot: ReturnType<typeof pLimit>;
-  readonly #runs = new Map<string, Promise<ProbeResult & { runMs: number }>>();
-  /** Attempts answered by a run another planned probe had already asked for. */
-  reused = 0;
-  /** By CLI name: the runs started and their summed wall time (ms). */
-  readonly byCli = new Map<string, { runs: number; ms: number }>();
-
-  /** @param limit most CLI runs at once; @default the number of cores. */
-  constructor(limit: number = availableParallelism()) {
-    this.#slot = pLimit(Math.max(1, limit));
-  }
-
-  /**
-   * The result of the run `key` names, starting `work` (under the limit) unless a run of that key
-   * was already asked for; `key: null` always starts a run of its own. Never rejects when `work`
-   * does not ({@link runProbe} never throws). `runMs`: the run's wall time, slot wait excluded.
-   */
-  run(key: string | null, cli: string, work: () => Promise<ProbeResult>): Promise<ProbeResult & { runMs: number }> {
-    const known = key === null ? undefined : this.#runs.get(key);
-    if (known) {
-      this.reused += 1;
-      return known;
-    }
-    const started = this.#slot(async () => {
-      const at = performance.now();
-      const result = await work();
-      const runMs = performance.now() - at;
-      const seen = this.byCli.get(cli) ?? { runs: 0, ms: 0 };
-      this.byCli.set(cli, { runs: seen.runs + 1, ms: seen.ms + runMs });
-      return { ...result, runMs };
-    });
-    if (key !== null) this.#runs.set(key, started);
-    return started;
-  }
 }
 
 /**
@@ -115,8 +66,8 @@ export async function executePlannedProbe(
   // pool starts them in this order, as slots free up.
   const runs = planned.scenarios.map((scenario, i) => {
     const prompt = attemptPrompt(i);
-    const key = live ? null : JSON.stringify([cli.bin, route, scenario, planned.schema, prompt, deadline, afterRequest ?? null]);
-    const run = pool.run(key, cli.name, () => runProbe({ cli, driver, route, scenario, schema, prompt, timeoutMs: deadline, ...(afterRequest !== undefined ? { deadlineAfterRequestMs: afterRequest } : {}), ...(live ? { live: true } : {}) }));
+    const probe: ProbeOptions = { cli, driver, route, scenario, schema, prompt, timeoutMs: deadline, ...(afterRequest !== undefined ? { deadlineAfterRequestMs: afterRequest } : {}), ...(live ? { live: true } : {}) };
+    const run = pool.run(probeRunKey(probe), cli.name, () => runProbe(probe));
     return { prompt, run };
   });
   const attempts: CaseAttempt[] = [];
@@ -163,12 +114,13 @@ export async function runAll<T, R>(tasks: readonly T[], work: (task: T) => Promi
 
 /**
  * The live source that probes every installed CLI that has a driver and a plan, all routes, at most
- * `concurrency` probe runs at once (default: the number of cores). A CLI that is not installed is
+ * `concurrency` probe runs at once (default: the number of cores; `pool`: the run's shared
+ * {@link ProbeRunPool} instead, which then sets the bound). A CLI that is not installed is
  * reported in one line with the command that installs it, and nothing of it runs. `bins`: candidate
  * binaries by CLI name (`--bin`; `ROUTECERT_BIN_<CLI>` is read too); `casesDir`: the recorded corpus
  * drift is measured against (`run --cases`), @default the bundled fixtures/cases.
  */
-export function probeLiveSource(options: { timeoutMs: number; concurrency?: number; drivers?: readonly ProbeDriver[]; bins?: Readonly<Record<string, string>>; casesDir?: string }): LiveSource {
+export function probeLiveSource(options: { timeoutMs: number; concurrency?: number; pool?: ProbeRunPool; drivers?: readonly ProbeDriver[]; bins?: Readonly<Record<string, string>>; casesDir?: string }): LiveSource {
   const drivers = options.drivers ?? PROBE_DRIVERS;
   const casesDir = options.casesDir ?? projectPath('fixtures/cases');
   let found: Promise<{ driver: ProbeDriver; cli: DiscoveredCli }[]> | undefined;
@@ -210,7 +162,7 @@ export function probeLiveSource(options: { timeoutMs: number; concurrency?: numb
       planned?.(tasks.length);
       const faults: RunFault[] = [];
       const byCli = new Map<string, { cli: DiscoveredCli; recorded: Set<string>; probes: { id: string; conforms: boolean; drift: string[]; broken: boolean }[] }>();
-      const pool = new ProbeRunPool(options.concurrency ?? availableParallelism());
+      const pool = options.pool ?? new ProbeRunPool(options.concurrency ?? availableParallelism());
       await runAll(
         longestFirst(tasks),
         async (t) => ({ cli: t.cli, executed: await executePlannedProbe(t.cli, t.driver, t.route, t.planned, schema, options.timeoutMs, false, pool) }),

@@ -24,6 +24,7 @@ import { interruption, signalExitCode, whenInterrupted } from '#src/process/inte
 /**
  * A source of extra results produced while the run goes on, e.g. hermetic probes of installed CLIs.
  * It reports each result through `emit` and returns the faults and the CLI lines for the header.
+ * The sources of a run run at the same time (their `emit` calls are taken one at a time).
  * `sections()`, when present, is called after every source has run and returns the optional report
  * sections it fills (e.g. `startupProbes`, src/harness/startupProbes.ts).
  */
@@ -117,22 +118,36 @@ export async function runConformance(options: RunOptions): Promise<{ report: Run
     if (interruption()) break;
     await emit(await runCase(loaded, { contracts, ...(options.decoders ? { decoders: options.decoders } : {}), ...(options.replay ? { replay: options.replay } : {}) }));
   }
-  for (const [i, live] of (options.live ?? []).entries()) {
-    if (interruption()) break;
-    const planned = (count: number) => {
-      void eachReporter(reporters, faults, (r) => r.onPlanned?.(`live-${i}`, count));
-    };
-    const activity = (a: Activity) => {
-      for (const r of reporters) r.onActivity?.(a);
-    };
-    try {
-      // An interruption stops waiting: the source's processes are reaped by the signal handler.
-      const ran = await Promise.race([live.run(emit, filter, planned, activity), whenInterrupted().then(() => [] as RunFault[])]);
-      pushAll(faults, ran);
-    } catch (error) {
-      faults.push({ kind: 'internal', message: `a live source failed: ${(error as Error).message}` });
-    }
-  }
+  // The live sources run side by side, not one after another (issue 24): the scenario probes and the
+  // startup table ask one shared pool of CLI runs (src/probe/pool.ts), so the cores stay busy to the
+  // last CLI run, and the certification's runs, which mostly wait out a worker's windows, overlap
+  // them. Their results are reported one at a time; their faults are listed in source order.
+  let turn = Promise.resolve();
+  const emitInTurn = (result: CaseResult): Promise<void> => {
+    const next = turn.then(() => emit(result));
+    turn = next.catch(() => undefined);
+    return next;
+  };
+  const activity = (a: Activity) => {
+    for (const r of reporters) r.onActivity?.(a);
+  };
+  const ranFaults = interruption()
+    ? []
+    : await Promise.all(
+        (options.live ?? []).map(async (live, i): Promise<RunFault[]> => {
+          const planned = (count: number) => {
+            void eachReporter(reporters, faults, (r) => r.onPlanned?.(`live-${i}`, count));
+          };
+          try {
+            // An interruption stops waiting: the source's processes are reaped by the signal handler.
+            return await Promise.race([live.run(emitInTurn, filter, planned, activity), whenInterrupted().then(() => [] as RunFault[])]);
+          } catch (error) {
+            return [{ kind: 'internal', message: `a live source failed: ${(error as Error).message}` }];
+          }
+        }),
+      );
+  await turn;
+  for (const ran of ranFaults) pushAll(faults, ran);
 
   const stoppedBy = interruption();
   const summary = summarise(cases, faults);

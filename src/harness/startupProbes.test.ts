@@ -106,6 +106,33 @@ describe('report.json startupProbes section', () => {
     expect(Object.keys(read).at(-1)).toBe('footer');
   }, SLOW_MS);
 
+  it('the live sources of a run run side by side (issue 24), their results reported one at a time and their faults in source order', async () => {
+    let secondStarted = false;
+    let secondStartedBeforeFirstEnded: boolean | undefined;
+    const result = (id: string) => ({ id, file: '', description: id, route: 'claude-code/json', contract: 'pov', cli: { name: 'claude', version: '1' }, source: 'probe' as const, tags: [], outcome: 'pass' as const, expected: null, verdict: null, attempts: [], problems: [], caught: null, replay: '', durationMs: 0 });
+    const first: LiveSource = {
+      clis: async () => [],
+      run: async (emit) => {
+        await emit(result('first'));
+        await new Promise((r) => setImmediate(r));
+        secondStartedBeforeFirstEnded = secondStarted;
+        return [{ kind: 'probe', message: 'first' }];
+      },
+    };
+    const second: LiveSource = {
+      clis: async () => [],
+      run: async (emit) => {
+        secondStarted = true;
+        await emit(result('second'));
+        return [{ kind: 'probe', message: 'second' }];
+      },
+    };
+    const { report } = await runConformance({ casesDir: await tempDir(), live: [first, second] });
+    expect(secondStartedBeforeFirstEnded).toBe(true);
+    expect(report.cases.map((c) => c.id).sort()).toEqual(['first', 'second']);
+    expect(report.faults.map((f) => f.message)).toEqual(['first', 'second']);
+  }, SLOW_MS);
+
   it('a report whose section is malformed does not validate', async () => {
     const out = await tempDir();
     const { report } = await runConformance({ casesDir: await tempDir(), live: [] });

@@ -20,6 +20,7 @@ import { projectPath } from '#src/paths.ts';
 import { CANARY_PAYLOAD, canarySchemas } from '#src/probe/canaries.ts';
 import { resolveCli } from '#src/probe/discover.ts';
 import type { ProbeDriver } from '#src/probe/driver.ts';
+import type { ProbeRunPool } from '#src/probe/pool.ts';
 import { PROBE_DRIVERS } from '#src/probe/drivers.ts';
 import {
   LINT_PROFILE_BY_CLI,
@@ -37,11 +38,29 @@ import type { LiveSource } from './run.ts';
 import type { CaseFilter } from './runCorpus.ts';
 import { inShard } from './shard.ts';
 import { samplePayload } from '#src/probe/samplePayload.ts';
+import { compileValidator } from '#src/contract/validator.ts';
+import { DEFAULT_FINAL_PAYLOAD, type JsonObject } from '#src/mock/scenarios.ts';
 
 export { samplePayload };
 
 /** The canaries that stand for "accepted" and "rejected" in the output-format rows. */
 export const FORMAT_CANARIES: readonly string[] = ['baseline', '_meta@root'];
+
+/**
+ * The payload the mock answers a production row with: the scenario probes' own final payload when it
+ * is valid for `schema` (the bundled pov schemas), so the startup probe of that schema on a CLI's
+ * first route is the same run as the scenario probe `final` and starts once (issue 24, "identical
+ * start-ups run once"; src/probe/pool.ts); else a payload generated for the schema.
+ */
+async function productionPayload(schema: Record<string, unknown>): Promise<JsonObject> {
+  let fits = false;
+  try {
+    fits = compileValidator(schema)(DEFAULT_FINAL_PAYLOAD).length === 0;
+  } catch {
+    // a schema that does not compile: the generator's fallback decides
+  }
+  return fits ? { ...DEFAULT_FINAL_PAYLOAD } : samplePayload(schema);
+}
 
 /**
  * The production rows: every `*.schema.json` in `dir` (sorted), with the profiles its
@@ -62,7 +81,7 @@ export async function productionSubjects(dir: string = projectPath('schemas/cont
       keyword: '',
       pointer: '',
       schema,
-      payload: await samplePayload(schema),
+      payload: await productionPayload(schema),
       listedProfiles: manifest?.schemas.get(file)?.profiles ?? [],
     });
   }
@@ -83,7 +102,7 @@ export async function contractSubjects(
   const out: StartupSubject[] = [];
   for (const contract of contracts) {
     const { schema, schemaFile } = contract.definition;
-    const payload = await samplePayload(schema);
+    const payload = await productionPayload(schema);
     const file = schemaFile ? path.basename(schemaFile) : 'inline schema';
     for (const format of formats) {
       out.push({ id: `production:${contract.name}@${format}`, kind: 'production', label: `${contract.name} (${file}) as ${format}`, keyword: '', pointer: '', schema, payload, format, listedProfiles: listedProfiles(contract) });
@@ -153,7 +172,7 @@ export async function startupTargets(drivers: readonly ProbeDriver[] = PROBE_DRI
  * - `schemasDir`: the production schemas; @default the bundled `schemas/contracts`;
  * - `rows`: which row families; @default all three;
  * - `production`: the production rows to use instead of the bundled schemas' (a config's: {@link contractSubjects});
- * - `timeoutMs`, `concurrency`, `onCell`: as in `runStartupTable`.
+ * - `timeoutMs`, `concurrency`, `pool`, `onCell`: as in `runStartupTable`.
  */
 export interface BuildStartupTableOptions {
   drivers?: readonly ProbeDriver[];
@@ -163,6 +182,7 @@ export interface BuildStartupTableOptions {
   production?: readonly StartupSubject[];
   timeoutMs?: number;
   concurrency?: number;
+  pool?: ProbeRunPool;
   onCell?: (row: StartupSubject, cell: StartupCell) => void | Promise<void>;
   onPlanned?: (cells: number) => void;
 }
@@ -190,6 +210,7 @@ export async function buildStartupTable(options: BuildStartupTableOptions = {}):
     subjects,
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+    ...(options.pool === undefined ? {} : { pool: options.pool }),
     ...(options.onCell === undefined ? {} : { onCell: options.onCell }),
     ...(options.onPlanned === undefined ? {} : { onPlanned: options.onPlanned }),
   });
@@ -212,6 +233,8 @@ function routeSelects(entry: string, driver: ProbeDriver): boolean {
 export function startupProbeSource(options: {
   timeoutMs: number;
   concurrency?: number;
+  /** The run's shared pool of CLI runs (with the scenario probes'); @default a pool of its own, `concurrency` runs at once. */
+  pool?: ProbeRunPool;
   drivers?: readonly ProbeDriver[];
   production?: readonly StartupSubject[];
   /**
@@ -253,6 +276,7 @@ export function startupProbeSource(options: {
           activity?.({ phase: 'startup probes', done, total, running: `${cell.cli} ${cell.version ?? '(version unknown)'} ${row.label}` });
         },
         ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+        ...(options.pool === undefined ? {} : { pool: options.pool }),
         ...(options.production === undefined ? {} : { production: options.production }),
       });
       if (options.failListed) {

@@ -18,14 +18,14 @@
  */
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import pLimit from 'p-limit';
 import { stripVTControlCharacters } from 'node:util';
 import type { EnvelopeStatus, Milliseconds } from '#src/envelope/types.ts';
 import type { JsonObject } from '#src/mock/scenarios.ts';
 import { ROUTE_LINT_PROFILES, ROUTE_STARTUP_ONLY, routeSpecFor } from '#src/routes/index.ts';
 import type { DiscoveredCli } from '#src/probe/discover.ts';
 import type { ProbeDriver } from '#src/probe/driver.ts';
-import { DEFAULT_PROBE_TIMEOUT_MS, runProbe, type ProbeResult } from '#src/probe/run.ts';
+import { DEFAULT_PROBE_TIMEOUT_MS, runProbe, type ProbeOptions, type ProbeResult } from '#src/probe/run.ts';
+import { probeRunKey, ProbeRunPool } from '#src/probe/pool.ts';
 import { decoderFor } from '#src/routes/registry.ts';
 import { keywordPointer, lintSchema } from '#src/schema/lint.ts';
 import type { StartupExpectation, StartupRowKind, StartupObservation, StartupCell, StartupRow, StartupColumn, StartupSummary, StartupTable } from './startupTypes.ts';
@@ -224,6 +224,9 @@ export interface StartupSubject {
  * - `subjects`: the rows;
  * - `timeoutMs`: deadline of one probe; @default {@link DEFAULT_PROBE_TIMEOUT_MS}
  * - `concurrency`: probes at once; @default the number of cores;
+ * - `pool`: the run's shared {@link ProbeRunPool} (`routecert run`: the scenario probes' pool), which
+ *   then bounds the probes instead of `concurrency`, and starts a run another caller already asked
+ *   for only once;
  * - `onCell`: called as each cell is known (completion order).
  */
 export interface StartupTableOptions {
@@ -231,6 +234,7 @@ export interface StartupTableOptions {
   subjects: readonly StartupSubject[];
   timeoutMs?: Milliseconds;
   concurrency?: number;
+  pool?: ProbeRunPool;
   onCell?: (row: StartupSubject, cell: StartupCell) => void | Promise<void>;
   /** Told the number of cells before any probe starts (for progress). */
   onPlanned?: (cells: number) => void;
@@ -240,12 +244,6 @@ function routeFor(target: StartupTarget, subject: StartupSubject): string | unde
   const routes = startupRoutes(target.driver);
   if (subject.format === undefined) return routes[0];
   return routes.find((r) => routeFormat(r) === subject.format);
-}
-
-/** Run `work` over `items`, at most `limit` at once (p-limit), in order of start. */
-async function bounded<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  const slot = pLimit(Math.max(1, limit));
-  await Promise.all(items.map((item) => slot(() => work(item))));
 }
 
 /** Counts for a list of rows. */
@@ -263,7 +261,8 @@ export function summariseStartup(rows: readonly StartupRow[]): StartupSummary {
 
 /**
  * Probe every subject on every installed target and build the table. Runs that are identical (same
- * CLI, route, schema and payload, e.g. a canary and the same canary in its format row) run once.
+ * CLI, route, schema and payload, e.g. a canary and the same canary in its format row; with a shared
+ * `pool`, also a scenario probe of the same run) run once.
  * Rows and cells come out in subject and target order whatever order the probes finish in.
  * Never throws for anything a CLI does (a probe that cannot run is a `fault` cell).
  *
@@ -275,23 +274,18 @@ export async function runStartupTable(options: StartupTableOptions): Promise<Sta
   const started = performance.now();
   const timeoutMs = options.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
   const installed = options.targets.filter((t) => t.cli.bin !== null);
-  const runs = new Map<string, Promise<StartupObservation>>();
-  const observe = (target: StartupTarget, route: string, subject: StartupSubject): Promise<StartupObservation> => {
-    const key = JSON.stringify([target.driver.cli, route, subject.schema, subject.payload]);
-    let run = runs.get(key);
-    if (run === undefined) {
-      run = runProbe({
-        cli: target.cli,
-        driver: target.driver,
-        route,
-        scenario: 'final',
-        schema: subject.schema,
-        payloads: { final: subject.payload, placeholder: subject.payload },
-        timeoutMs,
-      }).then((result) => classifyStartup(result, target.driver));
-      runs.set(key, run);
-    }
-    return run;
+  const pool = options.pool ?? new ProbeRunPool(options.concurrency ?? availableParallelism());
+  const observe = async (target: StartupTarget, route: string, subject: StartupSubject): Promise<StartupObservation> => {
+    const probe: ProbeOptions = {
+      cli: target.cli,
+      driver: target.driver,
+      route,
+      scenario: 'final',
+      schema: subject.schema,
+      payloads: { final: subject.payload, placeholder: subject.payload },
+      timeoutMs,
+    };
+    return classifyStartup(await pool.run(probeRunKey(probe), target.driver.cli, () => runProbe(probe)), target.driver);
   };
 
   const jobs: { row: number; col: number; target: StartupTarget; route: string; subject: StartupSubject }[] = [];
@@ -303,7 +297,8 @@ export async function runStartupTable(options: StartupTableOptions): Promise<Sta
   });
   options.onPlanned?.(jobs.length);
   const cells = new Map<string, StartupCell>();
-  await bounded(jobs, options.concurrency ?? availableParallelism(), async (job) => {
+  // Every cell asks at once: the pool bounds the CLIs running and runs each identical probe once.
+  await Promise.all(jobs.map(async (job) => {
     const observation = await observe(job.target, job.route, job.subject);
     const { target, subject } = job;
     const expectation = target.profile === null ? { expected: 'unknown' as const, because: [] } : lintExpectation(subject.schema, target.profile);
@@ -320,7 +315,7 @@ export async function runStartupTable(options: StartupTableOptions): Promise<Sta
     };
     cells.set(`${job.row}:${job.col}`, cell);
     await options.onCell?.(subject, cell);
-  });
+  }));
 
   const rows: StartupRow[] = options.subjects.map((s, row) => ({
     id: s.id,

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { runConformance, type LiveSource } from '#src/harness/run.ts';
 import { projectPath } from '#src/paths.ts';
 import { probeCaseId, probeLiveSource } from '#src/harness/probeSource.ts';
+import { ProbeRunPool } from '#src/probe/pool.ts';
 import { contractSubjects, startupProbeSource } from '#src/harness/startupProbes.ts';
 import { certifyLiveSource, certifyCaseId } from '#src/harness/certify/liveSource.ts';
 import { parseBinOptions } from '#src/probe/discover.ts';
@@ -174,13 +175,16 @@ async function run(opts: RunCommandOptions, commandLine: string): Promise<number
   ];
 
   const live: LiveSource[] = [];
+  let pool: ProbeRunPool | undefined;
   if (opts.probes && project) {
     const production = await contractSubjects(project.contracts, (c) => profilesOf(c as DefinedContract));
     live.push(
       startupProbeSource({ timeoutMs: opts.probeTimeout, production, bins, failListed: true, replay: `npx routecert probe --startup --config ${shownPath(project.file)}` }),
     );
   } else if (opts.probes) {
-    live.push(probeLiveSource({ timeoutMs: opts.probeTimeout, bins, casesDir }), startupProbeSource({ timeoutMs: opts.probeTimeout, bins }));
+    // One pool for every CLI run of the run: the scenario probes and the startup table (issue 24).
+    pool = new ProbeRunPool();
+    live.push(probeLiveSource({ timeoutMs: opts.probeTimeout, bins, casesDir, pool }), startupProbeSource({ timeoutMs: opts.probeTimeout, bins, pool }));
   }
   // The worker: the config's, or the reference worker certified in-process with fake CLIs replaying the corpus (route `certify:<route>`).
   if (certifying) live.push(certifyLiveSource(certifyConfig, { parallelRoutes: true, concurrency: 8 }));
@@ -196,6 +200,7 @@ async function run(opts: RunCommandOptions, commandLine: string): Promise<number
     ...(opts.fullValues ? { fullValues: true } : {}),
     replay: replayCommand({ cases: bundled ? undefined : (opts.cases ?? shownPath(casesDir)), config: opts.config ?? (project ? shownPath(project.file) : undefined), generic: opts.generic }),
   });
+  if (pool && pool.byCli.size > 0) process.stdout.write(`${pool.summary()}\n`);
   const written = [...new Set(reporters.map((r) => r.name))].filter((n) => (FILE_REPORTERS as readonly string[]).includes(n));
   process.stdout.write(`reports: ${shownPath(dir)}/ (${written.join(', ')})${Object.keys(files).length ? `; ${Object.entries(files).map(([k, v]) => `${k}: ${v}`).join(', ')}` : ''}\n`);
   if (report.footer.interrupted) {
@@ -215,3 +220,4 @@ async function run(opts: RunCommandOptions, commandLine: string): Promise<number
   }
   return exitCode;
 }
+
