@@ -9,6 +9,10 @@
  *   token after the flag (`--json-schema`), or a file named after the flag (`--output-schema`)
  *   whose content the fake CLI recorded when it was called, compared by {@link schemaShape}; a
  *   consumer that drops the flag, sends another schema or an SDK option that never reaches the CLI fails;
+ *   a worker that declares the route's schema channel `prompt` (`worker.schemaChannel`, the
+ *   compound-engineering review workers on Codex) must instead have the schema's JSON in every
+ *   call's prompt (stdin, or the prompt file), found as a JSON object of the same shape: a worker
+ *   that drops the schema from the prompt too fails;
  * - `schema-one-token`: the JSON-token form only: the schema is ONE argv token (research/ce-plugin.md 1.2);
  * - `forbidden-flags`: no call carries a flag that lifts the CLI's permission checks: the flags
  *   every route must never emit (research/ce-plugin.md 1.2, {@link FORBIDDEN_FLAGS}) and the CLI's
@@ -17,7 +21,8 @@
 import { canonicalJson } from '#src/envelope/candidates.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
 import { clipText } from '#src/diagnostics/evidence.ts';
-import type { ShimCallRecord } from '#src/harness/shim/plan.ts';
+import { promptOf, type ShimCallRecord } from '#src/harness/shim/plan.ts';
+import { findJsonObjects } from '#src/scan/index.ts';
 import type { ForbiddenFlag } from '#src/routes/define.ts';
 import { ROUTE_DEFINITIONS } from '#src/routes/index.ts';
 import type { CheckDefinition, CheckJudgement, JudgedRun } from './checkTypes.ts';
@@ -149,18 +154,39 @@ export function schemaShape(schema: unknown): unknown {
   return out;
 }
 
+/**
+ * The schema-sent judgement of a worker whose declared schema channel is `prompt`: each call's prompt
+ * (its prompt file, else stdin) holds a JSON object whose {@link schemaShape} is the contract's.
+ */
+function schemaInPrompts(calls: { o: RunObservation; c: ShimCallRecord }[], want: string, cli: string): CheckJudgement {
+  const problems: string[] = [];
+  for (const { o, c } of calls) {
+    const prompt = promptOf(c);
+    const where = c.promptFile ? `its prompt file` : 'its stdin';
+    const schemas = findJsonObjects(prompt, { anchor: 'properties', maxStringDepth: 0 }).map((f) => canonicalJson(schemaShape(f.value)));
+    if (schemas.includes(want)) continue;
+    problems.push(
+      schemas.length === 0
+        ? `${o.label}: call ${c.attempt + 1}: the worker declares the schema goes in the prompt, but ${where} (${prompt.length} chars) holds no JSON schema: ${clip(prompt, 120)}`
+        : `${o.label}: call ${c.attempt + 1}: ${where} holds a JSON schema, but not the contract's (other properties or required keys): ${clip(schemas[0]!)}`,
+    );
+  }
+  return verdict(problems, [`${calls.length} calls of \`${cli}\`: each had the contract's schema in its prompt (the worker's declared schema channel; no schema flag)`]);
+}
+
 export const schemaSent: CheckDefinition = {
   id: 'schema-sent',
   title: "every call carries the contract's schema, as the route takes it (JSON token or file)",
   stage: 'records',
   covers: ['argv', 'schema'],
   expectedVerdict: null,
-  plan: (env) => (env.route.schema === null ? { skip: `${env.route.route} takes no schema on the command line (it goes into the prompt)` } : { runs: [] }),
+  plan: (env) => (env.route.schema === null && env.schemaChannel !== 'prompt' ? { skip: `${env.route.route} takes no schema on the command line (it goes into the prompt)` } : { runs: [] }),
   judge: (_runs, env, all) => {
-    const { flag, value: form } = env.route.schema!;
     const want = canonicalJson(schemaShape(env.schema));
     const calls = callsOf(all, env.route.cli);
     if (calls.length === 0) return { pass: false, evidence: [`no call of \`${env.route.cli}\` was recorded`] };
+    if (env.schemaChannel === 'prompt') return schemaInPrompts(calls, want, env.route.cli);
+    const { flag, value: form } = env.route.schema!;
     const problems: string[] = [];
     for (const { o, c } of calls) {
       const got = schemaOfCall(c, flag, form);

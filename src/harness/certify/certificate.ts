@@ -170,13 +170,16 @@ const VERSIONED_TOOLS = new Set(['bash', 'sh', 'python3', 'python', 'jq', 'node'
 
 /**
  * The versions of the tools among `names` routecert knows to ask (`<tool> --version`, first
- * non-empty line; `node`: this process's version); a tool that does not answer is `unknown`.
+ * non-empty line; `node`: this process's version); a tool that does not answer is `unknown`. A
+ * name with a `/` is a tool given as a path: that file is asked, under its file name.
  */
 export function toolVersions(names: readonly string[]): { name: string; version: string }[] {
+  // A tool given as a path (`worker.tools`) is the one the worker gets: ask it, not the one on PATH.
+  const given = new Map(names.filter((n) => n.includes('/')).map((n) => [path.basename(n), n]));
   const wanted = [...new Set(names.map((n) => path.basename(n)).filter((n) => VERSIONED_TOOLS.has(n)))].sort();
   return wanted.map((name) => {
     if (name === 'node') return { name, version: process.version };
-    const run = spawnSync(name, ['--version'], { encoding: 'utf8', timeout: 10_000 });
+    const run = spawnSync(given.get(name) ?? name, ['--version'], { encoding: 'utf8', timeout: 10_000 });
     const line = `${run.stdout ?? ''}\n${run.stderr ?? ''}`.split(/\r?\n/).map((l) => l.trim()).find((l) => l !== '');
     return { name, version: run.status === 0 && line ? line : 'unknown' };
   });

@@ -22,11 +22,11 @@ import { loadCorpus, type LoadedCase } from '#src/record/corpus.ts';
 import { caseLabel } from './cases.ts';
 import { certificateHeader, corpusDigest, replayedCaseIds, toolVersions, type Certificate, type CertifiedCli, type CheckResult, type RouteCertificate } from './certificate.ts';
 import { DEFAULT_RUN_WINDOWS, OUTER_GRACE_MS, smokeCases, type CheckDefinition, type CheckEnv, type JudgedRun, type PlannedRun } from './checks.ts';
-import { artifactAdapter, CertifyConfigError, configProblems, type CertifyConfig, type LoadedConfig } from './config.ts';
+import { artifactAdapter, CertifyConfigError, configProblems, schemaChannelOf, type CertifyConfig, type LoadedConfig } from './config.ts';
 import { definitionFrom, isPresetName, POV_DEFINITION, presetForCertify, rulesOf, type ContractDefinition } from './rules.ts';
 import { defineContract } from '#src/contract/define.ts';
 import type { ShimAttempt } from '#src/harness/shim/plan.ts';
-import { executeRun, type RunContext, type RunObservation, type RunWindows } from './execute.ts';
+import { executeRun, toolEntries, type RunContext, type RunObservation, type RunWindows } from './execute.ts';
 import { certifyRoute, UnknownCertifyRouteError, type CertifyRoute } from './routes.ts';
 import { pushAll } from '#src/arrays.ts';
 import { checksForContract, consumerSmokeCases, isConsumerContract } from './consumer.ts';
@@ -260,6 +260,7 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
       schema,
       prompt,
       marker: cfg.finalAnswerMarker ?? DEFAULT_FINAL_ANSWER_MARKER,
+      schemaChannel: schemaChannelOf(cfg.worker, route.route),
       adapterHasIdle: cfg.worker.windowEnv.idleWindowS !== undefined,
       inProcess: cfg.worker.run !== undefined,
       nonfinalPosition: positionReader(contract),
@@ -408,7 +409,7 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
       contract: definition.name,
       corpus: path.relative(process.cwd(), casesDir) || casesDir,
       subject: options.subject,
-      tools: toolVersions([...(cfg.worker.tools ?? []), ...(cfg.worker.command?.[0] ? [cfg.worker.command[0]] : [])]),
+      tools: toolVersions([...(cfg.worker.command?.[0] ? [cfg.worker.command[0]] : []), ...toolEntries(cfg.worker.tools ?? [], loaded.dir)]),
     }),
     routes: routeCertificates,
     footer: { finishedAt: new Date().toISOString(), durationMs: Math.round(performance.now() - started), exitCode },

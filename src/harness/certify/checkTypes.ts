@@ -17,6 +17,8 @@ export interface CheckEnv {
   schema: Record<string, unknown>;
   prompt: string;
   marker: string;
+  /** How the worker declares it hands the schema to the CLI on this route (`worker.schemaChannel`): the route's flag, or the prompt. */
+  schemaChannel: 'flag' | 'prompt';
   /** The adapter declares an idle-window variable (the worker claims idle detection). */
   adapterHasIdle: boolean;
   /** The worker runs in routecert's process (`worker.run`): it is aborted, never signalled. */

@@ -22,6 +22,14 @@ describe('configProblems', () => {
     ]);
   });
 
+  it('accepts a schema channel per route and tools given by name or path, and names bad ones', () => {
+    expect(configProblems({ worker: { ...worker, schemaChannel: { 'codex/jsonl': 'prompt' }, tools: ['git', 'tools/jq'] }, routes: ['codex/jsonl'] })).toEqual([]);
+    expect(configProblems({ worker: { ...worker, schemaChannel: { 'codex/jsonl': 'stdin' }, tools: 'jq' }, routes: ['codex/jsonl'] })).toEqual([
+      '`worker.tools` must be an array of tool names (`git`) or paths (`tools/jq`)',
+      '`worker.schemaChannel` must map route ids to "flag" or "prompt" (how the worker hands the schema to the CLI on that route)',
+    ]);
+  });
+
   it("accepts a shipped contract by name ('findings-code')", () => {
     expect(configProblems({ worker, routes: ['codex/jsonl'], contract: 'findings-code' })).toEqual([]);
   });

@@ -110,7 +110,15 @@ export interface InProcessInvocation {
  * - `files`: files seeded into the run before the worker starts: path template (under `{runDir}`,
  *   e.g. `{outDir}/adversarial-review-constraints.md`) -> content.
  * - `routeNames`: the worker's name for each route (`{routeArg}`), e.g. `claude` for `claude-code/stream-json`.
- * - `tools`: extra real tools to link onto the worker's PATH.
+ * - `tools`: extra real tools to link onto the worker's PATH: a name (`git`) is found on routecert's
+ *   PATH; a path (`tools/jq-1.7/jq`, relative to the config file's folder, or absolute) is linked
+ *   under its file name in place of the tool of that name found on PATH (a worker that needs jq 1.7
+ *   where the machine has 1.6). The certificate names each one's version (`--version`).
+ * - `schemaChannel`: how the worker hands the schema to the CLI on a route, by route id, where it is
+ *   not the route's schema flag: `prompt` (the schema's JSON text is in the prompt the CLI reads,
+ *   on stdin or in its prompt file: compound-engineering's review workers on Codex, which never use
+ *   `--output-schema`). The `schema-sent` check then looks for the contract's schema in each call's
+ *   prompt instead of after the flag; @default `flag` on every route.
  */
 export interface WorkerAdapter {
   name: string;
@@ -126,6 +134,15 @@ export interface WorkerAdapter {
   files?: Record<string, string>;
   routeNames?: Record<string, string>;
   tools?: string[];
+  schemaChannel?: Record<string, SchemaChannel>;
+}
+
+/** How a worker hands the schema to the CLI: the route's flag (`--json-schema`, `--output-schema`), or the prompt text. */
+export type SchemaChannel = 'flag' | 'prompt';
+
+/** The schema channel `worker` declares for `route` (@default `flag`). */
+export function schemaChannelOf(worker: Pick<WorkerAdapter, 'schemaChannel'>, route: string): SchemaChannel {
+  return worker.schemaChannel?.[route] ?? 'flag';
 }
 
 /**
@@ -251,6 +268,12 @@ export function configProblems(value: unknown): string[] {
     }
     if (worker.routeEnv !== undefined && (!isPlainObject(worker.routeEnv) || !Object.values(worker.routeEnv).every((m) => isPlainObject(m) && Object.values(m).every((x) => typeof x === 'string')))) {
       problems.push('`worker.routeEnv` must map route ids to { NAME: value } objects');
+    }
+    if (worker.tools !== undefined && !(Array.isArray(worker.tools) && worker.tools.every((t) => typeof t === 'string' && t !== ''))) {
+      problems.push('`worker.tools` must be an array of tool names (`git`) or paths (`tools/jq`)');
+    }
+    if (worker.schemaChannel !== undefined && !(isPlainObject(worker.schemaChannel) && Object.values(worker.schemaChannel).every((v) => v === 'flag' || v === 'prompt'))) {
+      problems.push('`worker.schemaChannel` must map route ids to "flag" or "prompt" (how the worker hands the schema to the CLI on that route)');
     }
     const artifact = worker.artifact;
     if (artifact !== undefined && typeof artifact !== 'string') {

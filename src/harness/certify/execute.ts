@@ -142,6 +142,11 @@ function outerDeadline(stateDir: string, deadlineMs: Milliseconds, onExpire: () 
   };
 }
 
+/** `worker.tools` with each path entry (it has a `/`) made absolute from the config file's folder. */
+export function toolEntries(tools: readonly string[], configDir: string): string[] {
+  return tools.map((t) => (t.includes('/') ? path.resolve(configDir, t) : t));
+}
+
 /**
  * Carry out one run. Never throws for what the worker does; a worker that cannot start gives `fault`.
  *
@@ -159,7 +164,7 @@ export async function executeRun(input: RunInput, ctx: RunContext): Promise<RunO
       secrets: Object.values(FAKE_SECRETS),
       maxHangMs: STARTUP_ALLOWANCE_MS + input.outerDeadlineMs + 30_000,
     },
-    ...(adapter.tools ? { tools: [...DEFAULT_TOOLS, ...adapter.tools] } : {}),
+    ...(adapter.tools ? { tools: [...DEFAULT_TOOLS, ...toolEntries(adapter.tools, configDir)] } : {}),
   });
   const inDir = path.join(runDir, 'in');
   const outDir = path.join(runDir, 'out');

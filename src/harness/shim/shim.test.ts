@@ -74,6 +74,17 @@ describe('installShims', () => {
     expect(which.stdout.split('\n')).toEqual([path.join(shims.binDir, 'claude'), path.join(shims.binDir, 'cat')]);
   });
 
+  it('links a tool given as a path under its file name, in place of the one of that name on PATH; a missing one is reported', async () => {
+    const root = newRoot();
+    const own = path.join(root, 'jq');
+    writeFileSync(own, '#!/bin/sh\necho "jq-own"\n', { mode: 0o755 });
+    const shims = await installShims({ root: path.join(root, 'run'), plan: plan({}), tools: ['sh', 'jq', own, path.join(root, 'absent', 'python3')] });
+    expect(shims.tools.filter((t) => t.name === 'jq')).toEqual([{ name: 'jq', target: own }]);
+    expect(shims.missingTools).toEqual([path.join(root, 'absent', 'python3')]);
+    const run = await execa('jq', ['--version'], { env: { PATH: shims.binDir }, extendEnv: false });
+    expect(run.stdout).toBe('jq-own');
+  });
+
   it('refuses a plan that breaks schemas/shim.schema.json, naming the problem', async () => {
     const bad = { version: 1, clis: { claude: { version: '1', attempts: [{ stdout: 1 }] } }, secrets: [] } as unknown as ShimPlan;
     await expect(installShims({ root: newRoot(), plan: bad })).rejects.toThrow(ShimPlanError);

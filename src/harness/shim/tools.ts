@@ -59,7 +59,10 @@ export function whichOnPath(name: string, searchPath: string): string | null {
 const cache = new Map<string, ResolvedTools>();
 
 /**
- * Find each tool on `searchPath`; resolve interpreters through themselves (5 s deadline each).
+ * Find each tool on `searchPath`; resolve interpreters through themselves (5 s deadline each). A
+ * tool given as a path (it has a `/`) is taken as it is, under its file name, and replaces the tool
+ * of that name in the list (a project's jq 1.7 where the machine has 1.6); one that is not an
+ * executable file is missing.
  * Results are cached per process by tool list and search path.
  *
  * @param searchPath PATH to search; @default `process.env.PATH`
@@ -70,7 +73,14 @@ export function resolveTools(tools: readonly string[] = DEFAULT_TOOLS, searchPat
   if (hit) return hit;
   const found: ResolvedTools['found'] = [];
   const missing: string[] = [];
-  for (const name of [...new Set(tools)]) {
+  // A tool given as a path is linked under its file name, in place of the one of that name on PATH.
+  const given = new Map<string, string>();
+  for (const t of tools) if (t.includes('/')) given.set(path.basename(t), t);
+  for (const [name, file] of given) {
+    if (isExecutableFile(file)) found.push({ name, target: path.resolve(file) });
+    else missing.push(file);
+  }
+  for (const name of [...new Set(tools)].filter((t) => !t.includes('/') && !given.has(t))) {
     let target = name === 'node' ? process.execPath : whichOnPath(name, searchPath);
     const selfArgs = SELF_RESOLVING[name];
     if (target !== null && selfArgs && name !== 'node') {
