@@ -21,7 +21,7 @@ async function sources(dir: string): Promise<string[]> {
   const out: string[] = [];
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...(await sources(full)));
+    if (entry.isDirectory()) for (const f of await sources(full)) out.push(f);
     else if (!entry.name.endsWith('.test.ts')) out.push(full);
   }
   return out;
