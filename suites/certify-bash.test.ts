@@ -105,3 +105,12 @@ describe.skipIf(whichOnPath('python3', process.env.PATH ?? '') === null)('findin
     if (m.mistake === null) for (const c of r.checks) expect(c.status === 'pass' || /not applicable/.test(c.reason ?? ''), `${c.id}: ${c.reason ?? ''}`).toBe(true);
   }, LONG);
 });
+
+describe.skipIf(missingTools.length > 0)(`a records check chosen alone${missingTools.length ? ` (skipped: ${missingTools.join(', ')} not installed)` : ''}`, () => {
+  it('runs the checks whose runs it reads: `--check retry-paragraph` judges the retry retry-once plans instead of skipping', async () => {
+    const { certificate } = await certify(bashMiniatureConfig('retry-without-paragraph'), { checks: ['retry-paragraph'], routes: ['claude-code/stream-json'], onProgress: tracker.track });
+    const r = certificate.routes[0]!;
+    expect(r.checks.map((c) => c.id).sort()).toEqual(['retry-once', 'retry-paragraph']);
+    expect(r.checks.find((c) => c.id === 'retry-paragraph')!.status, explain(r)).toBe('fail');
+  }, LONG);
+});

@@ -22,8 +22,7 @@ import { CE_WORKERS, ceConfig, ceWorkTree, type CeWorker } from './adapters.ts';
 /**
  * One fault: the worker and route it is certified on, the edits to its script (`find` must occur,
  * every occurrence becomes `replace`), what the copy does wrong, where that fault comes from, and
- * the check that must refuse it; `with`: checks run beside it that plan the runs it reads (a
- * `records` check such as `retry-paragraph` judges the retry `retry-once` plans).
+ * the check that must refuse it.
  */
 export interface CeFault {
   id: string;
@@ -33,7 +32,6 @@ export interface CeFault {
   fault: string;
   source: string;
   check: string;
-  with?: string[];
 }
 
 const CLAUDE = 'claude-code/stream-json';
@@ -107,7 +105,7 @@ export const CE_FAULTS: readonly CeFault[] = [
     edits: [{ find: 'if [ "$remaining" -lt "$RETRY_MIN_SECS" ]; then', replace: 'if false; then' }],
   },
   {
-    id: 'pov-retry-prompt-replaced', worker: 'pov', route: CLAUDE, check: 'retry-paragraph', with: ['retry-once'],
+    id: 'pov-retry-prompt-replaced', worker: 'pov', route: CLAUDE, check: 'retry-paragraph',
     fault: 'the retry prompt is the final-answer paragraph alone (`>` instead of `>>`): the subject is lost',
     source: `${ce(1403)} (the retry prompt is the original with an appended final-answer paragraph)`,
     edits: [{ find: "final set to true.\\n' >> \"$PROMPT_FILE\"", replace: "final set to true.\\n' > \"$PROMPT_FILE\"" }],
@@ -275,7 +273,7 @@ export async function certifyCeFailOpen(fault: CeFault, skillDir: string): Promi
   try {
     const skill = await ceFailOpenCopy(fault, skillDir, root);
     const cwd = ceWorkTree(root);
-    const { certificate } = await certify(ceConfig(fault.worker, skill, fault.route, cwd), { checks: fault.check.startsWith('smoke-') ? [] : [...(fault.with ?? []), fault.check] });
+    const { certificate } = await certify(ceConfig(fault.worker, skill, fault.route, cwd), { checks: fault.check.startsWith('smoke-') ? [] : [fault.check] });
     const r = certificate.routes[0]!;
     return { fault, check: [...r.smoke, ...r.checks].find((k) => k.id === fault.check), routeStatus: r.status };
   } finally {

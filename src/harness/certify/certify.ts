@@ -337,7 +337,9 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
     let smokeResults: CheckResult[];
     let checkResults: CheckResult[];
     let blocking: { id: string; reason: string }[] = [];
-    const rest = checks.filter((d) => d.stage !== 'smoke' && (!only?.length || only.includes(d.id)));
+    // A chosen records check brings the checks whose runs it reads.
+    const chosen = only?.length ? new Set(only.flatMap((id) => [id, ...(checks.find((d) => d.id === id)?.reads ?? [])])) : null;
+    const rest = checks.filter((d) => d.stage !== 'smoke' && (!chosen || chosen.has(d.id)));
     if (!smoke.final || !smoke.prose) {
       status = 'could-not-run';
       const reason = `the corpus has no ${!smoke.final ? 'well-formed final' : 'prose-only'} case for ${route.route}, so the adapter cannot be smoked`;

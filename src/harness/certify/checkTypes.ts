@@ -80,6 +80,8 @@ export interface JudgedRun {
  * - `expectedVerdict`: the pov verdict the worker should reach, for reports; `null` for argv checks.
  * - `requires`: the contract rule the check exists for; returns why it does not apply to this
  *   contract (then it is skipped), or `null` (issue 10 part 4: checks derive from the contract).
+ * - `reads`: the checks whose runs a `records` check judges (`retry-paragraph` reads the retry
+ *   `retry-once` plans): choosing the check alone (`--check`) runs them too, so it is judged, not skipped;
  * - `judge` gets its own runs and, as `all`, every run of the route so far (records checks).
  */
 export interface CheckDefinition {
@@ -88,6 +90,7 @@ export interface CheckDefinition {
   stage: 'smoke' | 'check' | 'records';
   covers: readonly string[];
   expectedVerdict: VerdictName | null;
+  reads?: readonly string[];
   requires?(rules: CertifiedRules): string | null;
   plan(env: CheckEnv): CheckPlan;
   judge(runs: JudgedRun[], env: CheckEnv, all: readonly JudgedRun[]): CheckJudgement;

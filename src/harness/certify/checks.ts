@@ -361,6 +361,7 @@ const retryParagraph: CheckDefinition = {
   stage: 'records',
   covers: ['retry', 'retry-prompt'],
   expectedVerdict: null,
+  reads: ['retry-once'],
   requires: needsFinalityAndRetry,
   plan: () => ({ runs: [] }),
   judge: (_runs, env, all) => {
@@ -383,6 +384,7 @@ const retrySameArgv: CheckDefinition = {
   stage: 'records',
   covers: ['retry', 'argv'],
   expectedVerdict: null,
+  reads: ['retry-once'],
   requires: needsFinalityAndRetry,
   plan: () => ({ runs: [] }),
   judge: (_runs, env, all) => {
