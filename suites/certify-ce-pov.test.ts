@@ -1,9 +1,10 @@
 /**
  * A foreign worker certified unchanged (issue 10 part 5): compound-engineering-plugin's ce-pov peer
  * worker, skills/ce-pov/scripts/cross-model-pov.sh (MIT; research/ce-plugin.md), run exactly as
- * upstream ships it. Its code is not in this repository and this test fetches nothing: set
- * ROUTECERT_CE_POV to a copy of its skills/ce-pov folder (README "Certifying a worker" says how);
- * without it the test is skipped, saying so.
+ * upstream ships it: from the byte-identical copy of snapshot 925b4ef7 in
+ * fixtures/upstream/compound-engineering-plugin/ (PROVENANCE.md; its sha256 is checked by
+ * suites/certify-ce-findings.test.ts), or from the copy of its skills/ce-pov folder that
+ * ROUTECERT_CE_POV names (a newer snapshot). This test fetches nothing.
  *
  * The worker publishes the right answer with `voice` namespaced ("peer" -> "peer-claude") and seven
  * receipt fields added: the artifact check compares by the contract's meaning (receipt fields
@@ -16,11 +17,14 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { certify } from '#src/harness/certify/certify.ts';
 import type { ArtifactAdapter, LoadedConfig } from '#src/harness/certify/config.ts';
+import { whichOnPath } from '#src/harness/shim/tools.ts';
+import { projectPath } from '#src/paths.ts';
 import { processTracker } from './_helpers/certifyProcesses.ts';
 
-const skill = process.env.ROUTECERT_CE_POV ?? '';
+const skill = process.env.ROUTECERT_CE_POV || projectPath('fixtures', 'upstream', 'compound-engineering-plugin', 'skills', 'ce-pov');
 const script = path.join(skill, 'scripts', 'cross-model-pov.sh');
-const present = skill !== '' && existsSync(script);
+const missingTools = ['bash', 'jq', 'python3'].filter((t) => whichOnPath(t, process.env.PATH ?? '') === null);
+const present = existsSync(script) && missingTools.length === 0;
 const LONG = 600_000;
 const tracker = processTracker();
 
@@ -49,6 +53,7 @@ function cePov(route: string, routeArg: string, target: string, artifact: Partia
         },
         windowEnv: { hardWindowS: 'CROSS_MODEL_HARD_SECS', retryMinS: 'CROSS_MODEL_RETRY_MIN_SECS', idleWindowS: 'CROSS_MODEL_IDLE_SECS' },
         routeNames: { [route]: routeArg },
+        tools: ['jq', 'python3'],
       },
       routes: [route],
       schema: path.join(skill, 'references', 'pov-schema.json'),
@@ -59,7 +64,7 @@ function cePov(route: string, routeArg: string, target: string, artifact: Partia
   };
 }
 
-describe.skipIf(!present)(`the ce-pov worker as upstream ships it${present ? '' : ' (skipped: set ROUTECERT_CE_POV to a copy of compound-engineering-plugin skills/ce-pov)'}`, () => {
+describe.skipIf(!present)(`the ce-pov worker as upstream ships it${present ? '' : ` (skipped: ${existsSync(script) ? `needs ${missingTools.join(', ')}` : `no ${script}`})`}`, () => {
   it.each([
     ['claude-code/stream-json', 'claude', 'claude'],
     ['grok/json', 'grok-cli', 'grok'],
@@ -75,6 +80,7 @@ describe.skipIf(!present)(`the ce-pov worker as upstream ships it${present ? '' 
     for (const c of failing) expect(c.evidence.join('\n')).toContain('"is_error": true');
     expect(r.status).toBe(known.length === 0 ? 'certified' : 'not-certified');
     expect(exitCode).toBe(known.length === 0 ? 0 : 1);
+    expect(certificate.header.tools?.map((t) => t.name)).toEqual(['bash', 'jq', 'python3']);
   }, LONG);
 
   it('without the select hook, the smoke names the namespaced voice as the only difference', async () => {

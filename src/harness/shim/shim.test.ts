@@ -81,7 +81,7 @@ describe('installShims', () => {
     const shims = await installShims({ root: path.join(root, 'run'), plan: plan({}), tools: ['sh', 'jq', own, path.join(root, 'absent', 'python3')] });
     expect(shims.tools.filter((t) => t.name === 'jq')).toEqual([{ name: 'jq', target: own }]);
     expect(shims.missingTools).toEqual([path.join(root, 'absent', 'python3')]);
-    const run = await execa('jq', ['--version'], { env: { PATH: shims.binDir }, extendEnv: false });
+    const run = await execa('sh', ['-c', 'jq --version'], { env: { PATH: shims.binDir }, extendEnv: false });
     expect(run.stdout).toBe('jq-own');
   });
 
