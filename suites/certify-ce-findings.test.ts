@@ -13,8 +13,9 @@
  * files it needs in its run folder (`files`: the host-vetted review constraints; the reviewed
  * document), a git work tree with a change as its folder, and `git` on its PATH. Its artifact is
  * namespaced (`reviewer: "adversarial-claude"`) and each finding gains `first_evidence` (its first
- * evidence line): `artifact.select` maps both back; its receipt fields are ignored by the meaning
- * comparison.
+ * evidence line): the publish mapping declares the backfill (`publish.exclude`), `artifact.select`
+ * undoes the code worker's namespace; the doc worker needs no code (its `reviewer` is its lens name,
+ * excluded). Receipt fields are ignored by the meaning comparison.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -57,19 +58,14 @@ const PROVIDERS = { 'claude-code/stream-json': 'claude', 'codex/jsonl': 'codex',
 /** The fixed route each route's CLI is reached by (`CROSS_MODEL_FIXED_ROUTE`). */
 const FIXED = { 'claude-code/stream-json': { CROSS_MODEL_FIXED_ROUTE: 'claude' }, 'codex/jsonl': { CROSS_MODEL_FIXED_ROUTE: 'codex' }, 'grok/json': { CROSS_MODEL_FIXED_ROUTE: 'grok-cli' } };
 
-/** The published review mapped back to the peer's answer: the reviewer namespace and the backfilled `first_evidence` undone. */
+/** The published review's reviewer namespace ("adversarial-claude") undone: a value rewrite, which only adapter code can do. */
 function unNamespace(json: unknown): unknown {
   const o = json as Record<string, unknown>;
-  const findings = Array.isArray(o.findings)
-    ? o.findings.map((f: unknown) => {
-        if (typeof f !== 'object' || f === null) return f;
-        const { first_evidence: first, ...rest } = f as Record<string, unknown>;
-        const evidence = (rest as { evidence?: unknown }).evidence;
-        return Array.isArray(evidence) && evidence[0] === first ? rest : f;
-      })
-    : o.findings;
-  return { ...o, reviewer: typeof o.reviewer === 'string' ? o.reviewer.replace(/-(?:claude|codex|grok|composer|cursor)$/, '') : o.reviewer, findings };
+  return { ...o, reviewer: typeof o.reviewer === 'string' ? o.reviewer.replace(/-(?:claude|codex|grok|composer|cursor)$/, '') : o.reviewer };
 }
+
+/** The member both workers add to each finding (its first evidence line), declared instead of code. */
+const BACKFILL = '/findings/*/first_evidence';
 
 function config(worker: WorkerAdapter, route: string, contract: 'findings-code' | 'findings-doc', schema: string): LoadedConfig {
   return { config: { worker, routes: [route], contract, schema }, file: null, dir: cwd };
@@ -81,6 +77,7 @@ function codeReview(route: string): LoadedConfig {
     command: ['bash', codeScript, 'composer', '{routeArg}', 'HEAD', '{outDir}'],
     prompt: 'none',
     artifact: { path: '{outDir}/adversarial-{routeArg}.json', select: unNamespace },
+    publish: { exclude: [BACKFILL] },
     windowEnv: { hardWindowS: 'CROSS_MODEL_HARD_SECS', idleWindowS: 'CROSS_MODEL_IDLE_SECS' },
     env: { CROSS_MODEL_HEARTBEAT_SECS: '60' },
     routeEnv: FIXED,
@@ -96,8 +93,10 @@ function docReview(route: string): LoadedConfig {
     name: 'ce-doc-review cross-model-doc-review.sh (unchanged)',
     command: ['bash', docScript, 'composer', '{routeArg}', 'adversarial', '{runDir}/doc/plan.md', 'plan', 'user', '{outDir}'],
     prompt: 'none',
-    // It writes its lens name into `reviewer` and downgrades safe_auto findings to gated_auto, by design.
-    artifact: { path: '{outDir}/adversarial-{routeArg}.json', select: unNamespace, ignore: ['reviewer', 'findings[].autofix_class'] },
+    // It writes its lens name into `reviewer` and downgrades safe_auto findings to gated_auto, by
+    // design: declared, with the backfill, as members it sets itself; no adapter code.
+    artifact: '{outDir}/adversarial-{routeArg}.json',
+    publish: { exclude: ['/reviewer', '/findings/*/autofix_class', BACKFILL] },
     windowEnv: { hardWindowS: 'CROSS_MODEL_HARD_SECS', idleWindowS: 'CROSS_MODEL_IDLE_SECS' },
     env: { CROSS_MODEL_HEARTBEAT_SECS: '60' },
     routeEnv: FIXED,
