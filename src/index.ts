@@ -106,6 +106,7 @@ export type {
   CertifyProgress,
   CheckResult,
   LoadedConfig,
+  PublishMapping,
   RouteCertificate,
   WorkerAdapter,
 } from '#src/harness/certify/index.ts';

@@ -14,9 +14,10 @@
  * document), a git work tree with a change as its folder, `git` on its PATH, jq >= 1.7 given as a
  * path where the machine's jq is 1.6 (`tools`), and on Codex the schema channel `prompt`
  * (`schemaChannel`: upstream never passes `--output-schema`, research/ce-plugin.md 1.2, Codex bug
- * #4181). Its artifact is namespaced (`reviewer: "adversarial-claude"`) and each finding gains
- * `first_evidence` (its first evidence line): `artifact.select` maps both back; its receipt fields
- * are ignored by the meaning comparison.
+ * #4181). The members each worker writes itself whatever the peer answered are declared in the
+ * publish mapping (`publish.exclude`): its lens name in `reviewer` (`adversarial-claude`), the
+ * `first_evidence` each finding gains, and the doc worker's safe_auto downgrade; no adapter code.
+ * Receipt fields are ignored by the meaning comparison.
  *
  * Then copies of the two workers broken the way real ones break are refused, each by the check
  * named for its fault (README "Certifying a worker").
@@ -95,19 +96,8 @@ const SCHEMA_CHANNEL = { 'codex/jsonl': 'prompt' } as const;
 /** The tools the certificate names the versions of: the workers call jq and python3 (its recovery scan). */
 const TOOLS = ['git', 'python3', JQ ?? 'jq'];
 
-/** The published review mapped back to the peer's answer: the reviewer namespace and the backfilled `first_evidence` undone. */
-function unNamespace(json: unknown): unknown {
-  const o = json as Record<string, unknown>;
-  const findings = Array.isArray(o.findings)
-    ? o.findings.map((f: unknown) => {
-        if (typeof f !== 'object' || f === null) return f;
-        const { first_evidence: first, ...rest } = f as Record<string, unknown>;
-        const evidence = (rest as { evidence?: unknown }).evidence;
-        return Array.isArray(evidence) && evidence[0] === first ? rest : f;
-      })
-    : o.findings;
-  return { ...o, reviewer: typeof o.reviewer === 'string' ? o.reviewer.replace(/-(?:claude|codex|grok|composer|cursor)$/, '') : o.reviewer, findings };
-}
+/** The member both workers add to each finding (its first evidence line), declared instead of code. */
+const BACKFILL = '/findings/*/first_evidence';
 
 function config(worker: WorkerAdapter, route: string, contract: 'findings-code' | 'findings-doc', schema: string): LoadedConfig {
   return { config: { worker, routes: [route], contract, schema }, file: null, dir: cwd };
@@ -118,8 +108,10 @@ function codeReview(route: string, skill = codeSkill): LoadedConfig {
     name: 'ce-code-review cross-model-adversarial-review.sh (unchanged)',
     command: ['bash', path.join(skill, 'scripts', CODE_SCRIPT), 'composer', '{routeArg}', 'HEAD', '{outDir}'],
     prompt: 'none',
-    // It writes its own lens name into `reviewer` (`adversarial-<provider>`) whatever the peer answered, by design.
-    artifact: { path: '{outDir}/adversarial-{routeArg}.json', select: unNamespace, ignore: ['reviewer'] },
+    // It writes its own lens name into `reviewer` (`adversarial-<provider>`) whatever the peer
+    // answered, and backfills `first_evidence`, by design: declared, no adapter code.
+    artifact: '{outDir}/adversarial-{routeArg}.json',
+    publish: { exclude: ['/reviewer', BACKFILL] },
     windowEnv: { hardWindowS: 'CROSS_MODEL_HARD_SECS', idleWindowS: 'CROSS_MODEL_IDLE_SECS' },
     env: { CROSS_MODEL_HEARTBEAT_SECS: '60' },
     routeEnv: FIXED,
@@ -136,8 +128,10 @@ function docReview(route: string, skill = docSkill): LoadedConfig {
     name: 'ce-doc-review cross-model-doc-review.sh (unchanged)',
     command: ['bash', path.join(skill, 'scripts', DOC_SCRIPT), 'composer', '{routeArg}', 'adversarial', '{runDir}/doc/plan.md', 'plan', 'user', '{outDir}'],
     prompt: 'none',
-    // It writes its lens name into `reviewer` and downgrades safe_auto findings to gated_auto, by design.
-    artifact: { path: '{outDir}/adversarial-{routeArg}.json', select: unNamespace, ignore: ['reviewer', 'findings[].autofix_class'] },
+    // It writes its lens name into `reviewer` and downgrades safe_auto findings to gated_auto, by
+    // design: declared, with the backfill, as members it sets itself; no adapter code.
+    artifact: '{outDir}/adversarial-{routeArg}.json',
+    publish: { exclude: ['/reviewer', '/findings/*/autofix_class', BACKFILL] },
     windowEnv: { hardWindowS: 'CROSS_MODEL_HARD_SECS', idleWindowS: 'CROSS_MODEL_IDLE_SECS' },
     env: { CROSS_MODEL_HEARTBEAT_SECS: '60' },
     routeEnv: FIXED,

@@ -1,7 +1,8 @@
 /**
  * The committed consumer certificates (examples/consumers/certificates/) say what was certified
  * and were made on today's corpus (issue 19 part 6): each names its subject (package and the
- * version its package.json pins), the CLI the consumer pins or bundles, and the digest of the
+ * version its package.json pins), the CLI the consumer pins or bundles (the real-CLI probe ran that
+ * version, or names it and says why another ran), and the digest of the
  * corpus it replayed; when a case of its route is added, changed or removed, this test fails until
  * `npm run consumers:certify` regenerates the certificates. The README's consumer matrix is the
  * one produced from them.
@@ -29,6 +30,10 @@ describe('committed consumer certificates', async () => {
       expect(r.cli.version).not.toBe('unknown');
       if (c.drive !== 'fake-cli') return;
       expect(r.cli.source, `${c.dir}.json does not say which CLI the consumer pins or bundles: ${REGENERATE}`).toMatch(/^(bundled by|pinned by|the lowest version of)/);
+      // The real-CLI probe ran the CLI the consumer pins or bundles, or names the one pinned and says why another ran.
+      const probe = cert.routes[1];
+      if (probe && probe.cli.pinned === undefined) expect(probe.cli.version, `${c.dir}.json: the real-CLI probe ran ${probe.cli.version}, not the ${r.cli.version} the consumer pins or bundles, and does not say why: ${REGENERATE}`).toBe(r.cli.version);
+      if (probe?.cli.pinned !== undefined) expect(probe.cli.source).toMatch(/not the .*: /);
       const today = corpusDigest(pov, [r.route], replayedCaseIds(cert));
       expect(cert.header.corpusDigest, `examples/consumers/certificates/${path.basename(c.dir)}.json was made on another corpus (today's digest of ${r.route} is ${today}): ${REGENERATE}`).toBe(today);
     });

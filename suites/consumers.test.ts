@@ -6,8 +6,13 @@
  *   the fake `codex`: it reports a provider error as an error, and it hands over an answer from a
  *   stream cut before `turn.completed` (the finding in examples/consumers/FINDINGS.md); a fail-open
  *   copy of it (examples/consumers/_kit/failopen.ts) that drops `--output-schema` is refused by
- *   schema-sent. It skips, saying so, when `npm run consumers:install` was not run.
+ *   schema-sent. It skips, saying so, when `npm run consumers:install` was not run;
+ * - the real-CLI probe runs the codex the consumer pins (0.163.0, installed from npm by
+ *   `npm run consumers:install`), and when that one is not installed, the certificate names the
+ *   version that ran instead, the pinned one, and why.
  */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { certify } from '#src/harness/certify/certify.ts';
@@ -15,7 +20,7 @@ import { certificateProblems } from '#src/harness/certify/certificate.ts';
 import { defineConfig, loadConfig } from '#src/harness/certify/config.ts';
 import { CONSUMER_CONTRACT } from '#src/harness/certify/consumer.ts';
 import { projectPath } from '#src/paths.ts';
-import { certifyConsumer, CONSUMERS, installedVersion } from '../examples/consumers/_kit/consumers.ts';
+import { certifyConsumer, CONSUMERS, installedVersion, pinnedCliPackage, realCliFor } from '../examples/consumers/_kit/consumers.ts';
 import { certifyFailOpen, FAULTS } from '../examples/consumers/_kit/failopen.ts';
 
 const LONG = 180_000;
@@ -92,4 +97,29 @@ describe.skipIf(codexSdk === null)(`@openai/codex-sdk@${codexSdk ?? '(not instal
     },
     LONG,
   );
+});
+
+describe.skipIf(codexSdk === null)('the real CLI of the hermetic probe', () => {
+  const codex = CONSUMERS.find((c) => c.dir === 'codex-sdk')!;
+  const pinned = codexSdk === null ? null : pinnedCliPackage(codex, 'codex');
+  const probes = projectPath('probes/node_modules/.bin/codex');
+
+  it.skipIf(!pinned?.bin)(`is the codex @openai/codex-sdk pins, ${pinned?.version ?? ''}, installed from npm and reporting that version${pinned?.bin ? '' : ' (skipped: run npm run consumers:install)'}`, async () => {
+    const real = await realCliFor(codex, 'codex/jsonl');
+    expect(real).toMatchObject({ bin: pinned!.bin, cli: { name: 'codex', version: '0.163.0', source: expect.stringMatching(/^pinned by @openai\/codex-sdk@0\.163\.0 .*installed from npm as @openai\/codex@0\.163\.0$/) } });
+    expect((real as { cli: object }).cli).not.toHaveProperty('pinned');
+  }, LONG);
+
+  it.skipIf(!existsSync(probes))('when the pinned codex is not installed, is the probes\' one, and the certificate says which, the pinned one and why', async () => {
+    const empty = mkdtempSync(path.join(tmpdir(), 'routecert-no-clis-'));
+    try {
+      const real = await realCliFor(codex, 'codex/jsonl', empty);
+      expect(real).toMatchObject({ bin: probes, cli: { name: 'codex', pinned: '0.163.0' } });
+      const { cli } = real as { cli: { version: string; source: string } };
+      expect(cli.version).not.toBe('0.163.0');
+      expect(cli.source).toMatch(/^the probes' CLI \(probes\/package\.json\), not the 0\.163\.0 pinned by @openai\/codex-sdk@0\.163\.0 .*: @openai\/codex@0\.163\.0 is not installed in .* \(npm run consumers:install\)$/);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+  }, LONG);
 });

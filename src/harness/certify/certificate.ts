@@ -44,13 +44,16 @@ export interface CheckResult {
  * - `name`, `version`: the CLI and the version the fake CLI reported (`--version`): by default the
  *   version the replayed cases were recorded with; for a consumer, the CLI it pins or bundles;
  * - `source`: where the version comes from (`pinned by @openai/codex-sdk@0.163.0 (dependencies)`);
- * - `casesRecordedWith`: the version the replayed cases were recorded with, when it differs.
+ * - `casesRecordedWith`: the version the replayed cases were recorded with, when it differs;
+ * - `pinned`: the version the consumer pins or bundles, only when the CLI that ran is another one
+ *   (the real-CLI probe without the pinned CLI installed): `source` says why.
  */
 export interface CertifiedCli {
   name: string;
   version: string;
   source?: string;
   casesRecordedWith?: string;
+  pinned?: string;
 }
 
 /**
@@ -214,7 +217,8 @@ export function certificateMarkdown(c: Certificate): string {
     lines.push(`## ${r.route}: ${r.status}`, '');
     const cliNote = r.cli.source ?? 'version the replayed cases were recorded with';
     const recorded = r.cli.casesRecordedWith && r.cli.casesRecordedWith !== r.cli.version ? `; cases recorded with ${r.cli.casesRecordedWith}` : '';
-    lines.push(`CLI \`${r.cli.name}\` ${r.cli.version} (${cliNote}${recorded}); ${r.summary.pass} passed, ${r.summary.fail} failed, ${r.summary.skipped} skipped.`, '');
+    const pinned = r.cli.pinned ? `; **not the ${r.cli.pinned} the consumer pins or bundles**` : '';
+    lines.push(`CLI \`${r.cli.name}\` ${r.cli.version} (${cliNote}${recorded}${pinned}); ${r.summary.pass} passed, ${r.summary.fail} failed, ${r.summary.skipped} skipped.`, '');
     const blocking = blockingLines(r);
     if (blocking.length > 0) {
       lines.push(`**Not certified because ${blocking.length - 1} check(s) did not run:**`, '');

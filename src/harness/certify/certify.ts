@@ -248,7 +248,8 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
   const bundled = casesDir === projectPath('fixtures/cases') ? corpus.cases : [...corpus.cases, ...(await loadCorpus(projectPath('fixtures/cases'))).cases];
   const pov = consumer || contract === null ? own : [...own, ...borrowCases(bundled, own, contract, certifyRoutes)];
   const strict = artifactAdapter(cfg.worker).strict === true;
-  const ignore = artifactAdapter(cfg.worker).ignore ?? [];
+  // Members the worker leaves out or sets itself are not compared (worker.publish.exclude, artifact.ignore).
+  const ignore = [...(artifactAdapter(cfg.worker).ignore ?? []), ...(cfg.worker.publish?.exclude ?? [])];
 
   const generated = await generatedAnswers(schema);
   const certifyOne = async (route: CertifyRoute): Promise<RouteCertificate> => {

@@ -33,7 +33,7 @@ export interface CheckEnv {
   anchor: string;
   /** Compare the artifact with the whole answer (`worker.artifact.strict`), not only the schema's properties. */
   strict: boolean;
-  /** Members left out of every artifact comparison (`worker.artifact.ignore`). */
+  /** Members left out of every artifact comparison (`worker.publish.exclude`, `worker.artifact.ignore`). */
   ignore: readonly string[];
   /** The answer the contract accepts from an attempt (a derived one, too), or `undefined` when it accepts none. */
   acceptedValue(attempt: ShimAttempt): unknown;

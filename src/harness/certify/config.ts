@@ -25,6 +25,7 @@ import type { Contract } from '#src/contract/types.ts';
 import { isContractDefinition, isPresetName } from './rules.ts';
 import { PRESET_NAMES } from '#src/contract/presets.ts';
 import { importConfigFile } from './configFile.ts';
+import { publishMappingProblems, type PublishMapping } from './publish.ts';
 import { isBuiltinReporter, REPORTER_NAMES, type BuiltinReporterName } from '#src/report/names.ts';
 import type { Reporter } from '#src/report/reporter.ts';
 
@@ -99,6 +100,9 @@ export interface InProcessInvocation {
  * - `artifact`: where the worker publishes its accepted answer: a path template, or an
  *   {@link ArtifactAdapter} (`{ path, select, strict }`) for a worker that wraps or namespaces its
  *   output; @default `{outDir}/artifact.json`.
+ * - `publish`: how the worker publishes the answer, declared instead of code ({@link PublishMapping},
+ *   ./publish.ts): JSON Pointers into the answer, `rename` (answer pointer -> published pointer:
+ *   `{ '/findings': '/items' }`) and `exclude` (members it leaves out or sets itself: `['/usage']`).
  * - `log`: a file the worker logs to (a path template), read besides its stdout and stderr, which
  *   are always read as log.
  * - `windowEnv`: the environment variables that set the worker's windows, in seconds (integers are
@@ -127,6 +131,7 @@ export interface WorkerAdapter {
   cwd?: string;
   prompt?: 'stdin' | 'file' | 'argument' | 'none';
   artifact?: string | ArtifactAdapter;
+  publish?: PublishMapping;
   log?: string;
   windowEnv: { hardWindowS: string; retryMinS?: string; idleWindowS?: string };
   env?: Record<string, string>;
@@ -155,7 +160,8 @@ export function schemaChannelOf(worker: Pick<WorkerAdapter, 'schemaChannel'>, ro
  *   properties are compared, so receipt fields a worker adds are ignored;
  * - `ignore`: members the worker sets by its own declared policy, left out of the comparison on
  *   both sides: `key` (ce-doc-review writes its lens name into `reviewer`) or `key[].field`
- *   (it downgrades each finding's `autofix_class` from `safe_auto` to `gated_auto`).
+ *   (it downgrades each finding's `autofix_class` from `safe_auto` to `gated_auto`); the same as
+ *   `worker.publish.exclude` with `/reviewer` and `/findings/*` + `/autofix_class`, which is preferred.
  *
  * @example
  * artifact: { path: '{outDir}/pov-claude.json', select: (j) => ({ ...j, voice: j.voice.replace(/^peer-[a-z]+$/, 'peer') }) }
@@ -284,6 +290,7 @@ export function configProblems(value: unknown): string[] {
         if (artifact.ignore !== undefined && !(Array.isArray(artifact.ignore) && artifact.ignore.every((k) => typeof k === 'string'))) problems.push('`worker.artifact.ignore` must be an array of member names (`key` or `key[].field`)');
       }
     }
+    for (const p of publishMappingProblems(worker.publish)) problems.push(p);
     const artifactPath = isPlainObject(artifact) ? artifact.path : artifact;
     const seeded = isPlainObject(worker.files) ? Object.keys(worker.files) : [];
     const templates = [...(Array.isArray(worker.command) ? worker.command : []), artifactPath, worker.log, ...seeded].filter((t): t is string => typeof t === 'string');

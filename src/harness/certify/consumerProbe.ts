@@ -1,6 +1,6 @@
 /**
- * The hermetic probe of a consumer: the consumer, unchanged, drives the REAL installed CLI
- * (probes/node_modules, `npm run probes:install`) against routecert's provider mock on 127.0.0.1,
+ * The hermetic probe of a consumer: the consumer, unchanged, drives a REAL installed CLI (the caller
+ * chooses which: by default the version the consumer pins or bundles) against routecert's provider mock on 127.0.0.1,
  * with the CLI's hermetic environment from its probe driver (src/routes/<cli>/probe.ts: base URL,
  * fake key, config in a throwaway HOME). The adapter gets the CLI's path in CONSUMER_CLI_PATH.
  * Three scenarios, judged by the consumer checks' rules (./consumer.ts): a final answer reaches the
@@ -13,7 +13,7 @@ import { driverForRoute } from '#src/probe/drivers.ts';
 import { DEFAULT_FINAL_PAYLOAD, DEFAULT_PAYLOADS, type ScenarioName } from '#src/mock/scenarios.ts';
 import { startLoopbackServer } from '#src/mock/server.ts';
 import { projectPath } from '#src/paths.ts';
-import type { CheckResult, RouteCertificate } from './certificate.ts';
+import type { CertifiedCli, CheckResult, RouteCertificate } from './certificate.ts';
 import type { CheckJudgement } from './checks.ts';
 import { adapterFault, DEFAULT_CERTIFY_PROMPT, routeStatus } from './certify.ts';
 import type { LoadedConfig } from './config.ts';
@@ -32,7 +32,8 @@ const PROBES: { id: string; scenario: ScenarioName; judge: (o: RunObservation) =
 ];
 
 /**
- * Probe the consumer of `loaded` with the real CLI `bin` (version `version`) on `route`.
+ * Probe the consumer of `loaded` with the real CLI `bin` on `route`; `cli` is what the certificate
+ * says of it (its version, where it comes from, and the pinned version when it is another one).
  * `schemaOverride` (a project-relative file) replaces the config's schema, e.g. the OpenAI-strict
  * POV schema for Codex, whose provider refuses a schema outside OpenAI's strict subset.
  * Returns a route certificate named `<route> (real <cli> <version> against the provider mock)`;
@@ -40,7 +41,8 @@ const PROBES: { id: string; scenario: ScenarioName; judge: (o: RunObservation) =
  *
  * @throws {Error} when no probe driver serves `route`.
  */
-export async function probeConsumerWithRealCli(loaded: LoadedConfig, route: string, bin: string, version: string, schemaOverride?: string): Promise<RouteCertificate> {
+export async function probeConsumerWithRealCli(loaded: LoadedConfig, route: string, bin: string, cli: CertifiedCli, schemaOverride?: string): Promise<RouteCertificate> {
+  const { version } = cli;
   const driver = driverForRoute(route);
   if (!driver) throw new Error(`[routecert] no probe driver serves ${route}`);
   const schemaFile = schemaOverride ? projectPath(schemaOverride) : loaded.config.schema ? path.resolve(loaded.dir, loaded.config.schema) : projectPath('schemas/contracts/pov.schema.json');
@@ -80,7 +82,7 @@ export async function probeConsumerWithRealCli(loaded: LoadedConfig, route: stri
   const checks = results.filter((r) => !r.id.startsWith('smoke-'));
   return {
     route: `${route} (real ${driver.cli} ${version} against the provider mock)`,
-    cli: { name: driver.cli, version },
+    cli,
     contract,
     status: adapterFault(smokeRuns, { calls: false }) !== null ? 'adapter-broken' : routeStatus(smoke, checks),
     smoke,

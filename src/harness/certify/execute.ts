@@ -19,6 +19,7 @@ import type { Milliseconds } from '#src/envelope/types.ts';
 import { installShims } from '#src/harness/shim/install.ts';
 import { DEFAULT_TOOLS } from '#src/harness/shim/tools.ts';
 import { readShimRecords, type ShimAttempt, type ShimCallRecord, type ShimRecord } from '#src/harness/shim/plan.ts';
+import { unpublish } from './publish.ts';
 import { artifactAdapter, fillTemplate, type InProcessInvocation, type LoadedConfig, type WorkerAdapter } from './config.ts';
 import { findMarked, newRunMark, reap, signalGroup, trackRun } from '#src/process/reap.ts';
 import { capture } from '#src/process/capture.ts';
@@ -73,7 +74,7 @@ export interface Leftover {
 /**
  * What routecert saw of one run.
  * - `artifact`: the file at the adapter's artifact path after the run; `value` is it parsed, then
- *   mapped by the adapter's `artifact.select` when given; `parseError` says why there is no value;
+ *   with the renames of the adapter's `publish` mapping undone (./publish.ts), then mapped by its `artifact.select` when given; `parseError` says why there is no value;
  * - `log`: the worker's stdout, stderr and log file, concatenated;
  * - `calls`: every fake CLI call, any CLI; `records`: every record (calls, grandchildren, versions);
  * - `killedAtOuterDeadline`: routecert had to kill the worker;
@@ -258,7 +259,8 @@ export async function executeRun(input: RunInput, ctx: RunContext): Promise<RunO
     }
     if (artifact.parseError === null) {
       try {
-        artifact.value = artifactSpec.select ? artifactSpec.select(parsed) : parsed;
+        const answer = unpublish(parsed, adapter.publish);
+        artifact.value = artifactSpec.select ? artifactSpec.select(answer) : answer;
       } catch (error) {
         artifact.parseError = `the adapter's artifact.select threw: ${(error as Error).message}`;
       }

@@ -11,4 +11,5 @@ export { certifyLiveSource } from './liveSource.ts';
 
 export type { CertifyOptions, CertifyOutcome, CertifyProgress } from './certify.ts';
 export type { ArtifactAdapter, CertifyConfig, ContractsConfig, LoadedConfig, RoutecertConfig, WorkerAdapter } from './config.ts';
+export type { PublishMapping } from './publish.ts';
 export type { Certificate, CheckResult, RouteCertificate } from './certificate.ts';

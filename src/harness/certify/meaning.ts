@@ -3,12 +3,14 @@
  * meaning (issue 10 part 5): on the schema's own top-level properties, so a worker that adds
  * receipt fields (ce-pov adds seven: `cross_model_route`, `model_actual`, ...) or reorders keys is
  * not failed for it; with `strict`, the whole artifact must equal the answer (key order ignored).
- * A worker that wraps or namespaces its output gives an adapter hook (`artifact.select`) that maps
- * the artifact back to the answer before this comparison.
+ * A worker that renames or leaves out members declares it (`worker.publish`, ./publish.ts); one that
+ * wraps or namespaces its output gives an adapter hook (`artifact.select`) that maps the artifact
+ * back to the answer before this comparison.
  */
 import { isDeepStrictEqual } from 'node:util';
 import { canonicalJson } from '#src/envelope/candidates.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
+import { withoutExcluded } from './publish.ts';
 
 /**
  * One difference between an artifact and the expected answer.
@@ -33,7 +35,7 @@ export function comparedProperties(schema: Record<string, unknown>): string[] | 
 }
 
 /**
- * The differences between `actual` (the artifact, after the adapter's `select`) and `expected`
+ * The differences between `actual` (the artifact, after the publish mapping's renames and the adapter's `select`) and `expected`
  * (the answer that should be published). `[]` means the artifact carries the answer.
  *
  * Rules: with `strict`, deep equality of the whole value (extra properties listed). Otherwise
@@ -63,22 +65,18 @@ export function meaningDifferences(expected: unknown, actual: unknown, schema: R
 }
 
 /**
- * `value` without the members an adapter declares the worker sets by itself (`artifact.ignore`):
- * `key` drops a top-level member, `key[].field` drops `field` from every object of the array `key`.
+ * `value` without the members an adapter declares the worker leaves out or sets by itself: JSON
+ * Pointers (`worker.publish.exclude`, ./publish.ts; `*` for every item), or the older
+ * `artifact.ignore` names: `key` (a top-level member) and `key[].field` (`field` of every item of the array `key`).
  */
 function withoutIgnored(value: unknown, ignore: readonly string[]): unknown {
-  if (!isPlainObject(value)) return value;
-  const out: Record<string, unknown> = { ...value };
-  for (const entry of ignore) {
+  const escape = (t: string) => t.replace(/~/g, '~0').replace(/\//g, '~1');
+  const pointers = ignore.map((entry) => {
+    if (entry.startsWith('/')) return entry;
     const m = /^([^[\]]+)\[\]\.(.+)$/.exec(entry);
-    if (!m) {
-      delete out[entry];
-      continue;
-    }
-    const list = out[m[1]!];
-    if (Array.isArray(list)) out[m[1]!] = list.map((item: unknown) => (isPlainObject(item) ? Object.fromEntries(Object.entries(item).filter(([k]) => k !== m[2])) : item));
-  }
-  return out;
+    return m ? `/${escape(m[1]!)}/*/${escape(m[2]!)}` : `/${escape(entry)}`;
+  });
+  return withoutExcluded(value, pointers);
 }
 
 const short = (v: unknown, max = 80) => {
