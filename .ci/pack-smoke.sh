@@ -2,9 +2,11 @@
 # The package as a user gets it: pack the tarball (prepack builds dist/), install it into a fresh
 # project under a temp folder (its package.json has no "type": CommonJS), and there run the bin
 # (--version, `run` on the bundled corpus) and a TypeScript file using the library, type-checked
-# under NodeNext strict and run on plain Node (.ci/pack-smoke/).
+# under NodeNext strict and run on plain Node (.ci/pack-smoke/), and README's "As a library" check.mjs
+# block as written.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+checkout=$(pwd)
 root=$(mktemp -d "${TMPDIR:-/tmp}/routecert-pack-smoke.XXXXXX")
 trap 'rm -rf "$root"' EXIT
 
@@ -34,4 +36,11 @@ npx routecert run --no-certify --reports "$root/reports" --quiet
 
 npx tsc -p tsconfig.json
 node out/library.mjs
+
+# README "As a library": the check.mjs block, extracted as written and run on plain Node.
+awk '/^\/\/ check\.mjs/{f=1} f&&/^```/{exit} f' "$checkout/README.md" > check.mjs
+[ -s check.mjs ] || { echo "README.md has no check.mjs block (a line starting with // check.mjs)" >&2; exit 1; }
+printed=$(node check.mjs)
+[ "$printed" = "accepted structured_output" ] || { echo "README check.mjs printed '$printed', expected 'accepted structured_output'" >&2; exit 1; }
+echo "== README check.mjs: $printed"
 echo "== pack smoke passed"

@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { stripVTControlCharacters } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { projectPath } from '#src/paths.ts';
-import { COMMANDS, commandsTableMarkdown, README_COMMANDS_BEGIN, README_COMMANDS_END, withCommandsTable, type CommandSpec } from './commandTable.ts';
+import { COMMANDS, commandsTableMarkdown, README_COMMANDS_BEGIN, README_COMMANDS_END, README_MATRIX_BEGIN, README_MATRIX_END, withCommandsTable, withReadmeTables, type CommandSpec } from './commandTable.ts';
+import { BEHAVIOUR_CLASSES } from '#src/report/matrix.ts';
 import { main } from './main.ts';
 
 let out: string[];
@@ -31,6 +32,15 @@ describe('the option table', () => {
     expect(withCommandsTable(readme)).toBe(readme);
   });
 
+  it("the README's table of the behaviour matrix columns is the one src/report/matrix.ts generates, a row per column", async () => {
+    const readme = await readFile(projectPath('README.md'), 'utf8');
+    expect(withReadmeTables(readme)).toBe(readme);
+    const block = readme.slice(readme.indexOf(README_MATRIX_BEGIN), readme.indexOf(README_MATRIX_END));
+    for (const b of BEHAVIOUR_CLASSES) expect(block, b.name).toContain(`| \`${b.name}\` | ${b.tags.map((t) => `\`${t}\``).join(', ')} |`);
+    expect(block).toContain('`missing-field` | `missing-required`');
+    expect(block).toContain('`scalar` | `scalar`');
+  });
+
   it('the generated table names every command and every option of each', () => {
     const table = commandsTableMarkdown();
     for (const command of COMMANDS) {
@@ -45,7 +55,7 @@ describe('the option table', () => {
     expect(withCommandsTable(readme)).toBe(readme);
     const fewer = COMMANDS.map((c) => (c.name === 'run' ? { ...c, options: c.options.filter((o) => o.flags !== '--quiet') } : c));
     expect(withCommandsTable(readme, commandsTableMarkdown(fewer))).not.toBe(readme);
-    expect(() => withCommandsTable('no markers here')).toThrow(/no command table markers/);
+    expect(() => withCommandsTable('no markers here')).toThrow(/no generated-table markers/);
   });
 
   it.each(COMMANDS.map((c) => [c.name, c] as const))('`routecert %s --help` lists exactly the options of the table', async (name, command) => {

@@ -9,6 +9,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import { parseShard, ShardSpecError, type Shard } from '#src/harness/shard.ts';
+import { addBinOption, BinOptionError } from '#src/probe/discover.ts';
 import type { CaseFilter } from '#src/harness/runCorpus.ts';
 import { routeSelected } from '#src/harness/select.ts';
 import type { CaseLoadError, LoadedCase } from '#src/record/corpus.ts';
@@ -33,6 +34,20 @@ export function integerOption(min: number, unit = ''): (value: string) => number
     if (value.trim() === '' || !Number.isSafeInteger(n) || n < min) throw new InvalidArgumentError(`Expected an integer >= ${min}${unit ? ` (${unit})` : ''}.`);
     return n;
   };
+}
+
+/**
+ * A commander argument parser for a repeatable `--bin <cli>=<path>` (also `a=x,b=y`): the binaries
+ * by CLI name, checked here once for every command that takes it (src/probe/discover.ts
+ * `addBinOption`); a malformed value is commander's `argument ... is invalid`, exit 2.
+ */
+export function binOption(value: string, previous: Readonly<Record<string, string>> = {}): Record<string, string> {
+  try {
+    return value.split(',').map((v) => v.trim()).filter(Boolean).reduce<Record<string, string>>(addBinOption, { ...previous });
+  } catch (error) {
+    if (error instanceof BinOptionError) throw new InvalidArgumentError(error.message.replace(/^\[routecert\] /, ''));
+    throw error;
+  }
 }
 
 /** A commander argument parser for `--shard i/n`. */

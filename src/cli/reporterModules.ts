@@ -3,6 +3,7 @@
  * and looks like a path (`./slack-reporter.mjs`, `/abs/reporter.ts`, `reporters/x.js`) is a module
  * whose default export is a {@link Reporter} object, a class of one, or a function returning one.
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import { importConfigFile } from '#src/harness/certify/configFile.ts';
@@ -32,7 +33,8 @@ export function reporterOrPathOption(value: string, previous: string[] = []): st
  * The reporters `values` name: built-in names as they are, module paths imported (relative to the
  * working folder) and turned into reporter objects.
  *
- * @throws {UsageError} naming the file when it does not load or its default export is no reporter.
+ * @throws {UsageError} naming the file when it does not exist (with the built-in reporters), does not
+ *   load, or its default export is no reporter.
  */
 export async function resolveReporters(values: readonly string[]): Promise<(BuiltinReporterName | Reporter)[]> {
   const out: (BuiltinReporterName | Reporter)[] = [];
@@ -42,11 +44,16 @@ export async function resolveReporters(values: readonly string[]): Promise<(Buil
       continue;
     }
     const file = path.resolve(value);
+    if (!existsSync(file)) {
+      throw new UsageError(`--reporter ${value}: no such file (${file}). Reporters: ${REPORTER_NAMES.join(', ')}, or the path of a module whose default export is a reporter (README "Reporters").`);
+    }
     let module: Record<string, unknown>;
     try {
       module = await importConfigFile(file);
     } catch (error) {
-      throw new UsageError(`--reporter ${value}: the module does not load (${file}): ${(error as Error).message}`);
+      // Node's module errors append a "Require stack" of file paths: the first lines say what is wrong.
+      const reason = (error as Error).message.split(/\r?\nRequire stack:/)[0]!.trim();
+      throw new UsageError(`--reporter ${value}: the module does not load (${file}): ${reason}`);
     }
     const exported = module.default ?? module.reporter;
     let reporter: unknown = exported;

@@ -112,7 +112,7 @@ function caseFile(contract: string, description: string, attempts: CaseFile['att
     description,
     route: 'claude-code/json',
     cli: { name: 'claude', version: 'starter' },
-    provenance: { source: 'generated', ref: 'routecert init: a starter case; replace it with envelopes your CLIs printed (saved as case files: README "Cases for your contracts")', date: new Date().toISOString().slice(0, 10) },
+    provenance: { source: 'generated', ref: 'routecert init: a starter case; replace it with envelopes your CLIs printed: README "Recording your contract" (record --config) and "A bug report to a case" (record --from)', date: new Date().toISOString().slice(0, 10) },
     contract,
     attempts,
     expect,

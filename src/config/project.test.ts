@@ -43,6 +43,14 @@ describe('loadProjectConfig', () => {
     expect(message).toContain('contracts/3 ("c"): contract "c": schema file gone.json not found');
   });
 
+  it("a worker's `contract` may name one of the config's own contracts (a JSON config cannot refer to it otherwise)", async () => {
+    const worker = { name: 'w', command: ['python3', 'w.py', '{prompt}', '{outDir}'], prompt: 'file', artifact: '{outDir}/a.json', windowEnv: { hardWindowS: 'H' } };
+    const loaded = await loadProjectConfig(await config('own.json', { contracts: [contract()], worker, routes: ['claude-code/json'], contract: 'a' }));
+    expect(loaded.certify?.config.contract).toBe(loaded.contracts[0]);
+    const stray = await loadProjectConfig(await config('stray.json', { contracts: [contract()], worker, routes: ['claude-code/json'], contract: 'b' })).catch((e: Error) => e);
+    expect((stray as Error).message).toContain("the name of a contract of this config's `contracts`");
+  });
+
   it('a config with neither contracts nor a worker is refused', async () => {
     await expect(loadProjectConfig(await config('empty.json', {}))).rejects.toThrow(/neither `contracts`.*nor `worker`/);
   });

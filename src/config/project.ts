@@ -22,6 +22,7 @@ import { isPlainObject } from '#src/envelope/keys.ts';
 import { KNOWN_CLIS } from '#src/probe/known.ts';
 import { LINT_PROFILE_BY_CLI } from '#src/probe/startup.ts';
 import { CertifyConfigError, configProblems, importConfig, reporterProblems, type CertifyConfig, type LoadedConfig } from '#src/harness/certify/config.ts';
+import { isPresetName } from '#src/harness/certify/rules.ts';
 import type { BuiltinReporterName } from '#src/report/names.ts';
 import type { Reporter } from '#src/report/reporter.ts';
 
@@ -122,9 +123,13 @@ export async function loadProjectConfig(file: string): Promise<ProjectConfig> {
   if (value.cases !== undefined && (typeof value.cases !== 'string' || value.cases === '')) problems.push('`cases` must be a folder path (relative to the config file)');
   let certify: LoadedConfig | null = null;
   if (value.worker !== undefined || value.routes !== undefined) {
-    const certifyProblems = configProblems(value);
+    // `contract: "<name>"` may name one of this config's own contracts (a JSON config cannot hold a
+    // reference to it): the worker is certified against that contract, built against this folder.
+    const own = typeof value.contract === 'string' && !isPresetName(value.contract) ? contracts.find((c) => c.name === value.contract) : undefined;
+    const certifying = own ? { ...value, contract: own } : value;
+    const certifyProblems = configProblems(certifying);
     pushAll(problems, certifyProblems);
-    if (certifyProblems.length === 0) certify = { config: value as unknown as CertifyConfig, file: absolute, dir };
+    if (certifyProblems.length === 0) certify = { config: certifying as unknown as CertifyConfig, file: absolute, dir };
   } else if (value.contracts === undefined && value.reporters === undefined) {
     problems.push('the config defines neither `contracts` (your contracts) nor `worker` (a worker to certify)');
   }

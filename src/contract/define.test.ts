@@ -30,6 +30,15 @@ describe('defineContract: definitions', () => {
     expect(() => defineContract({ ...base, retry: { hardWindowMs: 1, retryMinMs: 1, paragraph: 'p' } })).toThrow(ContractDefinitionError);
   });
 
+  it('a required field left out says what to write, not only what it must be', () => {
+    const { anchor: _a, finality: _f, selection: _s, ...bare } = base;
+    const problems = definitionProblems(bare);
+    expect(problems).toHaveLength(3);
+    expect(problems[0]).toMatch(/^`anchor` is missing: add "anchor": /);
+    expect(problems[1]).toMatch(/^`finality` is missing: add "finality": "none" .* or "finality": \{ "key": "<boolean member>" \}/);
+    expect(problems[2]).toMatch(/^`selection` is missing: add "selection": "score" .* or "selection": "last-shaped"/);
+  });
+
   it('a missing schema file and a schema that does not compile are named', () => {
     expect(() => defineContract({ ...base, schema: 'nope.schema.json' }, '/tmp')).toThrow(/schema file nope.schema.json not found/);
     expect(() => defineContract({ ...base, schema: { type: 'object', properties: { answer: { type: 'strng' } } } })).toThrow(/does not compile/);

@@ -79,6 +79,15 @@ export class ContractDefinitionError extends Error {
   }
 }
 
+/** What to write for a required field a definition leaves out (JSON syntax, which a .ts config takes too). */
+const MISSING = {
+  anchor: '`anchor` is missing: add "anchor": "<the key every answer bears>" (e.g. "position"), or a JSON Pointer ("/result/findings")',
+  finality:
+    '`finality` is missing: add "finality": "none" (a schema-valid answer is settled) or "finality": { "key": "<boolean member>" } (only that member === true is final; missing or not a boolean fails closed)',
+  selection:
+    '`selection` is missing: add "selection": "score" (the best candidate wins: schema-valid and final > schema-valid > anchor only; ties to the later) or "selection": "last-shaped" (a populated answer beats an empty stub; the last shaped one wins)',
+} as const;
+
 /** The problems of `value` as a {@link ContractDefinition}, one sentence each naming the field; `[]` when usable. */
 export function definitionProblems(value: unknown): string[] {
   if (!isPlainObject(value)) return ['a contract must be an object (defineContract({...}))'];
@@ -86,11 +95,15 @@ export function definitionProblems(value: unknown): string[] {
   const d = value;
   if (typeof d.name !== 'string' || d.name === '') p.push('`name` must be a non-empty string');
   if (!(typeof d.schema === 'string' && d.schema !== '') && !isPlainObject(d.schema)) p.push('`schema` must be a path to a JSON Schema file or a schema object');
-  if (typeof d.anchor !== 'string' || d.anchor === '' || d.anchor === '/') p.push('`anchor` must be a key ("position") or a JSON Pointer ("/result/findings")');
-  if (!(d.finality === 'none' || (isPlainObject(d.finality) && typeof d.finality.key === 'string' && d.finality.key !== ''))) {
+  // A required field left out says what to write; a wrong value says what it must be.
+  if (d.anchor === undefined) p.push(MISSING.anchor);
+  else if (typeof d.anchor !== 'string' || d.anchor === '' || d.anchor === '/') p.push('`anchor` must be a key ("position") or a JSON Pointer ("/result/findings")');
+  if (d.finality === undefined) p.push(MISSING.finality);
+  else if (!(d.finality === 'none' || (isPlainObject(d.finality) && typeof d.finality.key === 'string' && d.finality.key !== ''))) {
     p.push('`finality` must be { key: "<boolean member>" } or "none"');
   }
-  if (d.selection !== 'score' && d.selection !== 'last-shaped') p.push('`selection` must be "score" or "last-shaped"');
+  if (d.selection === undefined) p.push(MISSING.selection);
+  else if (d.selection !== 'score' && d.selection !== 'last-shaped') p.push('`selection` must be "score" or "last-shaped"');
   if (d.emptyIsAnswer !== undefined && typeof d.emptyIsAnswer !== 'boolean') p.push('`emptyIsAnswer` must be a boolean');
   if (d.retry !== undefined) {
     const r = d.retry;

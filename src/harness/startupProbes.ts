@@ -238,6 +238,12 @@ export function startupProbeSource(options: {
   drivers?: readonly ProbeDriver[];
   production?: readonly StartupSubject[];
   /**
+   * Which row families to probe; @default all three. A team's run passes `['production']`: its
+   * schemas only, never the keyword canaries of the lint/probe agreement (those are routecert's own
+   * test of its lint profiles: `routecert probe --startup-table`, and the project's probes suite).
+   */
+  rows?: BuildStartupTableOptions['rows'];
+  /**
    * Emit a failing case for each production cell rejected by a CLI the schema is sent to (a team's
    * run: their schema refused by their CLI is a conformance failure, exit 1); @default false.
    */
@@ -278,6 +284,7 @@ export function startupProbeSource(options: {
         ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
         ...(options.pool === undefined ? {} : { pool: options.pool }),
         ...(options.production === undefined ? {} : { production: options.production }),
+        ...(options.rows === undefined ? {} : { rows: options.rows }),
       });
       if (options.failListed) {
         for (const row of table.rows) {

@@ -74,24 +74,32 @@ export class BinOptionError extends Error {
 }
 
 /**
- * Parse `--bin <cli>=<path>` values (repeatable) into `{ cli: path }`; the path is resolved from
- * the current directory.
+ * Add one `--bin <cli>=<path>` value to `bins` (a new object); the path is resolved from the current
+ * directory. The one rule for a `--bin` value, whichever command takes it (src/cli/options.ts
+ * `binOption` gives it to commander).
  *
- * @throws {BinOptionError} for a value without `=`, an empty name or path, or a CLI named twice.
+ * @throws {BinOptionError} for a value without `=`, an empty name or path, or a CLI already in `bins`.
+ * @example
+ * addBinOption({}, 'claude=<tmp>/p/node_modules/.bin/claude') // => { claude: '<tmp>/p/node_modules/.bin/claude' }
+ */
+export function addBinOption(bins: Readonly<Record<CliName, string>>, value: string): Record<CliName, string> {
+  const at = value.indexOf('=');
+  const cli = at < 0 ? '' : value.slice(0, at).trim();
+  const file = at < 0 ? '' : value.slice(at + 1).trim();
+  if (cli === '' || file === '') throw new BinOptionError(`--bin takes <cli>=<path> (e.g. --bin claude=./node_modules/.bin/claude); got "${value}".`);
+  if (bins[cli] !== undefined) throw new BinOptionError(`--bin names ${cli} twice ("${bins[cli]}" and "${file}").`);
+  return { ...bins, [cli]: resolve(file) };
+}
+
+/**
+ * Parse `--bin <cli>=<path>` values (repeatable) into `{ cli: path }` ({@link addBinOption} each).
+ *
+ * @throws {BinOptionError} as {@link addBinOption}.
  * @example
  * parseBinOptions(['claude=<tmp>/p/node_modules/.bin/claude']) // => { claude: '<tmp>/p/node_modules/.bin/claude' }
  */
 export function parseBinOptions(values: readonly string[] | undefined): Record<CliName, string> {
-  const out: Record<CliName, string> = {};
-  for (const v of values ?? []) {
-    const at = v.indexOf('=');
-    const cli = at < 0 ? '' : v.slice(0, at).trim();
-    const file = at < 0 ? '' : v.slice(at + 1).trim();
-    if (cli === '' || file === '') throw new BinOptionError(`--bin takes <cli>=<path> (e.g. --bin claude=./node_modules/.bin/claude); got "${v}".`);
-    if (out[cli] !== undefined) throw new BinOptionError(`--bin names ${cli} twice ("${out[cli]}" and "${file}").`);
-    out[cli] = resolve(file);
-  }
-  return out;
+  return (values ?? []).reduce<Record<CliName, string>>(addBinOption, {});
 }
 
 /**

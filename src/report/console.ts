@@ -70,7 +70,12 @@ export function summaryText(report: RunReport): string {
   out.push(`\n${s.total} cases${shard}: ${pc.green(`${s.pass} passed`)}, ${s.fail ? pc.red(`${s.fail} failed`) : '0 failed'}, ${s.error ? pc.magenta(`${s.error} errored`) : '0 errored'}, ${s.skip} skipped; ${s.faults} run faults\n`);
   if (verdicts) out.push(`verdicts: ${verdicts}\n`);
   for (const v of report.versions ?? []) out.push(`${v.cli} ${v.version ?? '?'} against ${v.corpus} (recorded ${v.recorded.join(', ') || 'none'}): ${v.result}\n`);
-  if (report.startupProbes && report.startupProbes.summary.cells > 0) out.push(`startup probes: ${startupSummaryLine(report.startupProbes)} Table: summary.md or \`routecert probe --startup-table\`\n`);
+  if (report.startupProbes && report.startupProbes.summary.cells > 0) {
+    // A team's run probes only its config's schemas: the table again is `probe --startup --config`, not the canary table.
+    const configOnly = report.startupProbes.rows.every((r) => r.kind === 'production' && r.format !== null);
+    const again = configOnly ? 'routecert probe --startup --config <your config>' : 'routecert probe --startup-table';
+    out.push(`startup probes: ${startupSummaryLine(report.startupProbes)} Table: summary.md or \`${again}\`\n`);
+  }
   // A schema that was never sent to a CLI must not read as one that passed its startup probe.
   for (const c of report.startupProbes?.columns.filter((x) => !x.installed) ?? []) out.push(pc.yellow(`startup probes of ${c.cli}: ${c.note}\n`));
   return out.join('');

@@ -27,6 +27,15 @@ describe('behaviourMatrix', () => {
   });
 });
 
+describe('the columns of the cases record --config writes', () => {
+  it('a missing required field and a JSON scalar each have a column of their own', () => {
+    const m = behaviourMatrix([result('codex/jsonl', ['missing-required', 'recorded'], 'pass'), result('codex/jsonl', ['scalar', 'recorded'], 'fail'), result('codex/jsonl', ['final'], 'pass')]);
+    expect(m.classes).toEqual(['final', 'missing-field', 'scalar']);
+    expect(m.cell('codex/jsonl', 'missing-field')).toEqual({ total: 1, pass: 1 });
+    expect(m.cell('codex/jsonl', 'scalar')).toEqual({ total: 1, pass: 0 });
+  });
+});
+
 describe('certificates beside the matrix', () => {
   it('certification results stay out of the behaviour matrix and get a status per worker route', async () => {
     const { certificates } = await import('./certificates.ts');

@@ -7,22 +7,34 @@ import { isCertification } from './certificates.ts';
 import type { CaseResult } from './types.ts';
 
 /**
- * The behaviour classes, in print order, each with the tags that put a case in it (the probe plans'
- * and documented cases' tags).
+ * The behaviour classes, in print order, each with the tags that put a case in it (the probe plans',
+ * `record --config`'s and documented cases' tags) and what it is. README.md's table of the matrix
+ * columns is generated from this list ({@link behaviourClassesMarkdown}).
  */
-export const BEHAVIOUR_CLASSES: readonly { name: string; tags: readonly string[] }[] = [
-  { name: 'final', tags: ['final'] },
-  { name: 'key-case', tags: ['key-case'] },
-  { name: 'placeholder', tags: ['placeholder-then-final'] },
-  { name: 'nonfinal', tags: ['nonfinal', 'retry'] },
-  { name: 'missing-final', tags: ['missing-final'] },
-  { name: 'prose', tags: ['prose-only'] },
-  { name: 'fenced', tags: ['fenced'] },
-  { name: 'api-error', tags: ['api-error'] },
-  { name: 'timeout', tags: ['timeout'] },
-  { name: 'startup', tags: ['startup-rejected'] },
-  { name: 'stderr', tags: ['short-stderr', 'long-evidence'] },
+export const BEHAVIOUR_CLASSES: readonly { name: string; tags: readonly string[]; what: string }[] = [
+  { name: 'final', tags: ['final'], what: 'a well-formed final answer' },
+  { name: 'key-case', tags: ['key-case'], what: "where a CLI's answer lands and how its key is spelled (`structured_output`, `StructuredOutput`, `structuredOutput`, ...)" },
+  { name: 'placeholder', tags: ['placeholder-then-final'], what: 'a placeholder first, then the final answer' },
+  { name: 'nonfinal', tags: ['nonfinal', 'retry'], what: 'a non-final answer: retried, or dropped non-final' },
+  { name: 'missing-final', tags: ['missing-final'], what: 'an answer without its finality key (fails closed)' },
+  { name: 'missing-field', tags: ['missing-required'], what: "an answer without one of the schema's required fields (`record --config`'s `missing-<field>`)" },
+  { name: 'prose', tags: ['prose-only'], what: 'prose without JSON' },
+  { name: 'scalar', tags: ['scalar', 'scalar-or-array'], what: "a JSON scalar or array instead of an object (`record --config`'s `scalar`)" },
+  { name: 'fenced', tags: ['fenced'], what: 'the answer inside a code fence' },
+  { name: 'api-error', tags: ['api-error'], what: 'the provider answers an HTTP error (400, 429, 529)' },
+  { name: 'timeout', tags: ['timeout'], what: 'a run that outlives its deadline (a stall)' },
+  { name: 'startup', tags: ['startup-rejected'], what: 'the CLI refuses the schema or its invocation before any model turn' },
+  { name: 'stderr', tags: ['short-stderr', 'long-evidence'], what: "the CLI's stderr kept as evidence, short or clipped" },
 ];
+
+/**
+ * The README table of the matrix columns: one row per {@link BEHAVIOUR_CLASSES} entry, with the case
+ * tags that count a case there.
+ */
+export function behaviourClassesMarkdown(): string {
+  const rows = BEHAVIOUR_CLASSES.map((b) => `| \`${b.name}\` | ${b.tags.map((t) => `\`${t}\``).join(', ')} | ${b.what} |`);
+  return ['| column | a case is counted there when its tags hold | what the case does |', '|---|---|---|', ...rows, ''].join('\n');
+}
 
 /** One cell: cases of that route and class, and how many passed. */
 export interface MatrixCell {

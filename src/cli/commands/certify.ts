@@ -11,7 +11,8 @@ import { CONFIG_FILE_NAMES } from '#src/config/fileNames.ts';
 import pc from 'picocolors';
 import { certify, type CertifyProgress } from '#src/harness/certify/certify.ts';
 import { blockingLines, writeCertificate } from '#src/harness/certify/certificate.ts';
-import { CertifyConfigError, loadConfig } from '#src/harness/certify/config.ts';
+import { CertifyConfigError } from '#src/harness/certify/config.ts';
+import { loadProjectConfig } from '#src/config/project.ts';
 import { createRunFolder } from './run.ts';
 
 /** Options of `routecert certify` as commander parses them. */
@@ -56,7 +57,13 @@ export async function certifyCommand(opts: CertifyCommandOptions): Promise<numbe
     return 2;
   }
   try {
-    loaded = await loadConfig(file);
+    // The project loader: a `contract` may then name one of the config's own `contracts`.
+    const project = await loadProjectConfig(file);
+    loaded = project.certify;
+    if (loaded === null) {
+      process.stderr.write(`[routecert] certify: ${file} has no worker to certify: add \`worker\` and \`routes\` (README "Certifying a worker")\n`);
+      return 2;
+    }
   } catch (error) {
     if (error instanceof CertifyConfigError) {
       process.stderr.write(`${error.message}\n`);

@@ -12,7 +12,7 @@ import { planFor, schemaFor } from '#src/harness/probePlan.ts';
 import { loadContract } from '#src/contract/registry.ts';
 import { decoderFor } from '#src/routes/registry.ts';
 import { projectPath } from '#src/paths.ts';
-import { parseBinOptions, resolveCli } from '#src/probe/discover.ts';
+import { resolveCli } from '#src/probe/discover.ts';
 import { probeTarget } from '../probeTarget.ts';
 import { PROBE_DRIVERS, driverFor } from '#src/probe/drivers.ts';
 import { rangeText } from '#src/probe/versions.ts';
@@ -36,8 +36,8 @@ export interface ProbeCommandOptions {
   json?: boolean;
   /** A config file: `--startup` probes the schema of each of its contracts (see {@link configStartupCommand}). */
   config?: string;
-  /** `--bin <cli>=<path>` values. */
-  bin?: string[];
+  /** `--bin <cli>=<path>`: the binaries by CLI name (src/cli/options.ts `binOption` parsed them). */
+  bin?: Record<string, string>;
   /** `--live`: the real provider with the credentials in the environment (never without the flag). */
   live?: boolean;
   /** Probe a version outside the driver's supported range anyway. */
@@ -47,13 +47,7 @@ export interface ProbeCommandOptions {
 /** Probe or list; returns the exit code. */
 export async function probeCommand(opts: ProbeCommandOptions): Promise<number> {
   // One resolution of the CLI under test for every probe command: --bin, else ROUTECERT_BIN_<CLI>, else installed.
-  let bins: Record<string, string>;
-  try {
-    bins = parseBinOptions(opts.bin);
-  } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n`);
-    return 2;
-  }
+  const bins = opts.bin ?? {};
   if (opts.list) return listClis(opts.json ?? false, bins);
   if (opts.live && (opts.config !== undefined || opts.startupTable)) {
     process.stderr.write('[routecert] --live probes one CLI: use --live --startup --cli <cli> [--schema <file>] (not with --config or --startup-table)\n');

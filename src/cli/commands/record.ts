@@ -18,7 +18,6 @@ import { planFor } from '#src/harness/probePlan.ts';
 import { executePlannedProbe, longestFirst, runAll } from '#src/harness/probeSource.ts';
 import { ProbeRunPool } from '#src/probe/pool.ts';
 import { projectPath } from '#src/paths.ts';
-import { BinOptionError, parseBinOptions } from '#src/probe/discover.ts';
 import { probeTarget } from '../probeTarget.ts';
 import { PROBE_DRIVERS, driverFor } from '#src/probe/drivers.ts';
 import { caseId } from '#src/record/caseId.ts';
@@ -56,8 +55,8 @@ export interface RecordCommandOptions {
   force?: boolean;
   fixIds?: boolean;
   probeTimeout: number;
-  /** `--bin <cli>=<path>` values. */
-  bin?: string[];
+  /** `--bin <cli>=<path>`: the binaries by CLI name (src/cli/options.ts `binOption` parsed them). */
+  bin?: Record<string, string>;
   /** `--live`: record the `final` plan against the real provider with the credentials in the environment. */
   live?: boolean;
   /** Probe a version outside the driver's supported range anyway. */
@@ -74,7 +73,7 @@ export async function recordCommand(opts: RecordCommandOptions): Promise<number>
       return await recordConfigCommand({ ...rest, config: opts.config, ...(cli !== undefined ? { cli: typeof cli === 'string' ? [cli] : cli } : {}) });
     }
   } catch (error) {
-    if (error instanceof UsageError || error instanceof CertifyConfigError || error instanceof PayloadGenerationError || error instanceof BinOptionError) {
+    if (error instanceof UsageError || error instanceof CertifyConfigError || error instanceof PayloadGenerationError) {
       process.stderr.write(`${error.message}\n`);
       return 2;
     }
@@ -94,13 +93,7 @@ export async function recordCommand(opts: RecordCommandOptions): Promise<number>
     process.stderr.write(`[routecert] record knows these CLIs: ${PROBE_DRIVERS.map((d) => d.cli).join(', ')}. "${cliName}" is not one of them.\n`);
     return 2;
   }
-  let bins: Record<string, string>;
-  try {
-    bins = parseBinOptions(opts.bin);
-  } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n`);
-    return 2;
-  }
+  const bins = opts.bin ?? {};
   // --live without a credential is refused before anything else: the variable to set is the answer.
   if (opts.live) {
     try {

@@ -17,7 +17,7 @@ import { judgeCase } from '#src/contract/judgeCase.ts';
 import { decoderFor } from '#src/routes/registry.ts';
 import { runAll } from '#src/harness/probeSource.ts';
 import { ProbeRunPool } from '#src/probe/pool.ts';
-import { candidateFor, discoverCli, notFoundMessage, parseBinOptions, type DiscoveredCli } from '#src/probe/discover.ts';
+import { candidateFor, discoverCli, notFoundMessage, type DiscoveredCli } from '#src/probe/discover.ts';
 import type { ProbeDriver } from '#src/probe/driver.ts';
 import { PROBE_DRIVERS } from '#src/probe/drivers.ts';
 import { DEFAULT_PROBE_PROMPT, runProbe } from '#src/probe/run.ts';
@@ -40,7 +40,7 @@ export interface RecordConfigOptions {
   out?: string;
   force?: boolean;
   probeTimeout: number;
-  bin?: string[];
+  bin?: Record<string, string>;
   allowUnsupported?: boolean;
   /** Seconds between "still recording" lines while runs are going (@default 20). */
   heartbeatS?: number;
@@ -69,7 +69,7 @@ export async function recordConfigCommand(opts: RecordConfigOptions): Promise<nu
     return 2;
   }
   const contracts = project.contracts.filter((c) => !opts.contract?.length || opts.contract.includes(c.name));
-  const bins = parseBinOptions(opts.bin);
+  const bins = opts.bin ?? {};
   const outDir = opts.out !== undefined ? path.resolve(opts.out) : (project.casesDir ?? path.join(project.dir, 'cases'));
   const named = [...new Set(contracts.flatMap((c) => clisOf(c)))];
   const wanted = named.filter((n) => !opts.cli?.length || opts.cli.includes(n));

@@ -11,7 +11,6 @@ import { probeCaseId, probeLiveSource } from '#src/harness/probeSource.ts';
 import { ProbeRunPool } from '#src/probe/pool.ts';
 import { contractSubjects, startupProbeSource } from '#src/harness/startupProbes.ts';
 import { certifyLiveSource, certifyCaseId } from '#src/harness/certify/liveSource.ts';
-import { parseBinOptions } from '#src/probe/discover.ts';
 import { referenceWorkerConfig } from '#src/harness/certify/reference.ts';
 import { CHECKS } from '#src/harness/certify/checks.ts';
 import { CertifyConfigError } from '#src/harness/certify/config.ts';
@@ -20,7 +19,7 @@ import type { Shard } from '#src/harness/shard.ts';
 import { genericDecoderFromOption } from '#src/routes/generic/decoder.ts';
 import { withDecoders } from '#src/routes/registry.ts';
 import type { RouteDecoder } from '#src/envelope/types.ts';
-import { configFor, profilesOf } from '#src/config/project.ts';
+import { clisOf, configFor, profilesOf } from '#src/config/project.ts';
 import type { DefinedContract } from '#src/contract/define.ts';
 import { PROBE_DRIVERS } from '#src/probe/drivers.ts';
 import { startupRoutes } from '#src/probe/startup.ts';
@@ -59,8 +58,8 @@ export interface RunCommandOptions {
   shard?: Shard;
   /** `--no-progress` sets false. */
   progress?: boolean;
-  /** `--bin <cli>=<path>` values: probe these binaries instead of the pinned ones. */
-  bin?: string[];
+  /** `--bin <cli>=<path>`: probe these binaries instead of the pinned ones (by CLI name; src/cli/options.ts `binOption` parsed them). */
+  bin?: Record<string, string>;
   /** `--full-values`: keep answer values and long texts whole in the reports (src/report/bound.ts). */
   fullValues?: boolean;
 }
@@ -132,9 +131,8 @@ async function run(opts: RunCommandOptions, commandLine: string): Promise<number
   await checkCasesFolder(casesDir, opts.cases ?? shownPath(casesDir), fromConfig);
   if (opts.maxCaseMb !== undefined && !(opts.maxCaseMb > 0)) throw new UsageError('--max-case-mb takes a size in MiB greater than 0, e.g. --max-case-mb 512');
   let decoders: RouteDecoder[] | undefined;
-  let bins: Record<string, string>;
+  const bins = opts.bin ?? {};
   try {
-    bins = parseBinOptions(opts.bin);
     decoders = opts.generic?.length ? withDecoders(opts.generic.map(genericDecoderFromOption)) : undefined;
   } catch (error) {
     throw new UsageError((error as Error).message);
@@ -177,9 +175,19 @@ async function run(opts: RunCommandOptions, commandLine: string): Promise<number
   const live: LiveSource[] = [];
   let pool: ProbeRunPool | undefined;
   if (opts.probes && project) {
+    // Only what the config selects: its schemas (no keyword canaries), on the CLIs its contracts name.
     const production = await contractSubjects(project.contracts, (c) => profilesOf(c as DefinedContract));
+    const named = new Set(project.contracts.flatMap((c) => clisOf(c)));
     live.push(
-      startupProbeSource({ timeoutMs: opts.probeTimeout, production, bins, failListed: true, replay: `npx routecert probe --startup --config ${shownPath(project.file)}` }),
+      startupProbeSource({
+        timeoutMs: opts.probeTimeout,
+        production,
+        rows: ['production'],
+        drivers: PROBE_DRIVERS.filter((d) => named.has(d.cli)),
+        bins,
+        failListed: true,
+        replay: `npx routecert probe --startup --config ${shownPath(project.file)}`,
+      }),
     );
   } else if (opts.probes) {
     // One pool for every CLI run of the run: the scenario probes and the startup table (issue 24).

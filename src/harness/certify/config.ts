@@ -319,7 +319,7 @@ export function configProblems(value: unknown): string[] {
     problems.push(`\`contract\` (the contract the worker is certified against): ${error.message.replace(/^\[routecert\] /, '')}`);
   }
   if (!contractShaped) {
-    problems.push(`\`contract\` must be a shipped contract's name (${PRESET_NAMES.join(', ')}) or a contract definition (defineContract({ name, schema, anchor, finality, selection, ... })), not ${JSON.stringify(value.contract)?.slice(0, 80)}`);
+    problems.push(`\`contract\` must be a shipped contract's name (${PRESET_NAMES.join(', ')}), the name of a contract of this config's \`contracts\`, or a contract definition (defineContract({ name, schema, anchor, finality, selection, ... })), not ${JSON.stringify(value.contract)?.slice(0, 80)}`);
   }
   if (value.concurrency !== undefined && !(Number.isInteger(value.concurrency) && (value.concurrency as number) >= 1)) problems.push('`concurrency` must be a positive integer');
   return problems;
@@ -381,7 +381,16 @@ export async function importConfig(file: string): Promise<{ value: unknown; file
   try {
     module = await importConfigFile(absolute);
   } catch (error) {
-    throw new CertifyConfigError(`config file ${file} does not load: ${(error as Error).message}`);
+    // A defineContract({...}) the config calls at import time refused its definition: the config
+    // loads, its contract is unusable. Said as for a JSON config: the file, the contract, the field.
+    const e = error as Error;
+    if (e instanceof ContractDefinitionError || e?.name === 'ContractDefinitionError') {
+      const shown = path.relative(process.cwd(), absolute) || absolute;
+      throw new CertifyConfigError(
+        `config file ${shown} is not usable: ${e.message.replace(/^\[routecert\] /, '')}\nFix ${shown} and run the command again (the fields: README "Your own contracts", schemas/contract.schema.json).`,
+      );
+    }
+    throw new CertifyConfigError(`config file ${file} does not load: ${e.message}`);
   }
   return { value: module.default ?? module.config, file: absolute, dir: path.dirname(absolute) };
 }
