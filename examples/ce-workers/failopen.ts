@@ -301,14 +301,20 @@ export function ceFailOpenMarkdown(results: readonly CeFailOpenResult[], commit:
 }
 
 /**
- * `ce:failopen <plugin checkout> [fault id...]`: certify every fail-open copy (or the named ones),
+ * `ce:failopen [plugin checkout] [fault id...]`: certify every fail-open copy (or the named ones),
+ * of the plugin checkout given (default: ROUTECERT_CE_PLUGIN, else the byte-identical copies in
+ * fixtures/upstream/compound-engineering-plugin, commit 925b4ef7 per its PROVENANCE.md),
  * write examples/ce-workers/FAILOPEN.md when all ran; returns 0 when each was refused by its check,
  * 1 when one was not, 2 on a usage error.
  */
 export async function ceFailOpenMain(argv: readonly string[]): Promise<number> {
-  const [plugin = process.env.ROUTECERT_CE_PLUGIN ?? '', ...ids] = argv;
+  const vendored = projectPath('fixtures', 'upstream', 'compound-engineering-plugin');
+  const first = argv[0] ?? '';
+  const givenPlugin = first !== '' && !CE_FAULTS.some((f) => f.id === first);
+  const plugin = givenPlugin ? first : process.env.ROUTECERT_CE_PLUGIN || vendored;
+  const ids = givenPlugin ? argv.slice(1) : [...argv];
   if (plugin === '' || !Object.keys(CE_WORKERS).every((w) => existsSync(skillOf(plugin, w as CeWorker)))) {
-    process.stderr.write('usage: npm run ce:failopen -- <compound-engineering-plugin checkout> [fault id...] (with skills/ce-pov, skills/ce-code-review, skills/ce-doc-review)\n');
+    process.stderr.write('usage: npm run ce:failopen -- [compound-engineering-plugin checkout] [fault id...] (with skills/ce-pov, skills/ce-code-review, skills/ce-doc-review)\n');
     return 2;
   }
   const faults = CE_FAULTS.filter((f) => ids.length === 0 || ids.includes(f.id));
@@ -319,7 +325,7 @@ export async function ceFailOpenMain(argv: readonly string[]): Promise<number> {
     results.push(r);
   }
   if (ids.length === 0) {
-    const commit = process.env.ROUTECERT_CE_COMMIT ?? 'unnamed';
+    const commit = process.env.ROUTECERT_CE_COMMIT ?? (plugin === vendored ? '925b4ef7 (fixtures/upstream)' : 'unnamed');
     await writeFile(projectPath('examples/ce-workers/FAILOPEN.md'), ceFailOpenMarkdown(results, commit));
   }
   return results.every((r) => r.check?.status === 'fail') ? 0 : 1;
