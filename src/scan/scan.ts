@@ -62,10 +62,10 @@ const NO_OPTIONS: ScanOptions = {};
  * A scanner kept for {@link scanJson}'s next call, and alive between calls on purpose: V8 drops the
  * hidden class of `HitScanner` objects at a full garbage collection when no instance is alive, and
  * with it the optimized code of the scan loop ("weak objects"), which then runs unoptimized until
- * it is compiled again. Since scanJson allocated a new scanner per call (c7f8687), every scan after
- * a collection paid that: about twice the time at 1 MiB on inputs with many small hits, and
- * growth steps that came and went with the collections (issue 24). One live instance keeps the
- * class for every scanner, the iterators of {@link eachJsonHit} included.
+ * it is compiled again. Since the scan's state moved into a scanner object made per call (0972eaf,
+ * issue 15), every scan after a collection paid that: about twice the time at 1 MiB on inputs with
+ * many small hits (issue 24). One live instance keeps the class for every scanner, the iterators of
+ * {@link eachJsonHit} included.
  */
 let spare: HitScanner | undefined;
 
