@@ -23,6 +23,13 @@ export const DEFAULT_TOOLS: readonly string[] = [
   'setsid', 'nohup', 'id', 'uname', 'find', 'cmp',
 ];
 
+/**
+ * How long an interpreter may take to report its own executable. Python's start-up took over 5 s
+ * under a load of 50 on 2 cores (2026-12-02): with 5 s, python3 went missing from the worker's PATH
+ * for the whole process (the result is cached) and ce-pov's recovery scan never ran.
+ */
+const SELF_RESOLVE_TIMEOUT_MS = 30_000;
+
 /** How an interpreter reports its own executable. */
 const SELF_RESOLVING: Readonly<Record<string, string[]>> = {
   python3: ['-c', 'import sys; print(sys.executable)'],
@@ -59,7 +66,8 @@ export function whichOnPath(name: string, searchPath: string): string | null {
 const cache = new Map<string, ResolvedTools>();
 
 /**
- * Find each tool on `searchPath`; resolve interpreters through themselves (5 s deadline each). A
+ * Find each tool on `searchPath`; resolve interpreters through themselves (30 s deadline each; one
+ * that does not answer in time is linked where PATH has it). A
  * tool given as a path (it has a `/`) is taken as it is, under its file name, and replaces the tool
  * of that name in the list (a project's jq 1.7 where the machine has 1.6); one that is not an
  * executable file is missing.
@@ -85,10 +93,11 @@ export function resolveTools(tools: readonly string[] = DEFAULT_TOOLS, searchPat
     const selfArgs = SELF_RESOLVING[name];
     if (target !== null && selfArgs && name !== 'node') {
       try {
-        const reported = execFileSync(target, selfArgs, { encoding: 'utf8', timeout: 5000, stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+        const reported = execFileSync(target, selfArgs, { encoding: 'utf8', timeout: SELF_RESOLVE_TIMEOUT_MS, stdio: ['ignore', 'pipe', 'ignore'] }).trim();
         target = reported !== '' && isExecutableFile(reported) ? reported : null;
-      } catch {
-        target = null;
+      } catch (error) {
+        // An interpreter too slow to answer (a loaded machine) is still linked as found; one that fails is missing.
+        if ((error as { code?: string }).code !== 'ETIMEDOUT') target = null;
       }
     }
     if (target === null) missing.push(name);
