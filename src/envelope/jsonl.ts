@@ -112,7 +112,7 @@ export function readJsonDocuments(stdout: string): JsonDocuments {
     return { framing: 'whole', documents: [{ value: whole.value, line: 0, offset }], invalid: [], truncated: false, notes };
   }
   const lines = splitLines(text, base);
-  const surrounded = wholeAmongStrayLines(lines);
+  const surrounded = wholeAmongStrayLines(lines, text, base);
   if (surrounded) {
     notes.push(
       `${surrounded.invalid.length} stray non-JSON line(s) of stdout around the JSON document, first ${quote(surrounded.invalid[0]!.text)}; the document was read past them`,
@@ -164,7 +164,7 @@ function splitLines(text: string, base: number): { line: number; offset: number;
  * parses as one document, and every other non-empty line is not JSON. `null` otherwise (JSONL
  * streams never parse as one block, so they are read line by line).
  */
-function wholeAmongStrayLines(lines: { line: number; offset: number; text: string }[]): { document: JsonDocument; invalid: JsonDocuments['invalid'] } | null {
+function wholeAmongStrayLines(lines: { line: number; offset: number; text: string }[], text: string, base: number): { document: JsonDocument; invalid: JsonDocuments['invalid'] } | null {
   let lastIdx = -1;
   for (let i = lines.length - 1; i >= 0; i -= 1) {
     if (/[}\]]\s*$/.test(lines[i]!.text)) {
@@ -181,7 +181,10 @@ function wholeAmongStrayLines(lines: { line: number; offset: number; text: strin
     const outside = lines.filter((l, i) => (i < first || i > lastIdx) && l.text.trim() !== '');
     if (outside.length === 0) continue;
     if (outside.some((l) => tryParse(l.text).ok)) continue;
-    const parsed = tryParse(lines.slice(first, lastIdx + 1).map((l) => l.text).join('\n'));
+    // The block as it stands in stdout (a slice, no copy of a large stdout; a CR before a line end
+    // is JSON whitespace, as the LF joining the lines is, so it parses to the same value).
+    const end = lines[lastIdx]!;
+    const parsed = tryParse(text.slice(lines[first]!.offset - base, end.offset - base + end.text.length));
     if (!parsed.ok || typeof parsed.value !== 'object' || parsed.value === null) continue;
     const head = lines[first]!;
     const offset = head.offset + (head.text.length - head.text.trimStart().length);

@@ -10,7 +10,8 @@
 import { performance } from 'node:perf_hooks';
 import type { Contract } from '#src/contract/types.ts';
 import { PACKAGE_VERSION } from '#src/paths.ts';
-import { loadCorpus } from '#src/record/corpus.ts';
+import { loadCorpus, RELEASE_CASE_BYTES, withAttempts } from '#src/record/corpus.ts';
+import { releaseMemory } from '#src/memory.ts';
 import type { RouteDecoder } from '#src/envelope/types.ts';
 import type { Activity, Reporter } from '#src/report/reporter.ts';
 import { REPORT_VERSION, type CaseResult, type CliStatus, type RunFault, type RunReport, type RunSummary } from '#src/report/types.ts';
@@ -104,19 +105,26 @@ export async function runConformance(options: RunOptions): Promise<{ report: Run
   await eachReporter(reporters, faults, (r) => r.onRunStart?.(header));
   const emit = async (result: CaseResult): Promise<void> => {
     if (interruption()) return;
-    cases.push(result);
     const shown = bound(result);
+    // The report keeps what reporters were shown: a case's full texts (a 200 MiB `result`) are not
+    // held to the end of the run unless `--full-values` asks for them.
+    cases.push(options.fullValues ? result : shown);
     await eachReporter(reporters, faults, (r) => r.onCaseResult?.(shown));
   };
 
-  const corpus = options.corpus ?? (await loadCorpus(options.casesDir, options.maxCaseBytes === undefined ? {} : { maxBytes: options.maxCaseBytes }));
+  const corpus = options.corpus ?? (await loadCorpus(options.casesDir, { releaseAbove: RELEASE_CASE_BYTES, ...(options.maxCaseBytes === undefined ? {} : { maxBytes: options.maxCaseBytes }) }));
   for (const e of corpus.errors) faults.push({ kind: 'case-file', file: e.file, where: e.where, message: e.message });
   const contracts = new Map<string, Contract>((options.contracts ?? []).map((c) => [c.name, c]));
   const selected = corpus.cases.filter((loaded) => matchesFilter(loaded.case, filter));
   await eachReporter(reporters, faults, (r) => r.onPlanned?.('corpus', selected.length));
-  for (const loaded of selected) {
+  for (const listed of selected) {
     if (interruption()) break;
-    await emit(await runCase(loaded, { contracts, ...(options.decoders ? { decoders: options.decoders } : {}), ...(options.replay ? { replay: options.replay } : {}) }));
+    // A large case (released when listed, src/record/corpus.ts) is read again here, judged, and let
+    // go before the next one is read: large cases never sit in memory side by side.
+    const { loaded, errors } = await withAttempts(listed, options.maxCaseBytes === undefined ? {} : { maxBytes: options.maxCaseBytes });
+    if (!loaded) for (const e of errors) faults.push({ kind: 'case-file', file: e.file, where: e.where, message: e.message });
+    else await emit(await runCase(loaded, { contracts, ...(options.decoders ? { decoders: options.decoders } : {}), ...(options.replay ? { replay: options.replay } : {}) }));
+    if (listed.released) releaseMemory();
   }
   // The live sources run side by side, not one after another (issue 24): the scenario probes and the
   // startup table ask one shared pool of CLI runs (src/probe/pool.ts), so the cores stay busy to the

@@ -1,8 +1,8 @@
-import { mkdtempSync, openSync, closeSync, ftruncateSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, openSync, closeSync, ftruncateSync, rmSync, utimesSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEFAULT_MAX_CASE_BYTES, loadCaseFile, MAX_READABLE_CASE_BYTES } from '#src/record/corpus.ts';
+import { DEFAULT_MAX_CASE_BYTES, loadCaseFile, loadCorpus, MAX_READABLE_CASE_BYTES, withAttempts } from '#src/record/corpus.ts';
 import { projectPath } from '#src/paths.ts';
 
 const root = mkdtempSync(path.join(tmpdir(), 'routecert-corpus-'));
@@ -41,5 +41,53 @@ describe('loadCaseFile: size limits (issue 15)', () => {
     expect((await loadCaseFile(file, 'final.json')).loaded?.case.id).toBe('2eb346fe9c34960a');
     const small = await loadCaseFile(file, 'final.json', { maxBytes: 1024 });
     expect(small.errors[0]?.message).toMatch(/^case file is \d+ KiB, over the 1 KiB limit; raise it with --max-case-mb 1 /);
+  });
+});
+
+describe('loadCorpus: large cases held one at a time (issue 23)', () => {
+  const fixture = () => JSON.parse(readFileSync(projectPath('fixtures/cases/claude-code/json/final.json'), 'utf8')) as { id: string; attempts: { stdout: string }[] };
+
+  it('lets go of the attempts of a case over releaseAbove, and gives them back whole when asked', async () => {
+    const dir = path.join(root, 'released');
+    mkdirSync(dir);
+    const text = readFileSync(projectPath('fixtures/cases/claude-code/json/final.json'), 'utf8');
+    writeFileSync(path.join(dir, 'final.json'), text);
+    const listed = await loadCorpus(dir, { releaseAbove: 64 });
+    const c = listed.cases[0]!;
+    expect(c.released?.bytes).toBe(Buffer.byteLength(text));
+    expect(c.case.attempts).toEqual([]);
+    expect(c.case.id).toBe(fixture().id);
+    const { loaded, errors } = await withAttempts(c);
+    expect(errors).toEqual([]);
+    expect(loaded?.released).toBeUndefined();
+    expect(loaded?.case.attempts).toEqual(fixture().attempts);
+    // Without the option every case stays whole.
+    expect((await loadCorpus(dir)).cases[0]!.case.attempts).toEqual(fixture().attempts);
+  });
+
+  it('says the file changed when it is not the file that was checked', async () => {
+    const dir = path.join(root, 'changed');
+    mkdirSync(dir);
+    const file = path.join(dir, 'final.json');
+    writeFileSync(file, readFileSync(projectPath('fixtures/cases/claude-code/json/final.json'), 'utf8'));
+    const c = (await loadCorpus(dir, { releaseAbove: 64 })).cases[0]!;
+    const edited = fixture();
+    edited.attempts[0]!.stdout = 'changed';
+    writeFileSync(file, JSON.stringify(edited));
+    utimesSync(file, new Date(), new Date(Date.now() + 5_000));
+    const { loaded, errors } = await withAttempts(c);
+    expect(loaded).toBeUndefined();
+    expect(errors[0]?.message).toMatch(/changed while routecert ran/);
+  });
+
+  it('reads a case holding a U+FFFD of its own, and still names invalid UTF-8 by byte offset', async () => {
+    const value = fixture();
+    value.attempts[0]!.stdout = `${value.attempts[0]!.stdout}\uFFFD`;
+    const good = path.join(root, 'fffd.json');
+    writeFileSync(good, JSON.stringify(value));
+    expect((await loadCaseFile(good, 'fffd.json')).loaded?.case.attempts[0]?.stdout.endsWith('\uFFFD')).toBe(true);
+    const bad = path.join(root, 'bad-utf8.json');
+    writeFileSync(bad, Buffer.concat([Buffer.from('{"id":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]));
+    expect((await loadCaseFile(bad, 'bad-utf8.json')).errors[0]?.where).toBe('byte 7');
   });
 });

@@ -4,15 +4,17 @@
  * JSON Pointer (schema problems) or the line and column (JSON syntax).
  */
 import { readFile, readdir, realpath, stat } from 'node:fs/promises';
-import type { Dirent } from 'node:fs';
+import { readFileSync, type Dirent } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import { constants as bufferConstants } from 'node:buffer';
 import path from 'node:path';
 import { compileValidator } from '#src/contract/validator.ts';
 import { caseId } from './caseId.ts';
 import type { CaseFile } from '#src/envelope/caseTypes.ts';
+import { isPlainObject } from '#src/envelope/keys.ts';
 import { projectPath } from '#src/paths.ts';
 import { pushAll } from '#src/arrays.ts';
+import { releaseMemory } from '#src/memory.ts';
 
 /** A case read from disk, with its path relative to the project. */
 export interface LoadedCase {
@@ -20,6 +22,12 @@ export interface LoadedCase {
   case: CaseFile;
   /** Problems that do not stop the case from running (e.g. an id that no longer matches its content). */
   warnings: string[];
+  /**
+   * Set when the case file had {@link LoadCaseOptions.releaseAbove} bytes or more: it was read, checked
+   * and its id computed, then its attempts were let go (`case.attempts` is empty) so that large cases
+   * never sit in memory side by side; {@link withAttempts} reads them again when the case is judged.
+   */
+  released?: { path: string; bytes: number; stamp: string };
 }
 
 /** A case file that could not be used; `where` is `line L, column C` or a JSON Pointer. */
@@ -152,7 +160,28 @@ export const MAX_READABLE_CASE_BYTES = bufferConstants.MAX_STRING_LENGTH;
 export interface LoadCaseOptions {
   /** Largest case file to load, in bytes; a larger one is a {@link CaseLoadError} naming the limit. @default {@link DEFAULT_MAX_CASE_BYTES} */
   maxBytes?: number;
+  /**
+   * {@link loadCorpus} only: a case file of this many bytes or more keeps its metadata but lets go of its
+   * attempts once checked ({@link LoadedCase.released}); {@link withAttempts} reads them again. Off
+   * by default (every case whole); `routecert run` uses {@link RELEASE_CASE_BYTES}.
+   */
+  releaseAbove?: number;
 }
+
+/**
+ * `routecert run` holds case files of this size (16 MiB) or more one at a time (issue 23: three
+ * 200 MiB cases loaded side by side peaked at 3.4 GB): listed and checked up front like every case,
+ * their attempts let go ({@link LoadCaseOptions.releaseAbove}) and read again when judged.
+ */
+export const RELEASE_CASE_BYTES = 16 * 2 ** 20;
+
+/**
+ * A case file of this size (1 MiB) or more has its text collected as soon as it is parsed, and its
+ * parsed attempts once they are let go (src/memory.ts): each is as large as the envelope it holds,
+ * and left to V8's schedule they were still resident when the decoder parsed the envelope (issue
+ * 24: 6x the envelope). No bundled case comes near this size: ordinary corpora never pay for it.
+ */
+const COLLECT_CASE_BYTES = 2 ** 20;
 
 const MIB = 2 ** 20;
 const mib = (bytes: number): string => (bytes < MIB ? `${Math.ceil(bytes / 1024)} KiB` : `${(bytes / MIB).toFixed(bytes < 10 * MIB ? 1 : 0)} MiB`);
@@ -168,6 +197,8 @@ const mib = (bytes: number): string => (bytes < MIB ? `${Math.ceil(bytes / 1024)
 export async function loadCaseFile(file: string, displayName = file, options: LoadCaseOptions = {}): Promise<{ loaded?: LoadedCase; errors: CaseLoadError[] }> {
   const parsed = await readCaseJson(file, displayName, options.maxBytes ?? DEFAULT_MAX_CASE_BYTES);
   if ('error' in parsed) return { errors: [parsed.error] };
+  // The file's text is garbage now: let it go before anything else is built.
+  if (parsed.bytes >= COLLECT_CASE_BYTES) releaseMemory();
   const value = parsed.value;
   const problems = (await caseValidator())(value);
   if (problems.length > 0) {
@@ -182,18 +213,50 @@ export async function loadCaseFile(file: string, displayName = file, options: Lo
   const warnings: string[] = [];
   const expectedId = caseId(c);
   if (c.id !== expectedId) warnings.push(`id ${c.id} does not match its content (expected ${expectedId}); re-save it with \`routecert record --fix-ids --out <its cases folder>\``);
-  return { loaded: { file: displayName, case: c, warnings }, errors: [] };
+  const loaded: LoadedCase = { file: displayName, case: c, warnings };
+  if (options.releaseAbove !== undefined && parsed.bytes >= options.releaseAbove) {
+    c.attempts = [];
+    loaded.released = { path: file, bytes: parsed.bytes, stamp: parsed.stamp };
+    releaseMemory();
+  }
+  return { loaded, errors: [] };
 }
 
-/** The parsed JSON of a case file, or the error; the text lives only inside this call. */
-async function readCaseJson(file: string, displayName: string, maxBytes: number): Promise<{ value: unknown } | { error: CaseLoadError }> {
+/**
+ * `loaded` with its attempts: itself, or for a {@link LoadedCase.released} case the file read again
+ * (with the same checks; a file that no longer loads, or whose case changed since it was listed,
+ * gives the errors). The caller holds the attempts only while it judges the case.
+ */
+export async function withAttempts(loaded: LoadedCase, options: Pick<LoadCaseOptions, 'maxBytes'> = {}): Promise<{ loaded?: LoadedCase; errors: CaseLoadError[] }> {
+  if (!loaded.released) return { loaded, errors: [] };
+  const { path: file, bytes, stamp } = loaded.released;
+  const maxBytes = Math.max(options.maxBytes ?? DEFAULT_MAX_CASE_BYTES, bytes);
+  const parsed = await readCaseJson(file, loaded.file, maxBytes);
+  if ('error' in parsed) return { errors: [parsed.error] };
+  const attempts = parsed.stamp === stamp && isPlainObject(parsed.value) ? parsed.value.attempts : undefined;
+  if (Array.isArray(attempts)) {
+    // The same file (inode, size, modification time) as when it was checked: only its attempts are new.
+    releaseMemory();
+    return { loaded: { file: loaded.file, case: { ...loaded.case, attempts: attempts as CaseFile['attempts'] }, warnings: loaded.warnings }, errors: [] };
+  }
+  return { errors: [{ file: loaded.file, where: '', message: 'the case file changed while routecert ran (it is not the file checked at the start): run again' }] };
+}
+
+/**
+ * The parsed JSON of a case file and its size, or the error. The file's bytes are let go once they
+ * are text, before the text is parsed, and the text once it is parsed (issue 24: bytes, text and
+ * parsed case side by side peaked at 6x the envelope).
+ */
+async function readCaseJson(file: string, displayName: string, maxBytes: number): Promise<{ value: unknown; bytes: number; stamp: string } | { error: CaseLoadError }> {
   const refuse = (message: string) => ({ error: { file: displayName, where: '', message } });
   let bytes: number;
+  let stamp: string;
   try {
     const info = await stat(file);
     // A named pipe called x.json would block the read for ever; a device never ends.
     if (!info.isFile()) return refuse('not a regular file (a named pipe, socket, device or folder): not read');
     bytes = info.size;
+    stamp = `${info.dev}:${info.ino}:${info.size}:${info.mtimeMs}`;
   } catch (error) {
     return refuse(`cannot read: ${(error as Error).message}`);
   }
@@ -206,25 +269,38 @@ async function readCaseJson(file: string, displayName: string, maxBytes: number)
   if (bytes > maxBytes) {
     return refuse(`case file is ${mib(bytes)}, over the ${mib(maxBytes)} limit; raise it with --max-case-mb ${Math.ceil(bytes / MIB)} (default ${mib(DEFAULT_MAX_CASE_BYTES)})`);
   }
-  let text: string;
+  let text: string | CaseLoadError;
   try {
-    const raw = await readFile(file);
-    if (raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf) {
-      return { error: { file: displayName, where: 'byte 0', message: 'starts with a UTF-8 byte order mark (bytes 0-2, EF BB BF); JSON text has none (RFC 8259 section 8.1): save the file without it' } };
-    }
-    if (!isUtf8(raw)) {
-      const at = firstInvalidUtf8(raw);
-      return { error: { file: displayName, where: `byte ${at}`, message: `not valid UTF-8 at byte offset ${at} (0x${raw[at]!.toString(16).padStart(2, '0')}); a case file is UTF-8 (RFC 8259 section 8.1)` } };
-    }
-    text = raw.toString('utf8');
+    text = await readCaseText(file, displayName);
   } catch (error) {
     return refuse(`cannot read: ${(error as Error).message}`);
   }
+  if (typeof text !== 'string') return { error: text };
   try {
-    return { value: JSON.parse(text) };
+    return { value: JSON.parse(text), bytes, stamp };
   } catch (error) {
     return { error: { file: displayName, where: jsonErrorWhere(text, error as Error), message: `not valid JSON: ${(error as Error).message}` } };
   }
+}
+
+/**
+ * The text of a case file, or why it has none (a byte order mark, invalid UTF-8). Read straight to
+ * text (Node's UTF-8 file reader frees the bytes as soon as the text is made), so the bytes never
+ * wait for a collection beside the text. The reader replaces invalid bytes with U+FFFD: only a text
+ * holding U+FFFD (in the file, or standing for invalid bytes) has its bytes read again to tell.
+ */
+async function readCaseText(file: string, displayName: string): Promise<string | CaseLoadError> {
+  const text = readFileSync(file, 'utf8');
+  if (text.charCodeAt(0) === 0xfeff) {
+    return { file: displayName, where: 'byte 0', message: 'starts with a UTF-8 byte order mark (bytes 0-2, EF BB BF); JSON text has none (RFC 8259 section 8.1): save the file without it' };
+  }
+  if (!text.includes('\uFFFD')) return text;
+  const raw = await readFile(file);
+  if (!isUtf8(raw)) {
+    const at = firstInvalidUtf8(raw);
+    return { file: displayName, where: `byte ${at}`, message: `not valid UTF-8 at byte offset ${at} (0x${raw[at]!.toString(16).padStart(2, '0')}); a case file is UTF-8 (RFC 8259 section 8.1)` };
+  }
+  return text;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { boundReport, boundString, MAX_STRING_CHARS, measureValue, streamJson } from './bound.ts';
+import { createHash } from 'node:crypto';
+import { boundReport, boundString, MAX_STRING_CHARS, measureValue, sha256OfText, streamJson } from './bound.ts';
 
 function nested(depth: number): unknown {
   let v: unknown = [];
@@ -42,6 +43,12 @@ describe('boundReport', () => {
     expect(out.length).toBeLessThan(MAX_STRING_CHARS + 200);
     expect(out).toMatch(new RegExp(`clipped: ${s.length} chars, sha256 [0-9a-f]{16}`));
     expect(out.endsWith('end')).toBe(true);
+  });
+
+  it('digests a long string a slice at a time, to the same SHA-256 as the whole, a pair cut at no slice end', () => {
+    const s = `${'x'.repeat((1 << 20) - 1)}\u{1F600}${'é'.repeat(1000)}`;
+    expect(sha256OfText(s)).toBe(createHash('sha256').update(s).digest('hex'));
+    expect(sha256OfText('')).toBe(createHash('sha256').update('').digest('hex'));
   });
 
   it('redacts every string and key it passes on', () => {

@@ -141,11 +141,30 @@ export function boundValue(value: unknown): unknown {
   return clipped;
 }
 
+/** Code units of a long string hashed at a time (1 Mi): its UTF-8 is never built whole. */
+const HASH_SLICE = 1 << 20;
+
+/**
+ * SHA-256 (hex) of the UTF-8 of `s`, fed a slice at a time (a slice never ends inside a surrogate
+ * pair, so the bytes hashed are exactly those of `s`): a 200 MiB string costs no 200 MiB buffer.
+ */
+export function sha256OfText(s: string): string {
+  const hash = createHash('sha256');
+  for (let from = 0; from < s.length; ) {
+    let to = Math.min(from + HASH_SLICE, s.length);
+    const last = s.charCodeAt(to - 1);
+    if (to < s.length && last >= 0xd800 && last <= 0xdbff) to -= 1;
+    hash.update(s.slice(from, to));
+    from = to;
+  }
+  return hash.digest('hex');
+}
+
 /** A string clipped to {@link MAX_STRING_CHARS}: head, `…[clipped: N chars, sha256 X]…`, tail. */
 export function boundString(s: string): string {
   if (s.length <= MAX_STRING_CHARS) return s;
   const cut = clipForOutput(s, Math.floor(MAX_STRING_CHARS * 0.75), Math.floor(MAX_STRING_CHARS * 0.25));
-  const digest = createHash('sha256').update(s).digest('hex').slice(0, 16);
+  const digest = sha256OfText(s).slice(0, 16);
   return `${cut.head}…[clipped: ${s.length} chars, sha256 ${digest}; run --full-values to keep them]…${cut.tail}`;
 }
 

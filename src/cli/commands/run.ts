@@ -23,7 +23,7 @@ import { clisOf, configFor, profilesOf } from '#src/config/project.ts';
 import type { DefinedContract } from '#src/contract/define.ts';
 import { PROBE_DRIVERS } from '#src/probe/drivers.ts';
 import { startupRoutes } from '#src/probe/startup.ts';
-import { loadCorpus } from '#src/record/corpus.ts';
+import { loadCorpus, RELEASE_CASE_BYTES } from '#src/record/corpus.ts';
 import { progressReporter } from '#src/report/progress.ts';
 import { createReporters, defaultReporterNames, FILE_REPORTERS, type BuiltinReporterName } from '#src/report/registry.ts';
 import type { Reporter } from '#src/report/reporter.ts';
@@ -144,7 +144,7 @@ async function run(opts: RunCommandOptions, commandLine: string): Promise<number
     ...(opts.tag ? { tags: opts.tag } : {}),
     ...(opts.shard ? { shard: opts.shard } : {}),
   };
-  const corpus = await loadCorpus(casesDir, opts.maxCaseMb === undefined ? {} : { maxBytes: Math.round(opts.maxCaseMb * 2 ** 20) });
+  const corpus = await loadCorpus(casesDir, { releaseAbove: RELEASE_CASE_BYTES, ...(opts.maxCaseMb === undefined ? {} : { maxBytes: Math.round(opts.maxCaseMb * 2 ** 20) }) });
   // What discovery passed over on purpose is named (a loop, a second link to a folder, a named pipe).
   for (const k of corpus.skipped) process.stderr.write(`[routecert] ${k.file}: ${k.message}\n`);
   // A team's run: their schemas in the startup table of the installed CLIs, their worker (if the
