@@ -55,9 +55,23 @@ async function build(out: string): Promise<void> {
   );
 }
 
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /** Build once for the run and hand the folder to every process through `ROUTECERT_DIST`. */
 export default async function setup(): Promise<(() => Promise<void>) | undefined> {
   if (process.env.ROUTECERT_TEST_BUILD === '0' || process.env.ROUTECERT_DIST !== undefined) return undefined;
+  // A run that was killed leaves its folder: remove those whose vitest is gone.
+  for (const entry of await readdir(PROJECT_ROOT)) {
+    const pid = Number(entry.slice(PREFIX.length));
+    if (entry.startsWith(PREFIX) && Number.isInteger(pid) && pid > 0 && !alive(pid)) await rm(path.join(PROJECT_ROOT, entry), { recursive: true, force: true });
+  }
   const name = `${PREFIX}${process.pid}`;
   const out = path.join(PROJECT_ROOT, name);
   await rm(out, { recursive: true, force: true });
