@@ -12,7 +12,7 @@
 import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import ts from 'typescript';
-import { PROJECT_ROOT } from '#src/paths.ts';
+import { PROJECT_ROOT } from '../../src/paths.ts';
 
 /** The build folder's name prefix (.gitignore and eslint skip `.routecert-build-*`). */
 const PREFIX = '.routecert-build-';
