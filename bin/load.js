@@ -20,17 +20,27 @@ const ROOT = new URL('../', import.meta.url);
 export async function loadEntry(entry) {
   const source = new URL(`src/${entry}.ts`, ROOT);
   const dist = process.env.ROUTECERT_DIST ?? '';
-  if (dist !== '' && dist !== '1' && dist !== '0') return import(new URL(`${dist}/${entry}.js`, ROOT).href);
+  if (dist !== '' && dist !== '1' && dist !== '0') {
+    // The tests' build of the sources: a config the run loads may still import the sources
+    // (routecert.config.ts imports ./src/index.ts), so they resolve as in a checkout.
+    if (existsSync(source)) await registerSources();
+    return import(new URL(`${dist}/${entry}.js`, ROOT).href);
+  }
   if (existsSync(source) && dist !== '1') {
-    let tsx;
-    try {
-      tsx = await import('tsx/esm/api');
-    } catch {
-      throw new Error('routecert: this checkout runs its TypeScript sources through tsx, which is not installed: run `npm ci` (or `npm run build` and set ROUTECERT_DIST=1)');
-    }
-    register('./source-conditions.js', import.meta.url);
-    tsx.register();
+    await registerSources();
     return import(source.href);
   }
   return import(new URL(`dist/${entry}.js`, ROOT).href);
+}
+
+/** Let this process import the TypeScript sources: tsx, and the `routecert-source` condition. */
+async function registerSources() {
+  let tsx;
+  try {
+    tsx = await import('tsx/esm/api');
+  } catch {
+    throw new Error('routecert: this checkout runs its TypeScript sources through tsx, which is not installed: run `npm ci` (or `npm run build` and set ROUTECERT_DIST=1)');
+  }
+  register('./source-conditions.js', import.meta.url);
+  tsx.register();
 }
