@@ -33,6 +33,7 @@ import type { LoadedConfig, WorkerAdapter } from '#src/harness/certify/config.ts
 import { whichOnPath } from '#src/harness/shim/tools.ts';
 import { projectPath } from '#src/paths.ts';
 import { processTracker } from './_helpers/certifyProcesses.ts';
+import { ceWorkTree } from '../examples/ce-workers/adapters.ts';
 
 const LONG = 900_000;
 const tracker = processTracker();
@@ -66,20 +67,8 @@ const pathJq = whichOnPath('jq', process.env.PATH ?? '');
 const JQ = [process.env.ROUTECERT_JQ, projectPath('.routecert-tools', 'jq', 'jq')].find((j): j is string => !!j && existsSync(j) && jqAtLeast17(j))
   ?? (pathJq !== null && jqAtLeast17(pathJq) ? 'jq' : null);
 
-/** A git work tree with one committed file and an uncommitted change to it (the diff the code review reads). */
-function workTree(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'routecert-ce-findings-'));
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=routecert', '-c', 'user.email=routecert@example.invalid', ...args], { cwd: dir, stdio: 'ignore' });
-  git('init', '-q');
-  writeFileSync(path.join(dir, 'retry.ts'), 'export const remaining = (window: number, start: number) => window - start;\n');
-  git('add', '.');
-  git('commit', '-qm', 'base');
-  writeFileSync(path.join(dir, 'retry.ts'), 'export const remaining = (window: number, _start: number) => window;\n');
-  return dir;
-}
-
 const runnable = missingTools.length === 0 && pathJq !== null;
-const cwd = runnable ? workTree() : '';
+const cwd = runnable ? ceWorkTree(tmpdir()) : '';
 const copies = mkdtempSync(path.join(tmpdir(), 'routecert-ce-broken-'));
 afterAll(async () => {
   await tracker.expectNoneLeft();

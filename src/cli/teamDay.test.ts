@@ -242,7 +242,7 @@ describe('--reporter takes a module path, as vitest does', { timeout: 120_000 },
     expect(bad.stderr).toContain('did you mean "junit"');
     const missing = await routecert(['run', '--no-probes', '--cases', 'cases', '--reporter', './nope.mjs'], { cwd: dir });
     expect(missing.exitCode).toBe(2);
-    expect(missing.stderr).toContain('--reporter ./nope.mjs: the module does not load');
+    expect(missing.stderr).toContain('--reporter ./nope.mjs: no such file');
     noStack(missing.stderr);
   });
 });
