@@ -31,14 +31,14 @@ printf 'deb http://deb.debian.org/debian trixie main\n' > "$work/sources.list"
 apt_opts=(-q -o Dir::Etc::sourcelist="$work/sources.list" -o Dir::Etc::sourceparts=- -o Dir::State::Lists="$work/lists" -o APT::Get::List-Cleanup=0 -o APT::Sandbox::User=root)
 apt-get "${apt_opts[@]}" update >/dev/null
 (cd "$work/debs" && apt-get "${apt_opts[@]}" download jq libjq1 libonig5 libc6 >/dev/null)
-rm -rf "$dest/root"
-for deb in "$work/debs"/*.deb; do dpkg-deb -x "$deb" "$dest/root"; done
+rm -rf "$dest/debs-root"
+for deb in "$work/debs"/*.deb; do dpkg-deb -x "$deb" "$dest/debs-root"; done
 ls "$work/debs" > "$dest/debs.txt"
-lib="$dest/root/usr/lib/x86_64-linux-gnu"
+lib="$dest/debs-root/usr/lib/x86_64-linux-gnu"
 cat > "$dest/jq" <<WRAPPER
 #!/bin/sh
 # jq of Debian trixie ($(grep '^jq_' "$dest/debs.txt")), run by the loader of the libc it was built for.
-exec "$lib/ld-linux-x86-64.so.2" --library-path "$lib" "$dest/root/usr/bin/jq" "\$@"
+exec "$lib/ld-linux-x86-64.so.2" --library-path "$lib" "$dest/debs-root/usr/bin/jq" "\$@"
 WRAPPER
 chmod +x "$dest/jq"
 if printf '' | "$dest/jq" -e . >/dev/null 2>&1; then
