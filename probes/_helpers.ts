@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PAYLOADS, PROSE_ONLY_TEXT, fencedText, withoutFinal, type ScenarioName } from '../src/mock/index.ts';
 import { discoverCli, type CliName, type DiscoveredCli, type ProbeResult } from '../src/probe/index.ts';
+import { STALL_AFTER_REQUEST_MS } from '../src/routes/plans/shared.ts';
 
 export type Json = Record<string, unknown>;
 
@@ -107,12 +108,28 @@ export const TEXT_ANSWERS: Partial<Record<ScenarioName, string>> = {
 };
 
 /**
- * What every `stall` probe asserts first: no run fault, the deadline fired and the run was reaped;
- * with `exitCode: true` (@default) also that it ended by a signal or a non-zero code of its own.
+ * The deadlines of a `stall` probe, as the route plans set them (src/routes/plans/shared.ts
+ * `stallProbe`): the run is reaped {@link STALL_AFTER_REQUEST_MS} after the CLI's first request
+ * reached the stalled mock, so the CLI's start-up (1-25 s on a loaded 2-core machine) is never raced;
+ * `capMs`, the hard deadline counted from spawn, only ends a CLI that never reaches the mock (pass
+ * the file's deadline of a whole run).
+ */
+export function stallDeadlines(capMs: number): { timeoutMs: number; deadlineAfterRequestMs: number } {
+  return { timeoutMs: capMs, deadlineAfterRequestMs: STALL_AFTER_REQUEST_MS };
+}
+
+/**
+ * What every `stall` probe (run with {@link stallDeadlines}) asserts first: no run fault, the CLI
+ * reached the mock, the deadline fired no earlier than {@link STALL_AFTER_REQUEST_MS} after that
+ * request and the run was reaped; with `exitCode: true` (@default) also that it ended by a signal or
+ * a non-zero code of its own.
  */
 export function expectKilledAtDeadline(r: ProbeResult, { exitCode = true }: { exitCode?: boolean } = {}): void {
   expect(r.fault).toBeUndefined();
   expect(r.envelope.timedOut).toBe(true);
+  expect(r.firstRequestMs, 'the CLI reached the stalled mock before the deadline').not.toBeNull();
+  // Timers fire no earlier than asked; 50 ms of slack for the clocks' rounding.
+  expect(r.envelope.elapsedMs).toBeGreaterThanOrEqual((r.firstRequestMs ?? 0) + STALL_AFTER_REQUEST_MS - 50);
   // Reaped with SIGTERM, then SIGKILL after a grace (src/process/reap.ts). A CLI that handles
   // SIGTERM exits with a code of its own instead: Claude Code 2.1.332 143, Gemini CLI 0.61.0 and
   // grok-cli 0.0.34 exit 0 (measured in CI). `timedOut` is what makes the verdict `timeout`.

@@ -16,7 +16,7 @@ import {
   runProbe,
   type ProbeResult,
 } from '../src/probe/index.ts';
-import { discoverProbeCli, expectGroupGone, expectKilledAtDeadline, jsonObjectLines, readContractSchema, skipUnlessInstalled, type Json } from './_helpers.ts';
+import { discoverProbeCli, expectGroupGone, expectKilledAtDeadline, jsonObjectLines, readContractSchema, skipUnlessInstalled, stallDeadlines, type Json } from './_helpers.ts';
 
 /** What the probes send: the pov schema in OpenAI's strict subset. */
 const strictSchema = readContractSchema('pov.openai-strict.schema.json');
@@ -27,9 +27,6 @@ const { cli, skipReason } = await discoverProbeCli('codex', { file: 'codex.test.
 
 /** Deadline of each non-stall probe (runs take about 0.5 s). */
 const PROBE_TIMEOUT_MS = 30_000;
-/** Deadline of the stall probe: short, the point is that it is enforced. */
-// Long enough for the CLI to reach the mock on a loaded 2-core machine before the deadline.
-const STALL_TIMEOUT_MS = 10_000;
 
 /** Every stdout line that parses as a JSON object (JSONL events). */
 function events(r: ProbeResult): Json[] {
@@ -165,7 +162,7 @@ describe.skipIf(!cli.bin)(`Codex ${cli.version ?? '(not installed)'} hermetic pr
   });
 
   it('scenario stall: the deadline kills the whole process group and marks timedOut', async () => {
-    const r = await probe('stall', strictSchema, STALL_TIMEOUT_MS);
+    const r = await runProbe({ cli, driver: codexDriver, route: 'codex/jsonl', scenario: 'stall', schema: strictSchema, ...stallDeadlines(PROBE_TIMEOUT_MS) });
     expectKilledAtDeadline(r);
     // Before the kill Codex printed the start of the thread and turn only; the -o file is still empty.
     expect(events(r)).toEqual([expect.objectContaining({ type: 'thread.started' }), { type: 'turn.started' }]);

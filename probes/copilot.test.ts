@@ -11,14 +11,13 @@ import { SCHEMA_PROMPT_LEAD } from '../src/routes/schemaPrompt.ts';
 import { judgeCase } from '../src/contract/judgeCase.ts';
 import { loadContract } from '../src/contract/registry.ts';
 import { decoderFor } from '../src/routes/registry.ts';
-import { TEXT_ANSWERS, discoverProbeCli, expectChatCompletionsRun, expectKilledAtDeadline, jsonLines, readContractSchema, skipUnlessInstalled, type Json } from './_helpers.ts';
+import { TEXT_ANSWERS, discoverProbeCli, expectChatCompletionsRun, expectKilledAtDeadline, jsonLines, readContractSchema, skipUnlessInstalled, stallDeadlines, type Json } from './_helpers.ts';
 
 const povSchema = readContractSchema();
 
 const { cli, skipReason } = await discoverProbeCli('copilot', { file: 'copilot.test.ts', pinned: 'Copilot CLI' });
 
 const PROBE_TIMEOUT_MS = 100_000;
-const STALL_TIMEOUT_MS = 20_000;
 const ROUTE = 'copilot/json';
 
 const events = jsonLines;
@@ -75,7 +74,7 @@ describe.skipIf(!cli.bin)(`Copilot CLI ${cli.version ?? '(not installed)'} herme
   });
 
   it('scenario stall: the deadline kills the whole process group and marks timedOut', async () => {
-    const r = await runProbe({ cli, driver: copilotDriver, route: ROUTE, scenario: 'stall', schema: povSchema, timeoutMs: STALL_TIMEOUT_MS });
+    const r = await runProbe({ cli, driver: copilotDriver, route: ROUTE, scenario: 'stall', schema: povSchema, ...stallDeadlines(PROBE_TIMEOUT_MS) });
     expectKilledAtDeadline(r, { exitCode: false });
     expect(r.requests).toHaveLength(1);
     expect(r.unexpected).toEqual([]);

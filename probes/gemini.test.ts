@@ -16,7 +16,7 @@ import {
   type GeminiRoute,
   type ProbeResult,
 } from '../src/probe/index.ts';
-import { discoverProbeCli, expectGroupGone, expectKilledAtDeadline, jsonObjectLines, readContractSchema, skipUnlessInstalled, type Json } from './_helpers.ts';
+import { discoverProbeCli, expectGroupGone, expectKilledAtDeadline, jsonObjectLines, readContractSchema, skipUnlessInstalled, stallDeadlines, type Json } from './_helpers.ts';
 
 const povSchema = readContractSchema();
 
@@ -24,8 +24,6 @@ const { cli, skipReason } = await discoverProbeCli('gemini', { file: 'gemini.tes
 
 /** Deadline of each non-stall probe (runs take 4-13 s on a loaded machine). */
 const PROBE_TIMEOUT_MS = 60_000;
-/** Deadline of the stall probe: long enough for the CLI to start and send its request. */
-const STALL_TIMEOUT_MS = 15_000;
 
 function probe(route: GeminiRoute, scenario: ScenarioName, timeoutMs = PROBE_TIMEOUT_MS): Promise<ProbeResult> {
   return runProbe({ cli, driver: geminiDriver, route, scenario, schema: povSchema, timeoutMs });
@@ -150,7 +148,7 @@ describe.skipIf(!cli.bin)(`Gemini CLI ${cli.version ?? '(not installed)'} hermet
       }
 
       it('scenario stall: the deadline kills the whole process group and marks timedOut', async () => {
-        const r = await probe(route, 'stall', STALL_TIMEOUT_MS);
+        const r = await runProbe({ cli, driver: geminiDriver, route, scenario: 'stall', schema: povSchema, ...stallDeadlines(PROBE_TIMEOUT_MS) });
         expectKilledAtDeadline(r);
         // json prints nothing before the end; stream-json may have printed its init and user lines.
         if (route === 'gemini-cli/json') expect(r.envelope.stdout).toBe('');

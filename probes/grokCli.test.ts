@@ -16,7 +16,7 @@ import {
   runProbe,
   type ProbeResult,
 } from '../src/probe/index.ts';
-import { discoverProbeCli, expectGroupGone, expectKilledAtDeadline, jsonLines, readContractSchema, skipUnlessInstalled, type Json } from './_helpers.ts';
+import { discoverProbeCli, expectGroupGone, expectKilledAtDeadline, jsonLines, readContractSchema, skipUnlessInstalled, stallDeadlines, type Json } from './_helpers.ts';
 
 const povSchema = readContractSchema();
 
@@ -29,8 +29,6 @@ const { cli, skipReason } = await discoverProbeCli(grokCliDriver.cli, {
 
 /** Deadline of each non-stall probe (runs take 2-6 s on a loaded machine). */
 const PROBE_TIMEOUT_MS = 60_000;
-/** Deadline of the stall probe: long enough for the CLI to start and send its request. */
-const STALL_TIMEOUT_MS = 10_000;
 const ROUTE = 'grok-cli/jsonl';
 
 function probe(scenario: ScenarioName, timeoutMs = PROBE_TIMEOUT_MS): Promise<ProbeResult> {
@@ -119,7 +117,7 @@ describe.skipIf(!cli.bin)(`grok-cli (grok ${cli.version ?? 'not installed'}) her
   }
 
   it('scenario stall: the deadline kills the whole process group and marks timedOut', async () => {
-    const r = await probe('stall', STALL_TIMEOUT_MS);
+    const r = await runProbe({ cli, driver: grokCliDriver, route: ROUTE, scenario: 'stall', schema: povSchema, ...stallDeadlines(PROBE_TIMEOUT_MS) });
     expectKilledAtDeadline(r);
     // grok-cli prints every message at the end: nothing before the kill.
     // On the reaper's SIGTERM it prints only its shutdown line (grok-cli 0.0.34: "Gracefully shutting down...").

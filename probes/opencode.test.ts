@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { TITLE_TEXT, type ScenarioName } from '../src/mock/index.ts';
 import { OPENCODE_PINNED_MODEL, opencodeDriver, runProbe, type ProbeResult } from '../src/probe/index.ts';
 import { SCHEMA_PROMPT_LEAD } from '../src/routes/schemaPrompt.ts';
-import { TEXT_ANSWERS, discoverProbeCli, expectChatCompletionsRun, expectKilledAtDeadline, jsonLines, readContractSchema, skipUnlessInstalled, type Json } from './_helpers.ts';
+import { TEXT_ANSWERS, discoverProbeCli, expectChatCompletionsRun, expectKilledAtDeadline, jsonLines, readContractSchema, skipUnlessInstalled, stallDeadlines, type Json } from './_helpers.ts';
 
 const povSchema = readContractSchema();
 
@@ -16,7 +16,6 @@ const { cli, skipReason } = await discoverProbeCli('opencode', { file: 'opencode
 
 /** Deadline of each non-stall probe: opencode takes 5-25 s to start on a loaded 2-core machine. */
 const PROBE_TIMEOUT_MS = 100_000;
-const STALL_TIMEOUT_MS = 30_000;
 const ROUTE = 'opencode/jsonl';
 
 const events = jsonLines;
@@ -82,7 +81,7 @@ describe.skipIf(!cli.bin)(`opencode ${cli.version ?? '(not installed)'} hermetic
   });
 
   it('scenario stall: the deadline kills the whole process group and marks timedOut', async () => {
-    const r = await runProbe({ cli, driver: opencodeDriver, route: ROUTE, scenario: 'stall', schema: povSchema, timeoutMs: STALL_TIMEOUT_MS });
+    const r = await runProbe({ cli, driver: opencodeDriver, route: ROUTE, scenario: 'stall', schema: povSchema, ...stallDeadlines(PROBE_TIMEOUT_MS) });
     expectKilledAtDeadline(r);
     expect(turns(r)).toHaveLength(1);
     expect(r.unexpected).toEqual([]);

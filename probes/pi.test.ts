@@ -8,14 +8,13 @@ import { describe, expect, it } from 'vitest';
 import type { ScenarioName } from '../src/mock/index.ts';
 import { PI_PINNED_MODEL, PI_PROVIDER_ID, piDriver, runProbe, type ProbeResult } from '../src/probe/index.ts';
 import { SCHEMA_PROMPT_LEAD } from '../src/routes/schemaPrompt.ts';
-import { TEXT_ANSWERS, discoverProbeCli, expectChatCompletionsRun, expectKilledAtDeadline, jsonLines, readContractSchema, skipUnlessInstalled, type Json } from './_helpers.ts';
+import { TEXT_ANSWERS, discoverProbeCli, expectChatCompletionsRun, expectKilledAtDeadline, jsonLines, readContractSchema, skipUnlessInstalled, stallDeadlines, type Json } from './_helpers.ts';
 
 const povSchema = readContractSchema();
 
 const { cli, skipReason } = await discoverProbeCli('pi', { file: 'pi.test.ts', pinned: 'pi' });
 
 const PROBE_TIMEOUT_MS = 100_000;
-const STALL_TIMEOUT_MS = 20_000;
 const ROUTE = 'pi/json';
 
 const events = jsonLines;
@@ -72,7 +71,7 @@ describe.skipIf(!cli.bin)(`pi ${cli.version ?? '(not installed)'} hermetic probe
   });
 
   it('scenario stall: the deadline kills the whole process group and marks timedOut', async () => {
-    const r = await runProbe({ cli, driver: piDriver, route: ROUTE, scenario: 'stall', schema: povSchema, timeoutMs: STALL_TIMEOUT_MS });
+    const r = await runProbe({ cli, driver: piDriver, route: ROUTE, scenario: 'stall', schema: povSchema, ...stallDeadlines(PROBE_TIMEOUT_MS) });
     expectKilledAtDeadline(r, { exitCode: false });
     expect(r.requests).toHaveLength(1);
     expect(r.unexpected).toEqual([]);

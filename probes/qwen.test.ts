@@ -17,7 +17,7 @@ import {
   type ProbeResult,
   type QwenProbeRoute,
 } from '../src/probe/index.ts';
-import { discoverProbeCli, expectChatCompletionsRun, expectKilledAtDeadline, readContractSchema, skipUnlessInstalled, type Json } from './_helpers.ts';
+import { discoverProbeCli, expectChatCompletionsRun, expectKilledAtDeadline, readContractSchema, skipUnlessInstalled, stallDeadlines, type Json } from './_helpers.ts';
 
 const povSchema = readContractSchema();
 
@@ -25,8 +25,6 @@ const { cli, skipReason } = await discoverProbeCli('qwen', { file: 'qwen.test.ts
 
 /** Deadline of each non-stall probe: Qwen Code takes 5-25 s to start on a loaded 2-core machine. */
 const PROBE_TIMEOUT_MS = 100_000;
-/** Deadline of the stall probe: long enough for the request to arrive under load. */
-const STALL_TIMEOUT_MS = 30_000;
 
 /** Every message of the envelope: the json route's array, or the stream-json lines. */
 function messages(r: ProbeResult): Json[] {
@@ -145,7 +143,7 @@ describe.skipIf(!cli.bin)(`Qwen Code ${cli.version ?? '(not installed)'} hermeti
       }
 
       it('scenario stall: the deadline kills the whole process group and marks timedOut', async () => {
-        const r = await runProbe({ cli, driver: qwenDriver, route, scenario: 'stall', schema: povSchema, timeoutMs: STALL_TIMEOUT_MS });
+        const r = await runProbe({ cli, driver: qwenDriver, route, scenario: 'stall', schema: povSchema, ...stallDeadlines(PROBE_TIMEOUT_MS) });
         expectKilledAtDeadline(r);
         expect(r.requests).toHaveLength(1);
         expect(r.unexpected).toEqual([]);
