@@ -10,7 +10,7 @@
  *   read as a shaped POV without `final`: non-final, retry (fail closed);
  * - `prose-only` / `fenced`: no nudge turn; the run ends `error_during_execution` with
  *   `Model produced plain text instead of calling the structured_output tool ...`, exit 1; a fenced
- *   final POV in the assistant text is still found there (origin `assistant-text`);
+ *   final POV in the assistant text is found there but not accepted: the run says it failed;
  * - API errors: `[API Error: <status> <message>]`, the status parsed from that text; the driver
  *   answers overloads with 503 (see src/routes/qwen/probe.ts), so `api-529` expects `api_error_status=503`;
  * - a root `_meta` member is refused at startup (Ajv strict mode), exit 52, nothing on stdout.
@@ -59,7 +59,10 @@ export const QWEN_POV_PLAN: readonly PlannedProbe[] = [
     scenarios: ['fenced'],
     schema: 'production',
     tags: ['fenced'],
-    expect: () => ({ verdict: 'accepted', origin: 'assistant-text', value: DEFAULT_FINAL_PAYLOAD }),
+    // The run says it failed (is_error, error_during_execution, exit 1): the fenced answer in the
+    // assistant text is not accepted (failedRunReason, src/contract/outcome.ts; issue 19 point 1),
+    // as the recorded cases fixtures/cases/qwen-code/{json,stream-json}/fenced.json expect.
+    expect: () => ({ verdict: 'dropped-unusable', evidence: ['an answer was found but the run reports cli-error: not accepted'] }),
   },
   apiErrorProbe('production', 400, 'the provider answers HTTP 400 invalid_request_error'),
   apiErrorProbe(
