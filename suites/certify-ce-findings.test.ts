@@ -8,32 +8,26 @@
  * 925b4ef7, license, sha256; checked first here); ROUTECERT_CE_CODE_REVIEW / ROUTECERT_CE_DOC_REVIEW
  * point the tests at other copies of the skill folders (a newer snapshot).
  *
- * What the adapters declare instead of code changes: the worker composes its own prompt
- * (`prompt: 'none'`), the fixed route it reads from `CROSS_MODEL_FIXED_ROUTE` (`routeEnv`), the
- * files it needs in its run folder (`files`: the host-vetted review constraints; the reviewed
- * document), a git work tree with a change as its folder, `git` on its PATH, jq >= 1.7 given as a
- * path where the machine's jq is 1.6 (`tools`), and on Codex the schema channel `prompt`
- * (`schemaChannel`: upstream never passes `--output-schema`, research/ce-plugin.md 1.2, Codex bug
- * #4181). The members each worker writes itself whatever the peer answered are declared in the
- * publish mapping (`publish.exclude`): its lens name in `reviewer` (`adversarial-claude`), the
- * `first_evidence` each finding gains, and the doc worker's safe_auto downgrade; no adapter code.
- * Receipt fields are ignored by the meaning comparison.
+ * The adapters are examples/ce-workers/adapters.ts (`ceConfig`), the one module the ce-pov suite,
+ * the fail-open copies and `npm run ce:failopen` take theirs from: what they declare instead of code
+ * changes (prompt, fixed route, run-folder files, work tree, tools with jq >= 1.7, the Codex schema
+ * channel `prompt`, the publish mapping) is written there. Receipt fields are ignored by the meaning
+ * comparison.
  *
  * Then copies of the two workers broken the way real ones break are refused, each by the check
  * named for its fault (README "Certifying a worker").
  */
 import { createHash } from 'node:crypto';
-import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { certify } from '#src/harness/certify/certify.ts';
-import type { LoadedConfig, WorkerAdapter } from '#src/harness/certify/config.ts';
+import type { LoadedConfig } from '#src/harness/certify/config.ts';
 import { whichOnPath } from '#src/harness/shim/tools.ts';
 import { projectPath } from '#src/paths.ts';
 import { processTracker } from './_helpers/certifyProcesses.ts';
-import { ceWorkTree } from '../examples/ce-workers/adapters.ts';
+import { CE_FINDINGS_ROUTES, ceConfig, ceJq, ceWorkTree } from '../examples/ce-workers/adapters.ts';
 
 const LONG = 900_000;
 const tracker = processTracker();
@@ -45,27 +39,9 @@ const DOC_SCRIPT = 'cross-model-doc-review.sh';
 const vendored = !process.env.ROUTECERT_CE_CODE_REVIEW && !process.env.ROUTECERT_CE_DOC_REVIEW;
 const missingTools = ['bash', 'python3', 'git'].filter((t) => whichOnPath(t, process.env.PATH ?? '') === null);
 
-/** True when `jq` is 1.7 or later: `jq -e` on empty input exits 4 there, 0 under 1.6 (jqlang/jq#1142). */
-function jqAtLeast17(jq: string): boolean {
-  try {
-    execFileSync('bash', ['-c', 'printf "" | "$0" -e .', jq], { stdio: 'ignore', timeout: 10_000 });
-    return false;
-  } catch (error) {
-    return (error as { status?: number }).status === 4;
-  }
-}
-
-/**
- * The jq the workers get: ROUTECERT_JQ, else the one `bash .ci/install-jq.sh` puts in
- * .routecert-tools/jq (Debian trixie's jq 1.7.1 with its own libraries; this machine's Debian
- * bookworm has jq 1.6 only), else the jq on PATH, each only when it is 1.7 or later. Under jq 1.6
- * `jq -e` on empty input exits 0, so the workers' grok-cli `.result` probe "succeeds" with an empty
- * file and they never publish there. A path is declared in `worker.tools` (linked as `jq` in place
- * of the one on PATH); the certificate names its version.
- */
 const pathJq = whichOnPath('jq', process.env.PATH ?? '');
-const JQ = [process.env.ROUTECERT_JQ, projectPath('.routecert-tools', 'jq', 'jq')].find((j): j is string => !!j && existsSync(j) && jqAtLeast17(j))
-  ?? (pathJq !== null && jqAtLeast17(pathJq) ? 'jq' : null);
+/** The jq >= 1.7 the workers get (a path where the machine's jq is 1.6), or null: see `ceJq`. */
+const JQ = ceJq();
 
 /**
  * Certifying the workers takes about 4 minutes of test time on this 2-core machine, so `npm test`
@@ -83,67 +59,19 @@ afterAll(async () => {
   rmSync(copies, { recursive: true, force: true });
 }, 60_000);
 
-/** The worker's name for each route (its provider key; the artifact is `<lens>-<provider>.json`). */
-const PROVIDERS = { 'claude-code/stream-json': 'claude', 'codex/jsonl': 'codex', 'grok/json': 'grok' };
-/** The fixed route each route's CLI is reached by (`CROSS_MODEL_FIXED_ROUTE`). */
-const FIXED = { 'claude-code/stream-json': { CROSS_MODEL_FIXED_ROUTE: 'claude' }, 'codex/jsonl': { CROSS_MODEL_FIXED_ROUTE: 'codex' }, 'grok/json': { CROSS_MODEL_FIXED_ROUTE: 'grok-cli' } };
-/** On Codex both workers put the schema in the prompt (stdin) and never pass --output-schema, by design. */
-const SCHEMA_CHANNEL = { 'codex/jsonl': 'prompt' } as const;
-/** The tools the certificate names the versions of: the workers call jq and python3 (its recovery scan). */
-const TOOLS = ['git', 'python3', JQ ?? 'jq'];
-
-/** The member both workers add to each finding (its first evidence line), declared instead of code. */
-const BACKFILL = '/findings/*/first_evidence';
-
-function config(worker: WorkerAdapter, route: string, contract: 'findings-code' | 'findings-doc', schema: string): LoadedConfig {
-  return { config: { worker, routes: [route], contract, schema }, file: null, dir: cwd };
-}
-
 function codeReview(route: string, skill = codeSkill): LoadedConfig {
-  const worker: WorkerAdapter = {
-    name: 'ce-code-review cross-model-adversarial-review.sh (unchanged)',
-    command: ['bash', path.join(skill, 'scripts', CODE_SCRIPT), 'composer', '{routeArg}', 'HEAD', '{outDir}'],
-    prompt: 'none',
-    // It writes its own lens name into `reviewer` (`adversarial-<provider>`) whatever the peer
-    // answered, and backfills `first_evidence`, by design: declared, no adapter code.
-    artifact: '{outDir}/adversarial-{routeArg}.json',
-    publish: { exclude: ['/reviewer', BACKFILL] },
-    windowEnv: { hardWindowS: 'CROSS_MODEL_HARD_SECS', idleWindowS: 'CROSS_MODEL_IDLE_SECS' },
-    env: { CROSS_MODEL_HEARTBEAT_SECS: '60' },
-    routeEnv: FIXED,
-    files: { '{outDir}/adversarial-review-constraints.md': 'Review only the change; report nothing about style.\n' },
-    routeNames: PROVIDERS,
-    tools: TOOLS,
-    schemaChannel: SCHEMA_CHANNEL,
-  };
-  return config(worker, route, 'findings-code', path.join(skill, 'references', 'findings-schema.json'));
+  return ceConfig('code', skill, route, cwd);
 }
 
 function docReview(route: string, skill = docSkill): LoadedConfig {
-  const worker: WorkerAdapter = {
-    name: 'ce-doc-review cross-model-doc-review.sh (unchanged)',
-    command: ['bash', path.join(skill, 'scripts', DOC_SCRIPT), 'composer', '{routeArg}', 'adversarial', '{runDir}/doc/plan.md', 'plan', 'user', '{outDir}'],
-    prompt: 'none',
-    // It writes its lens name into `reviewer` and downgrades safe_auto findings to gated_auto, by
-    // design: declared, with the backfill, as members it sets itself; no adapter code.
-    artifact: '{outDir}/adversarial-{routeArg}.json',
-    publish: { exclude: ['/reviewer', '/findings/*/autofix_class', BACKFILL] },
-    windowEnv: { hardWindowS: 'CROSS_MODEL_HARD_SECS', idleWindowS: 'CROSS_MODEL_IDLE_SECS' },
-    env: { CROSS_MODEL_HEARTBEAT_SECS: '60' },
-    routeEnv: FIXED,
-    files: { '{runDir}/doc/plan.md': '# Plan\n\nRetry once when the answer is not final, if at least 60 s of the window remain.\n' },
-    routeNames: PROVIDERS,
-    tools: TOOLS,
-    schemaChannel: SCHEMA_CHANNEL,
-  };
-  return config(worker, route, 'findings-doc', path.join(skill, 'references', 'findings-schema.json'));
+  return ceConfig('doc', skill, route, cwd);
 }
 
 type Result = { smoke: { id: string; status: string; evidence: string[] }[]; checks: { id: string; status: string; evidence: string[] }[] };
 const failures = (r: Result) => [...r.smoke, ...r.checks].filter((c) => c.status === 'fail').map((c) => `${c.id}: ${c.evidence.join(' | ').slice(0, 800)}`);
 const failedIds = (r: Result) => failures(r).map((f) => f.split(':')[0]);
 
-const ROUTES = Object.keys(PROVIDERS).filter((r) => r !== 'grok/json' || JQ !== null);
+const ROUTES = CE_FINDINGS_ROUTES.filter((r) => r !== 'grok/json' || JQ !== null);
 const NO_JQ = 'no jq >= 1.7 here (run `bash .ci/install-jq.sh`, or set ROUTECERT_JQ): under jq 1.6 the workers never publish on grok-cli';
 
 /**

@@ -9,7 +9,8 @@
  * The worker publishes the right answer with `voice` namespaced ("peer" -> "peer-claude") and seven
  * receipt fields added: the artifact check compares by the contract's meaning (receipt fields
  * ignored) and the adapter's `artifact.select` undoes the namespace; without the hook the smoke
- * names the one difference.
+ * names the one difference. The adapter is examples/ce-workers/adapters.ts (`ceConfig`), shared with
+ * the findings suite and the fail-open copies.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,9 +21,10 @@ import type { ArtifactAdapter, LoadedConfig } from '#src/harness/certify/config.
 import { whichOnPath } from '#src/harness/shim/tools.ts';
 import { projectPath } from '#src/paths.ts';
 import { processTracker } from './_helpers/certifyProcesses.ts';
+import { CE_WORKERS, ceConfig } from '../examples/ce-workers/adapters.ts';
 
 const skill = process.env.ROUTECERT_CE_POV || projectPath('fixtures', 'upstream', 'compound-engineering-plugin', 'skills', 'ce-pov');
-const script = path.join(skill, 'scripts', 'cross-model-pov.sh');
+const script = path.join(skill, CE_WORKERS.pov.script);
 const missingTools = ['bash', 'jq', 'python3'].filter((t) => whichOnPath(t, process.env.PATH ?? '') === null);
 /** Certifying it takes about 2.5 minutes of test time here: `npm run test:ce` (ROUTECERT_CE=1), or a copy named by ROUTECERT_CE_POV, runs it. */
 const CE_ON = process.env.ROUTECERT_CE === '1' || !!process.env.ROUTECERT_CE_POV;
@@ -37,41 +39,14 @@ afterAll(async () => {
   if (cwd) rmSync(cwd, { recursive: true, force: true });
 }, 60_000);
 
-/** The adapter of ce-pov on one route; `target` is its output name (grok-cli publishes pov-grok.json). */
-function cePov(route: string, routeArg: string, target: string, artifact: Partial<ArtifactAdapter> = {}): LoadedConfig {
-  return {
-    config: {
-      worker: {
-        name: 'ce-pov cross-model-pov.sh (unchanged)',
-        command: ['bash', script, 'unknown', '{routeArg}', '{prompt}', '{outDir}'],
-        prompt: 'file',
-        artifact: {
-          path: `{outDir}/pov-${target}.json`,
-          select: (j) => {
-            const o = j as Record<string, unknown>;
-            return { ...o, voice: typeof o.voice === 'string' ? o.voice.replace(/^peer-[a-z]+$/, 'peer') : o.voice };
-          },
-          ...artifact,
-        },
-        windowEnv: { hardWindowS: 'CROSS_MODEL_HARD_SECS', retryMinS: 'CROSS_MODEL_RETRY_MIN_SECS', idleWindowS: 'CROSS_MODEL_IDLE_SECS' },
-        routeNames: { [route]: routeArg },
-        tools: ['jq', 'python3'],
-      },
-      routes: [route],
-      schema: path.join(skill, 'references', 'pov-schema.json'),
-      contract: 'pov',
-    },
-    file: null,
-    dir: cwd,
-  };
+/** The adapter of ce-pov on one route (examples/ce-workers/adapters.ts), with members of its artifact adapter overridden. */
+function cePov(route: string, artifact: Partial<ArtifactAdapter> = {}): LoadedConfig {
+  return ceConfig('pov', skill, route, cwd, { artifact });
 }
 
 describe.skipIf(!present)(`the ce-pov worker as upstream ships it${present ? '' : ` (skipped: ${!CE_ON ? 'npm run test:ce runs it (ROUTECERT_CE=1)' : existsSync(script) ? `needs ${missingTools.join(', ')}` : `no ${script}`})`}`, () => {
-  it.each([
-    ['claude-code/stream-json', 'claude', 'claude'],
-    ['grok/json', 'grok-cli', 'grok'],
-  ])('on %s every check passes but, on Claude, the failed run it publishes and the split answer it misses, its receipt fields ignored and its voice namespace undone by artifact.select', async (route, routeArg, target) => {
-    const { certificate, exitCode } = await certify(cePov(route, routeArg, target), { onProgress: tracker.track });
+  it.each(['claude-code/stream-json', 'grok/json'])('on %s every check passes but, on Claude, the failed run it publishes and the split answer it misses, its receipt fields ignored and its voice namespace undone by artifact.select', async (route) => {
+    const { certificate, exitCode } = await certify(cePov(route), { onProgress: tracker.track });
     const r = certificate.routes[0]!;
     const failing = [...r.smoke, ...r.checks].filter((c) => c.status === 'fail');
     // Measured on the stored snapshot (925b4ef7, v3.23.1), 2026-12-02: on Claude it publishes the
@@ -89,7 +64,7 @@ describe.skipIf(!present)(`the ce-pov worker as upstream ships it${present ? '' 
   }, LONG);
 
   it('without the select hook, the smoke names the namespaced voice as the only difference', async () => {
-    const { certificate } = await certify(cePov('claude-code/stream-json', 'claude', 'claude', { select: (j) => j }), { checks: ['forbidden-flags'], onProgress: tracker.track });
+    const { certificate } = await certify(cePov('claude-code/stream-json', { select: (j) => j }), { checks: ['forbidden-flags'], onProgress: tracker.track });
     const smoke = certificate.routes[0]!.smoke[0]!;
     expect(smoke.status).toBe('fail');
     expect(smoke.evidence.join('\n')).toContain('voice: expected "peer", got "peer-claude"');

@@ -118,4 +118,16 @@ describe('commentaryMark', () => {
     expect(commentaryMark({ type: 'agent_message' })).toBeNull();
     expect(commentaryMark('text')).toBeNull();
   });
+
+  it('reads the mark where opencode and pi carry it: provider metadata, a text signature', () => {
+    // opencode: the AI SDK's providerMetadata copied onto the text part.
+    expect(commentaryMark({ type: 'text', text: '{}', metadata: { openai: { itemId: 'msg_1', phase: 'commentary' } } })).toBe('metadata.openai.phase: "commentary"');
+    expect(commentaryMark({ type: 'text', providerMetadata: { azure: { phase: 'commentary' } } })).toBe('providerMetadata.azure.phase: "commentary"');
+    expect(commentaryMark({ type: 'text', text: '{}', metadata: { openai: { itemId: 'msg_2', phase: 'final_answer' } } })).toBeNull();
+    // pi-ai: the OpenAI Responses item id and phase as a JSON string.
+    expect(commentaryMark({ type: 'text', text: '{}', textSignature: '{"v":1,"id":"msg_1","phase":"commentary"}' })).toBe('textSignature phase: "commentary"');
+    expect(commentaryMark({ type: 'text', text: '{}', textSignature: '{"v":1,"id":"msg_2","phase":"final_answer"}' })).toBeNull();
+    expect(commentaryMark({ type: 'text', text: '{}', textSignature: 'msg_legacy_plain_id' })).toBeNull();
+    expect(commentaryMark({ type: 'text', textSignature: '{"phase": not json' })).toBeNull();
+  });
 });

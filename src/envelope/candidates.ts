@@ -60,22 +60,56 @@ export function candidatesFromText(text: string, at: PartLocation, anchor?: stri
 /** Values of a message's `phase` / `channel` that mark it as not the answer. */
 const COMMENTARY = /^(?:commentary|progress|reasoning|analysis|thinking|thought|plan|preamble)$/i;
 
+/** A `phase` / `channel` value that marks a message as not the answer, or `undefined`. */
+function commentaryValue(v: unknown): string | undefined {
+  return typeof v === 'string' && COMMENTARY.test(v) ? v : undefined;
+}
+
+/** The `phase` inside a JSON string such as pi-ai's text signature `{"v":1,"id":..,"phase":..}`. */
+function phaseInJsonString(s: unknown): string | undefined {
+  if (typeof s !== 'string' || !s.startsWith('{') || !s.includes('"phase"')) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(s);
+    return isPlainObject(parsed) ? commentaryValue(parsed.phase) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Why a message (an event, an item, a content block) is marked as commentary, progress or
- * reasoning rather than the answer, or `null`: its `phase` or `channel` reads `commentary`,
- * `progress`, `reasoning`, `analysis`, `thinking`, ... (Codex app-server `phase: "commentary"`,
- * openai/codex#30190; only `final_answer` or no phase is an answer), or it has `thought: true`
- * (Gemini API thought parts). Issue 11: such a message is never the answer, on every route.
+ * reasoning rather than the answer, or `null`. The mark is one rule, wherever a CLI carries it:
+ * - its own `phase` or `channel` reads `commentary`, `progress`, `reasoning`, `analysis`,
+ *   `thinking`, ... (Codex `agent_message` `phase: "commentary"`, openai/codex#30190; only
+ *   `final_answer` or no phase is an answer);
+ * - the provider metadata it carries, `metadata.<provider>.phase` or
+ *   `providerMetadata.<provider>.phase` (opencode copies the AI SDK's providerMetadata onto each
+ *   text part: the OpenAI Responses provider writes `{openai: {itemId, phase}}`);
+ * - a `textSignature` JSON string with that `phase` (pi-ai's OpenAI Responses text blocks,
+ *   `{"v":1,"id":..,"phase":"commentary"}`);
+ * - `thought: true` (Gemini API thought parts).
+ * Issue 11: such a message is never the answer, on every route.
  *
  * @example
  * commentaryMark({ type: 'agent_message', text: '{}', phase: 'commentary' }) // 'phase: "commentary"'
+ * commentaryMark({ type: 'text', text: '{}', metadata: { openai: { phase: 'commentary' } } }) // 'metadata.openai.phase: "commentary"'
  */
 export function commentaryMark(message: unknown): string | null {
   if (!isPlainObject(message)) return null;
   for (const key of ['phase', 'channel'] as const) {
-    const v = message[key];
-    if (typeof v === 'string' && COMMENTARY.test(v)) return `${key}: ${JSON.stringify(v)}`;
+    const v = commentaryValue(message[key]);
+    if (v !== undefined) return `${key}: ${JSON.stringify(v)}`;
   }
+  for (const key of ['metadata', 'providerMetadata'] as const) {
+    const meta = message[key];
+    if (!isPlainObject(meta)) continue;
+    for (const [provider, m] of Object.entries(meta)) {
+      const v = isPlainObject(m) ? commentaryValue(m.phase) : undefined;
+      if (v !== undefined) return `${key}.${provider}.phase: ${JSON.stringify(v)}`;
+    }
+  }
+  const signed = phaseInJsonString(message.textSignature);
+  if (signed !== undefined) return `textSignature phase: ${JSON.stringify(signed)}`;
   if (message.thought === true) return 'thought: true';
   return null;
 }

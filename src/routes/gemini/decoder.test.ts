@@ -183,3 +183,34 @@ describe('geminiErrorStatus: a wrapped Google body that does not parse (gemini-c
     expect(geminiErrorStatus({ type: 'Error', message: '[API Error: {not json, no status}]' })).toBeNull();
   });
 });
+
+describe('geminiErrorStatus: an error class that stands for the provider\'s answer (googleQuotaErrors.ts)', () => {
+  it('a quota error class is a 429, a missing model a 404, whatever the message says; an unknown class says nothing', () => {
+    expect(geminiErrorStatus({ type: 'TerminalQuotaError', message: 'You have exhausted your capacity on this model. Your quota will reset after 8h42m34s.' })).toBe(429);
+    expect(geminiErrorStatus({ type: 'RetryableQuotaError', message: 'Resource has been exhausted (e.g. check quota).' })).toBe(429);
+    expect(geminiErrorStatus({ type: 'ModelNotFoundError', message: 'Requested entity was not found.' })).toBe(404);
+    expect(geminiErrorStatus({ type: 'FatalToolExecutionError', message: 'no shell' })).toBeNull();
+    expect(geminiErrorStatus({ type: 'constructor', message: 'x' })).toBeNull();
+    // A status the report carries wins over the class.
+    expect(geminiErrorStatus({ type: 'RetryableQuotaError', message: 'x', code: 503 })).toBe(503);
+  });
+
+  it('stream-json: a result error naming only TerminalQuotaError is a provider error (429), not an unusable answer', () => {
+    const stdout = [
+      { type: 'init', timestamp: 't', session_id: 'u', model: 'gemini-2.5-pro' },
+      { type: 'message', timestamp: 't', role: 'user', content: 'q' },
+      { type: 'result', timestamp: 't', status: 'error', error: { type: 'TerminalQuotaError', message: 'You have exhausted your capacity on this model.' } },
+    ].map((e) => JSON.stringify(e)).join('\n');
+    const status = stream.decode(envelope(`${stdout}\n`, '', 1)).status;
+    expect(status).toMatchObject({ kind: 'provider-error', apiErrorStatus: 429 });
+  });
+});
+
+describe('geminiErrorStatus: the rate-limit hint Gemini CLI appends only to a 429 (errorParsing.ts)', () => {
+  it('reads 429 from the hint when the [API Error: ...] text names no status (stream-json, type "unknown")', () => {
+    const message = '[API Error: Resource has been exhausted (e.g. check quota).]\nPlease wait and try again later. To increase your limits, request a quota increase through AI Studio, or switch to another /auth method';
+    expect(geminiErrorStatus({ type: 'unknown', message })).toBe(429);
+    expect(geminiErrorStatus({ type: 'unknown', message: '[API Error: x]\nPossible quota limitations in place or slow response times detected. Switching to the gemini-2.5-flash model for the rest of this session.' })).toBe(429);
+    expect(geminiErrorStatus({ type: 'unknown', message: '[API Error: Resource has been exhausted (e.g. check quota).]' })).toBeNull();
+  });
+});

@@ -15,7 +15,12 @@
  * - in stream-json the same error is `{"type":"result","status":"error","error":{"type":"unknown",
  *   "message":"[API Error: {\"error\":{\"code\":400,...}}]"}}` on stdout, same exit code;
  * - auth not configured: exit 41 with the JSON error on stderr (json mode); untrusted folder: exit 55
- *   with plain text (research, not re-observed here).
+ *   with plain text (research, not re-observed here);
+ * - a quota answer (429 RESOURCE_EXHAUSTED) names no status in stream-json: observed,
+ *   `{"type":"result","status":"error","error":{"type":"unknown","message":"[API Error: Resource has
+ *   been exhausted (e.g. check quota).]\nPlease wait and try again later. To increase your limits,
+ *   ..."}}`, exit 173 (429 & 0xFF); a quota error thrown as such is named by its class,
+ *   `"type":"TerminalQuotaError"` ({@link geminiErrorStatus}).
  */
 import { findJsonObjects } from '#src/scan/index.ts';
 import { framingOf, readJsonDocuments, type JsonDocument } from '#src/envelope/jsonl.ts';
@@ -50,8 +55,29 @@ export function geminiDecoder(route: GeminiDecoderRoute): RouteDecoder {
 }
 
 /**
+ * Gemini CLI's own error classes that stand for an HTTP answer of the provider, by the `type` its
+ * JSON error report names (the class name, `getErrorType`), when the report carries no status:
+ * Gemini CLI 0.61.0 packages/core/src/utils/googleQuotaErrors.ts turns a 429 (also 499, 503)
+ * RESOURCE_EXHAUSTED into `TerminalQuotaError` or `RetryableQuotaError` whose message is the
+ * provider's words without a status ("Resource has been exhausted (e.g. check quota).", "You have
+ * exhausted your capacity on this model."), a 404 into `ModelNotFoundError`, a 403 asking for
+ * account validation into `ValidationRequiredError`; stream-json reports only `{type, message}`.
+ */
+const PROVIDER_ERROR_CLASSES: Readonly<Record<string, number>> = { TerminalQuotaError: 429, RetryableQuotaError: 429, ModelNotFoundError: 404, ValidationRequiredError: 403 };
+
+/**
+ * The rate-limit hints Gemini CLI appends to an API error's `[API Error: ...]` text only when the
+ * provider answered 429 (0.61.0 packages/core/src/utils/errorParsing.ts `parseAndFormatApiError`,
+ * `getRateLimitMessage`: API key, Vertex, and the default "switching model" wording, gemini-cli#10717);
+ * in stream-json the result error then names no status and no class (`type: "unknown"`).
+ */
+const RATE_LIMIT_HINTS = [/\bPlease wait and try again later\. To increase your limits, request a quota increase through\b/, /\bPossible quota limitations in place or slow response times detected\b/];
+
+/**
  * An HTTP status (400-599) a Gemini error object carries: `error.code`, or the Google body inside
- * `error.message` (parsed, else its `"code": <status>` read as text, {@link statusInErrorText}).
+ * `error.message` (parsed, else its `"code": <status>` read as text, {@link statusInErrorText}),
+ * else 429 when the message carries Gemini CLI's own rate-limit hint ({@link RATE_LIMIT_HINTS}),
+ * else the status its error class stands for ({@link PROVIDER_ERROR_CLASSES}).
  */
 export function geminiErrorStatus(error: unknown): number | null {
   if (!isPlainObject(error)) return null;
@@ -64,9 +90,11 @@ export function geminiErrorStatus(error: unknown): number | null {
     }
     // The wrapped Google body is often not JSON (raw newlines inside its strings, gemini-cli#10717):
     // its `"code": 429` is still read.
-    return statusInErrorText(error.message);
+    const inText = statusInErrorText(error.message);
+    if (inText !== null) return inText;
   }
-  return null;
+  if (typeof error.message === 'string' && RATE_LIMIT_HINTS.some((re) => re.test(error.message as string))) return 429;
+  return typeof error.type === 'string' && Object.hasOwn(PROVIDER_ERROR_CLASSES, error.type) ? PROVIDER_ERROR_CLASSES[error.type]! : null;
 }
 
 /** The last top-level JSON object on stderr that has an object `error` (the json-mode error report). */

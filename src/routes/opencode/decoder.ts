@@ -98,7 +98,9 @@ function decodeOpencode(envelope: Envelope, options: DecodeOptions = {}): Decode
       stepOpen = false;
       lastFinishReason = part && typeof part.reason === 'string' ? part.reason : undefined;
     }
-    if (e.type === 'text' && part && typeof part.text === 'string' && commentaryMark(part) === null) {
+    const mark = e.type === 'text' ? commentaryMark(part) : null;
+    if (mark !== null) notes.push(`text part on line ${doc.line + 1} is marked ${mark}: not the answer`);
+    else if (e.type === 'text' && part && typeof part.text === 'string') {
       if (part.text.trim() !== '') human.push(part.text);
       texts.push(part.text);
       pushAll(candidates, candidatesFromText(part.text, { origin: 'assistant-text', pointer: '/part/text', offset: doc.offset, ...event(doc.line) }, options.anchor, notes));

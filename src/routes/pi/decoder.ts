@@ -13,9 +13,12 @@
  *   with `auto_retry_end {success: false, finalError}`;
  * - `message_update`, `turn_end` and `agent_end` repeat the same messages: only `message_end` is read;
  * - `agent_end` closes every run: a stream without it (or with a cut last line) is incomplete, never
- *   accepted; `thinking` content blocks are never read.
+ *   accepted; `thinking` content blocks are never read;
+ * - with an OpenAI Responses model each output message is a `text` block whose `textSignature` is
+ *   `{"v":1,"id":..,"phase":"commentary"|"final_answer"}` (pi-ai openai-responses-shared.js): a block
+ *   marked commentary is never the answer ({@link commentaryMark}).
  */
-import { candidatesFromText } from '#src/envelope/candidates.ts';
+import { candidatesFromText, commentaryMark } from '#src/envelope/candidates.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
 import { crashedStatus, errorStatusFromCode, incompleteStatus, noteLostOutput, pushApiErrorStatus, schemaRefusedStatus, statusInErrorText } from '#src/envelope/status.ts';
 import { finishDecode, startDecode } from '#src/envelope/decodeParts.ts';
@@ -38,8 +41,8 @@ export function piErrorStatus(errorMessage: string): EnvelopeStatus {
 }
 
 /**
- * The pi decoder. Candidates: the JSON in the `text` blocks of every assistant `message_end`
- * (origin `assistant-text`) and the arguments of its `toolCall` blocks (origin `tool_use:<name>`),
+ * The pi decoder. Candidates: the JSON in the `text` blocks (not marked commentary:
+ * {@link commentaryMark}) of every assistant `message_end` (origin `assistant-text`) and the arguments of its `toolCall` blocks (origin `tool_use:<name>`),
  * in stream order; the texts are also the human-readable evidence. Status: from the last assistant `message_end` (an error stop reason is a provider
  * error when its message starts with the HTTP status); never from the exit code, which is 0 either way.
  * Reply: the joined text blocks of the last assistant `message_end` with text, its `usage` as usage.
@@ -71,12 +74,17 @@ function decodePi(envelope: Envelope, options: DecodeOptions = {}): Decoded {
     const message = e.message;
     terminal = message;
     const content = Array.isArray(message.content) ? message.content : [];
-    const texts = content.flatMap((b) => (isPlainObject(b) && b.type === 'text' && typeof b.text === 'string' ? [b.text] : []));
+    // A text block marked commentary (its OpenAI Responses `textSignature` phase) is never the answer.
+    const isAnswerText = (b: unknown): b is { text: string } => isPlainObject(b) && b.type === 'text' && typeof b.text === 'string' && commentaryMark(b) === null;
+    const texts = content.flatMap((b) => (isAnswerText(b) ? [b.text] : []));
     if (texts.join('').trim() !== '') replyText = texts.join('');
     content.forEach((block, i) => {
       if (!isPlainObject(block)) return;
       const pointer = `/message/content/${i}`;
-      if (block.type === 'text' && typeof block.text === 'string') {
+      const mark = block.type === 'text' ? commentaryMark(block) : null;
+      if (mark !== null) {
+        notes.push(`text block ${i} of the assistant message_end on line ${doc.line + 1} is marked ${mark}: not the answer`);
+      } else if (block.type === 'text' && typeof block.text === 'string') {
         if (block.text.trim() !== '') human.push(block.text);
         pushAll(candidates, candidatesFromText(block.text, { origin: 'assistant-text', pointer: `${pointer}/text`, offset: doc.offset, ...event(doc.line) }, options.anchor, notes));
       } else if (block.type === 'toolCall' && isPlainObject(block.arguments)) {
