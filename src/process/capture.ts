@@ -7,7 +7,7 @@
 import { TOKEN_CHAR } from '#src/diagnostics/shapes.ts';
 
 /** Bytes kept of one stream by default: 8 MiB (4 MiB head, 4 MiB tail). */
-export const DEFAULT_CAPTURE_BYTES = 8 * 2 ** 20;
+const DEFAULT_CAPTURE_BYTES = 8 * 2 ** 20;
 
 /**
  * Bytes kept of one stream: `ROUTECERT_CAPTURE_BYTES` (an integer > 0; for tests, which prove the
