@@ -14,6 +14,7 @@ import { PACKAGE_VERSION } from '#src/paths.ts';
 import { COMMANDS, PROGRAM, type CommandSpec, type OptionSpec } from './commandTable.ts';
 import { applyColourEnv } from './options.ts';
 import { hideSecretsFrom, redactOutput } from '#src/diagnostics/redact.ts';
+import { describeThrown } from '#src/diagnostics/thrown.ts';
 import { interrupt, interruption, mustExitWhenDone, reapEverything, signalExitCode } from '#src/process/interrupt.ts';
 import { providePackageModule } from '#src/harness/certify/configFile.ts';
 import { liveSecrets } from '#src/probe/live.ts';
@@ -34,6 +35,26 @@ function redactConsole(): void {
       return write(text === null ? chunk : redactOutput(text), ...rest);
     }) as typeof stream.write;
   }
+}
+
+let crashesRedacted = false;
+
+/**
+ * An error nothing caught (a reporter's timer that throws, a promise nobody awaited) is printed by
+ * Node itself, straight to file descriptor 2, past the redaction of the console: routecert prints
+ * it instead, redacted, in one line (the stack only with ROUTECERT_DEBUG=1), and exits 3, as for
+ * any other internal error.
+ */
+function redactCrashes(): void {
+  if (crashesRedacted) return;
+  crashesRedacted = true;
+  const crash = (error: unknown): void => {
+    const detail = describeThrown(error, { stack: Boolean(process.env.ROUTECERT_DEBUG) });
+    process.stderr.write(`[routecert] internal error (uncaught): ${detail}\n`);
+    process.exit(3);
+  };
+  process.on('uncaughtException', crash);
+  process.on('unhandledRejection', crash);
 }
 
 /** How long an interrupted run may take to reap and write its partial report before it exits anyway (ms). */
@@ -119,6 +140,7 @@ export async function main(argv: string[]): Promise<number> {
   hideSecretsFrom(liveSecrets);
   ignoreClosedPipes();
   redactConsole();
+  redactCrashes();
   handleSignals();
   let exitCode = 0;
   const program = new Command()

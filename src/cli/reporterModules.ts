@@ -8,6 +8,7 @@ import path from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import { importConfigFile } from '#src/harness/certify/configFile.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
+import { describeThrown } from '#src/diagnostics/thrown.ts';
 import { isBuiltinReporter, REPORTER_NAMES, type BuiltinReporterName } from '#src/report/names.ts';
 import type { Reporter } from '#src/report/reporter.ts';
 import { didYouMean, UsageError } from './options.ts';
@@ -59,9 +60,9 @@ export async function resolveReporters(values: readonly string[]): Promise<(Buil
     let reporter: unknown = exported;
     if (typeof exported === 'function') {
       try {
-        reporter = new (exported as new () => unknown)();
-      } catch {
-        reporter = (exported as () => unknown)();
+        reporter = makeReporter(exported as (...args: unknown[]) => unknown);
+      } catch (error) {
+        throw new UsageError(`--reporter ${value}: its default export threw when making the reporter (${file}): ${describeThrown(error)}`);
       }
     }
     if (!isPlainObject(reporter) && !(typeof reporter === 'object' && reporter !== null)) {
@@ -72,4 +73,18 @@ export async function resolveReporters(values: readonly string[]): Promise<(Buil
     out.push(r);
   }
   return out;
+}
+
+/**
+ * The reporter a default export that is a function makes: a class is constructed, a plain function
+ * called (an arrow function cannot be constructed). What either throws is thrown.
+ */
+function makeReporter(exported: (...args: unknown[]) => unknown): unknown {
+  const isClass = /^class[\s{]/.test(Function.prototype.toString.call(exported));
+  if (isClass || exported.prototype === undefined) return isClass ? new (exported as unknown as new () => unknown)() : exported();
+  try {
+    return new (exported as unknown as new () => unknown)();
+  } catch {
+    return exported();
+  }
 }

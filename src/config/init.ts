@@ -19,6 +19,8 @@ import path from 'node:path';
 import { defineContract, type ContractDefinition } from '#src/contract/define.ts';
 import { FINAL_ANSWER_ADDENDUM } from '#src/contract/pov.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
+import { schemaSizeProblem } from '#src/schema/limit.ts';
+import { redactOutput, redactValue } from '#src/diagnostics/redact.ts';
 import { samplePayload } from '#src/harness/startupProbes.ts';
 import { discoverCli } from '#src/probe/discover.ts';
 import { PROBE_DRIVERS } from '#src/probe/drivers.ts';
@@ -42,7 +44,9 @@ export interface InitOptions {
  *   would replace it);
  * - `wouldAdd`: files init would write but did not, because the config it belongs to was kept
  *   (a case of a contract the kept config does not define would be an orphan);
- * - `removed`: with `force`, starter cases (tag `starter`) of contracts the new config no longer defines.
+ * - `removed`: with `force`, starter cases (tag `starter`) of contracts the new config no longer defines;
+ * - `redacted`: starter cases whose generated answer held a value of the schema that looks like a
+ *   secret, written redacted (the case may then not pass until that value is replaced).
  */
 export interface InitResult {
   written: string[];
@@ -50,6 +54,8 @@ export interface InitResult {
   kept: { file: string; state: 'same' | 'differs' }[];
   wouldAdd: string[];
   removed: string[];
+  /** Starter cases whose answer holds a value of the schema that looks like a secret (an e-mail, a key, a home path), written redacted: it may not pass until replaced. */
+  redacted: string[];
   contracts: ContractDefinition[];
   next: string[];
 }
@@ -84,9 +90,14 @@ async function schemaFiles(dir: string): Promise<string[]> {
   return tagged.length > 0 ? tagged : names.filter((n) => n.endsWith('.json'));
 }
 
-/** A contract name from a schema file name (`code-review.schema.json` -> `code-review`). */
+/**
+ * A contract name from a schema file name (`code-review.schema.json` -> `code-review`), read through
+ * the one redaction of output: a file name that looks like a secret names no contract, case or folder
+ * (the contract is then `contract`).
+ */
 function nameOf(file: string): string {
-  return path.basename(file).replace(/\.schema\.json$|\.json$/, '').replace(/[^A-Za-z0-9._-]+/g, '-') || 'contract';
+  const name = path.basename(file).replace(/\.schema\.json$|\.json$/, '');
+  return redactOutput(name) !== name ? 'contract' : name.replace(/[^A-Za-z0-9._-]+/g, '-') || 'contract';
 }
 
 /** The starter definition for `schema` (see the module doc), with its schema path relative to the config. */
@@ -188,6 +199,8 @@ export async function initProject(options: InitOptions = {}): Promise<InitResult
     if (files.length === 0) throw new Error(`[routecert] init: ${options.schemas} holds no schema file (*.schema.json, else *.json); put your production schemas there, or leave --schemas out for an example schema`);
     for (const f of files) {
       let schema: unknown;
+      const tooLarge = schemaSizeProblem(path.join(folder, f));
+      if (tooLarge) throw new Error(`[routecert] init: ${tooLarge}`);
       try {
         schema = JSON.parse(await readFile(path.join(folder, f), 'utf8'));
       } catch (error) {
@@ -202,13 +215,20 @@ export async function initProject(options: InitOptions = {}): Promise<InitResult
     schemas.push({ rel: 'schemas/answer.schema.json', schema: EXAMPLE_SCHEMA });
   }
   const defs: ContractDefinition[] = [];
+  const redacted: string[] = [];
   for (const { rel, schema } of schemas) {
     let name = nameOf(rel);
     while (defs.some((d) => d.name === name)) name = `${name}-2`;
     const def = starterDefinition(name, rel, schema, clis);
     defineContract({ ...def, schema }); // throws now for a schema that does not compile
     defs.push(def);
-    for (const [file, c] of Object.entries(await starterCases(def, schema))) await write(`cases/${name}/${file}`, `${JSON.stringify(c, null, 2)}\n`);
+    for (const [file, c] of Object.entries(await starterCases(def, schema))) {
+      // A case file is redacted as every case routecert writes (its id over the redacted content).
+      const safe = redactValue(c);
+      safe.id = caseId(safe);
+      if (JSON.stringify(safe.attempts) !== JSON.stringify(c.attempts)) redacted.push(`cases/${name}/${file}`);
+      await write(`cases/${name}/${file}`, `${JSON.stringify(safe, null, 2)}\n`);
+    }
   }
   const configName = format === 'json' ? 'routecert.config.json' : 'routecert.config.ts';
   await write(configName, configText(defs, format));
@@ -262,5 +282,5 @@ export async function initProject(options: InitOptions = {}): Promise<InitResult
     `  npx routecert probe --startup --config ${configName}   does each installed CLI accept your schemas at startup?`,
     `  npx routecert fuzz --config ${configName}     payloads generated from your schemas, in every envelope style`,
   ];
-  return { written, skipped, kept, wouldAdd, removed, contracts: defs, next };
+  return { written, skipped, kept, wouldAdd, removed, redacted, contracts: defs, next };
 }

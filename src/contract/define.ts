@@ -29,7 +29,7 @@
  * "Contracts in the mission" items 3-5.
  */
 import { readFileSync } from 'node:fs';
-import { schemaSizeProblem } from '#src/schema/limit.ts';
+import { inlineSchemaSizeProblem, schemaSizeProblem } from '#src/schema/limit.ts';
 import path from 'node:path';
 import { boundLine, type ClipPolicy } from '#src/diagnostics/evidence.ts';
 import { isPlainObject, isStructuredOrigin } from '#src/envelope/keys.ts';
@@ -199,7 +199,11 @@ export function normalizeDefinition(def: ContractDefinition, baseDir: string = p
       throw new ContractDefinitionError(`${label}: schema file ${schemaFile} is not JSON: ${(error as Error).message}`);
     }
     if (!isPlainObject(schema)) throw new ContractDefinitionError(`${label}: schema file ${schemaFile} must hold a JSON object`);
-  } else schema = def.schema as Record<string, unknown>;
+  } else {
+    schema = def.schema as Record<string, unknown>;
+    const tooLarge = inlineSchemaSizeProblem(schema, 'its inline schema');
+    if (tooLarge) throw new ContractDefinitionError(`${label}: ${tooLarge}`);
+  }
   const anchorPointer = def.anchor.startsWith('/') ? def.anchor : formatPointer([def.anchor]);
   const against = schemaFile ?? 'its inline schema';
   const anchorProblem = undeclared(schema, parsePointer(anchorPointer));

@@ -39,14 +39,14 @@ export const SECRET_PATTERNS: Pattern[] = [
   // The AWS secret access key: 40 base64 characters, after its name, or alone with upper, lower and digit.
   {
     name: 'aws-secret-named',
-    re: /((?:aws_?)?secret_?access_?key|SecretAccessKey|aws_secret)((?:\\?["']|\s)*[:=]\s*(?:\\?["'])?)[A-Za-z0-9/+=]{40}(?![A-Za-z0-9/+=])/gi,
+    re: /((?:aws_?)?secret_?access_?key|SecretAccessKey|aws_secret)((?:\\*["']|\s)*[:=]\s*(?:\\*["'])?)[A-Za-z0-9/+=]{40}(?![A-Za-z0-9/+=])/gi,
     placeholder: '$1$2<redacted:aws-secret>',
   },
   { name: 'aws-secret', re: /(?:(?<![A-Za-z0-9/+=\\])|(?<=\\[nrtbf]))(?=[A-Za-z0-9/+]{0,39}[A-Z])(?=[A-Za-z0-9/+]{0,39}[a-z])(?=[A-Za-z0-9/+]{0,39}[0-9])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g, placeholder: '<redacted:aws-secret>' },
   { name: 'gcp-api-key', re: /(?:(?<![A-Za-z0-9_\\])|(?<=\\[nrtbf]))AIza[0-9A-Za-z_-]{30,}/g, placeholder: '<redacted:api-key>' },
   { name: 'gcp-oauth', re: /(?:(?<![A-Za-z0-9_\\])|(?<=\\[nrtbf]))ya29\.[0-9A-Za-z_-]{10,}/g, placeholder: '<redacted:token>' },
   { name: 'gcp-client-secret', re: /(?:(?<![A-Za-z0-9_\\])|(?<=\\[nrtbf]))GOCSPX-[0-9A-Za-z_-]{10,}/g, placeholder: '<redacted:secret>' },
-  { name: 'gcp-private-key-id', re: /(private_key_id(?:\\?["']|\s)*[:=]\s*(?:\\?["'])?)[0-9a-f]{40}/g, placeholder: '$1<redacted:id>' },
+  { name: 'gcp-private-key-id', re: /(private_key_id(?:\\*["']|\s)*[:=]\s*(?:\\*["'])?)[0-9a-f]{40}/g, placeholder: '$1<redacted:id>' },
   // Azure: storage account keys and connection strings, SAS signatures, Entra client secrets (`...8Q~...`).
   { name: 'azure-account-key', re: /((?:AccountKey|SharedAccessKey)=)[A-Za-z0-9+/=]{20,}/g, placeholder: '$1<redacted:secret>' },
   { name: 'azure-sas', re: /([?&]sig=)[A-Za-z0-9%+/=]{16,}/g, placeholder: '$1<redacted:secret>' },
@@ -63,20 +63,21 @@ export const SECRET_PATTERNS: Pattern[] = [
   // Session ids: UUIDs (Claude Code, Gemini, Qwen), `sess_...`, and whatever a session-id field holds.
   { name: 'session-prefixed', re: /(?:(?<![A-Za-z0-9_\\])|(?<=\\[nrtbf]))sess(?:ion)?_[A-Za-z0-9]{12,}\b/g, placeholder: '<session>' },
   { name: 'uuid', re: /(?:(?<![A-Za-z0-9_\\])|(?<=\\[nrtbf]))[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, placeholder: '<uuid>' },
-  { name: 'session-field', re: /((?:session|conversation|thread)[_-]?id(?:\\?["']|\s)*[:=]\s*(?:\\?["'])?)(?!<)[A-Za-z0-9._:-]{6,}/gi, placeholder: '$1<session>' },
+  { name: 'session-field', re: /((?:session|conversation|thread)[_-]?id(?:\\*["']|\s)*[:=]\s*(?:\\*["'])?)(?!<)[A-Za-z0-9._:-]{6,}/gi, placeholder: '$1<session>' },
   // Generic credentials written as name=value, name: value or "name": "value": any value (one
   // character or more, not a number, a boolean, null, an object or a placeholder) after a name that
   // holds `secret`, `token`, `api_key`/`apikey`, `password`/`passwd`, `credential` or `private_key`
   // (`aws_secret_access_key = <51 chars>`, `AWS_SECRET_ACCESS_KEY=...`, `"client_secret": "..."`).
   {
     name: 'named-credential',
-    re: /(?:(?<![A-Za-z0-9_\\])|(?<=\\[nrtbf]))([A-Za-z0-9_-]*(?:secret|token|api[_-]?key|apikey|passw(?:or)?d|credential|private[_-]?key)[A-Za-z0-9_-]*(?:\\?["']|[ \t])*[:=][ \t]*(?:\\?["'])?)(?![<\s"'\\{[])(?!(?:-?\d+(?:\.\d+)?|true|false|null)(?![^\s"'\\,;&)}\]]))(?=[^\s"'\\,;&)}\]]*[A-Za-z0-9])[^\s"'\\,;&)}\]]+/gi,
+    re: /(?:(?<![A-Za-z0-9_\\])|(?<=\\[nrtbf]))([A-Za-z0-9_-]*(?:secret|token|api[_-]?key|apikey|passw(?:or)?d|credential|private[_-]?key)[A-Za-z0-9_-]*(?:\\*["']|[ \t])*[:=][ \t]*(?:\\*["'])?)(?![<\s"'\\{[])(?!(?:-?\d+(?:\.\d+)?|true|false|null)(?![^\s"'\\,;&)}\]]))(?=[^\s"'\\,;&)}\]]*[A-Za-z0-9])[^\s"'\\,;&)}\]]+/gi,
     placeholder: '$1<redacted:secret>',
   },
   { name: 'email', re: /(?:(?<![A-Za-z0-9._%+\\-])|(?<=\\[nrtbf]))[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b/g, placeholder: '<email>' },
   // Home folders in every context: followed by `/`, `:`, `,`, `)`, a quote, a space or the end.
-  { name: 'home', re: /(?:(?<![>\w.~\\-])|(?<=\\[nrtbf]))(?:\/home\/[A-Za-z0-9._-]+|\/Users\/[A-Za-z0-9._-]+|\/root|\/var\/root)(?![A-Za-z0-9._-])/g, placeholder: '<home>' },
-  { name: 'windows-home', re: /(?:(?<![A-Za-z0-9_\\])|(?<=\\[nrtbf]))[A-Za-z]:(?:\\\\|\\|\/)Users(?:\\\\|\\|\/)[^\\/\s"':,;)]+/g, placeholder: '<home>' },
+  // Slashes may be JSON-escaped (`\/home\/ana`: PHP's json_encode, some loggers), at any escaping depth.
+  { name: 'home', re: /(?:(?<![>\w.~\\-])|(?<=\\[nrtbf]))(?:\\*\/home\\*\/[A-Za-z0-9._-]+|\\*\/Users\\*\/[A-Za-z0-9._-]+|\\*\/root|\\*\/var\\*\/root)(?![A-Za-z0-9._-])/g, placeholder: '<home>' },
+  { name: 'windows-home', re: /(?:(?<![A-Za-z0-9_\\])|(?<=\\[nrtbf]))[A-Za-z]:(?:\\+|\/)Users(?:\\+|\/)[^\\/\s"':,;)]+/g, placeholder: '<home>' },
 ];
 
 /** Names of environment variables whose values are hidden: `*KEY*`, `*TOKEN*`, `*SECRET*`, `*PASSWORD*`, `*CREDENTIAL*`, `*AUTH*`. */

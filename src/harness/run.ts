@@ -19,6 +19,7 @@ import { matchesFilter, runCase, type CaseFilter } from './runCorpus.ts';
 import { pushAll } from '#src/arrays.ts';
 import { boundReport } from '#src/report/bound.ts';
 import { redactOutput } from '#src/diagnostics/redact.ts';
+import { describeThrown } from '#src/diagnostics/thrown.ts';
 import { interruption, signalExitCode, whenInterrupted } from '#src/process/interrupt.ts';
 
 
@@ -67,11 +68,41 @@ async function eachReporter(reporters: readonly Reporter[], faults: RunFault[], 
     try {
       await call(r);
     } catch (error) {
-      const message = `the ${r.name} reporter failed: ${error instanceof Error ? error.message : String(error)}`;
-      if (!faults.some((f) => f.kind === 'reporter' && f.message === message)) {
-        faults.push({ kind: 'reporter', where: r.name, message });
-        process.stderr.write(redactOutput(`[routecert] ${message}; the other reporters still ran\n`));
-      }
+      reporterFault(r, faults, error);
+    }
+  }
+}
+
+/** Record (once) and say that reporter `r` threw `error`; never throws, whatever was thrown. */
+function reporterFault(r: Reporter, faults: RunFault[], error: unknown): void {
+  const message = `the ${reporterName(r)} reporter failed: ${describeThrown(error)}`;
+  if (!faults.some((f) => f.kind === 'reporter' && f.message === message)) {
+    faults.push({ kind: 'reporter', where: reporterName(r), message });
+    process.stderr.write(redactOutput(`[routecert] ${message}; the other reporters still ran\n`));
+  }
+}
+
+/** A reporter's name, or `(unnamed)` when reading it fails or gives no string. */
+function reporterName(r: Reporter): string {
+  try {
+    return typeof r.name === 'string' && r.name !== '' ? r.name : '(unnamed)';
+  } catch {
+    return '(unnamed)';
+  }
+}
+
+/**
+ * Call `onActivity` of every reporter (a synchronous hook, called from inside the live sources): a
+ * reporter that throws, or returns a promise that rejects, is that reporter's fault, never the
+ * source's or the run's.
+ */
+function eachActivity(reporters: readonly Reporter[], faults: RunFault[], a: Activity): void {
+  for (const r of reporters) {
+    try {
+      const returned = r.onActivity?.(a) as unknown;
+      if (returned instanceof Promise) returned.catch((error: unknown) => reporterFault(r, faults, error));
+    } catch (error) {
+      reporterFault(r, faults, error);
     }
   }
 }
@@ -136,9 +167,7 @@ export async function runConformance(options: RunOptions): Promise<{ report: Run
     turn = next.catch(() => undefined);
     return next;
   };
-  const activity = (a: Activity) => {
-    for (const r of reporters) r.onActivity?.(a);
-  };
+  const activity = (a: Activity): void => eachActivity(reporters, faults, a);
   const ranFaults = interruption()
     ? []
     : await Promise.all(

@@ -173,12 +173,17 @@ export async function readVersion(bin: string, timeoutMs: number = VERSION_TIMEO
   return (await readVersionOnce(bin, timeoutMs)) ?? readVersionOnce(bin, timeoutMs * 2);
 }
 
+/** Bytes of `--version` output read (per stream) before the CLI is stopped and its version called unknown. */
+const VERSION_MAX_BUFFER = 2 ** 20;
+
 async function readVersionOnce(bin: string, timeoutMs: number): Promise<string | null> {
   const home = await mkdtemp(join(tmpdir(), 'routecert-version-'));
   try {
     const result = await execa(bin, ['--version'], {
       reject: false,
       timeout: timeoutMs,
+      // A version is a line: a CLI that prints a gigabyte instead is stopped at 1 MiB (its version unknown).
+      maxBuffer: VERSION_MAX_BUFFER,
       stdin: 'ignore',
       extendEnv: false,
       env: {

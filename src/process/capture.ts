@@ -4,9 +4,33 @@
  * is counted, and a cut output says so in a line of its own where the cut is, so whatever judges
  * the output (a decoder's evidence, a check's message) quotes the cut.
  */
+import { TOKEN_CHAR } from '#src/diagnostics/shapes.ts';
 
 /** Bytes kept of one stream by default: 8 MiB (4 MiB head, 4 MiB tail). */
-export const DEFAULT_CAPTURE_BYTES = 8 * 2 ** 20;
+const DEFAULT_CAPTURE_BYTES = 8 * 2 ** 20;
+
+/**
+ * Bytes kept of one stream: `ROUTECERT_CAPTURE_BYTES` (an integer > 0; for tests, which prove the
+ * cap on kilobytes instead of gigabytes) or {@link DEFAULT_CAPTURE_BYTES}.
+ */
+export function captureBytes(env: NodeJS.ProcessEnv = process.env): number {
+  const n = Number(env.ROUTECERT_CAPTURE_BYTES);
+  return Number.isSafeInteger(n) && n > 0 ? n : DEFAULT_CAPTURE_BYTES;
+}
+
+/** At most this many token characters touching a cut are dropped (longer than any secret shape but a PEM key, which a cut breaks anyway). */
+const EDGE_MAX = 512;
+
+/**
+ * `text` without the run of token characters (src/diagnostics/shapes.ts `TOKEN_CHAR`) at its end
+ * (`atEnd`) or its start, up to {@link EDGE_MAX} of them: no secret is left half-visible where the
+ * capture cut the stream. Linear in what it drops.
+ */
+function dropEdge(text: string, atEnd: boolean): string {
+  let n = 0;
+  while (n < EDGE_MAX && n < text.length && TOKEN_CHAR.test(text[atEnd ? text.length - 1 - n : n]!)) n += 1;
+  return atEnd ? text.slice(0, text.length - n) : text.slice(n);
+}
 
 /** What a capture holds at the end. */
 export interface Captured {
@@ -33,7 +57,7 @@ export interface Capture {
  * @example
  * const c = capture('stderr', 8); c.push(Buffer.from('0123456789abcdef')); c.result().cut // => true
  */
-export function capture(name: string, capBytes: number = DEFAULT_CAPTURE_BYTES): Capture {
+export function capture(name: string, capBytes: number = captureBytes()): Capture {
   const headCap = Math.ceil(capBytes / 2);
   const tailCap = capBytes - headCap;
   const head: Buffer[] = [];
@@ -73,7 +97,25 @@ export function capture(name: string, capBytes: number = DEFAULT_CAPTURE_BYTES):
       tailBuf = tailBuf.subarray(Math.max(0, tailBuf.length - tailCap));
       const dropped = total - headBytes - tailBuf.length;
       const line = `\n[routecert] ${name} cut: ${total} bytes in all, ${dropped} dropped here (the first ${headBytes} and the last ${tailBuf.length} kept)\n`;
-      return { text: `${Buffer.concat(head).toString('utf8')}${line}${tailBuf.toString('utf8')}`, totalBytes: total, cut: true };
+      // No cut leaves part of a secret: the run of token characters touching a cut goes too.
+      const headText = Buffer.concat(head).toString('utf8');
+      const tailText = tailBuf.toString('utf8');
+      return { text: `${dropEdge(headText, true)}${line}${dropEdge(tailText, false)}`, totalBytes: total, cut: true };
     },
   };
+}
+
+/**
+ * Read the file `file` as a stream named `name` through a {@link capture} of `capBytes`: a file a
+ * child wrote (a worker's log) costs at most the cap, however large it grew. Rejects as the read
+ * does (ENOENT, EACCES), and for a path that is not a regular file (a named pipe would block).
+ */
+export async function captureFile(file: string, name: string, capBytes: number = captureBytes()): Promise<Captured> {
+  const c = capture(name, capBytes);
+  const { createReadStream } = await import('node:fs');
+  const { stat } = await import('node:fs/promises');
+  // A named pipe or a device left at the path would block the read forever.
+  if (!(await stat(file)).isFile()) throw new Error(`${file} is not a regular file`);
+  for await (const chunk of createReadStream(file)) c.push(chunk as Buffer);
+  return c.result();
 }

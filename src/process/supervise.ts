@@ -12,7 +12,7 @@ import { pushAll } from '#src/arrays.ts';
 import { spawn } from 'node:child_process';
 import type { Milliseconds } from '#src/envelope/types.ts';
 import { DEFAULT_TERM_GRACE_MS, newRunMark, reap, trackRun, type ReapReport } from './reap.ts';
-import { capture, DEFAULT_CAPTURE_BYTES } from './capture.ts';
+import { capture, captureBytes } from './capture.ts';
 import { interruptSignal } from './interrupt.ts';
 
 /** How long to wait for stdout/stderr to close once the child exited and its leftovers were reaped (ms). */
@@ -35,7 +35,7 @@ export interface SuperviseOptions {
   termGraceMs?: Milliseconds;
   /** Aborting it ends the run as the deadline does (reaped, `timedOut`), e.g. a deadline counted from an event. */
   signal?: AbortSignal;
-  /** Bytes kept of stdout and of stderr each (head and tail, src/process/capture.ts); @default {@link DEFAULT_CAPTURE_BYTES}. */
+  /** Bytes kept of stdout and of stderr each (head and tail, src/process/capture.ts); @default src/process/capture.ts `captureBytes()`. */
   captureBytes?: number;
 }
 
@@ -79,8 +79,8 @@ export async function supervise(options: SuperviseOptions): Promise<SupervisedRe
   const mark = newRunMark();
   const termGraceMs = options.termGraceMs ?? DEFAULT_TERM_GRACE_MS;
   const started = performance.now();
-  const stdout = capture('stdout', options.captureBytes ?? DEFAULT_CAPTURE_BYTES);
-  const stderr = capture('stderr', options.captureBytes ?? DEFAULT_CAPTURE_BYTES);
+  const stdout = capture('stdout', options.captureBytes ?? captureBytes());
+  const stderr = capture('stderr', options.captureBytes ?? captureBytes());
   const merged: ReapReport = { terminated: [], killed: [], survivors: [] };
   const addReport = (r: ReapReport): void => {
     pushAll(merged.terminated, r.terminated);
@@ -142,7 +142,7 @@ export async function supervise(options: SuperviseOptions): Promise<SupervisedRe
   const cut = [...(out.cut ? (['stdout'] as const) : []), ...(err.cut ? (['stderr'] as const) : [])];
   return {
     stdout: out.text,
-    stderr: out.cut ? `${err.text}${err.text.endsWith('\n') || err.text === '' ? '' : '\n'}[routecert] stdout cut: ${out.totalBytes} bytes in all, ${options.captureBytes ?? DEFAULT_CAPTURE_BYTES} kept (head and tail)\n` : err.text,
+    stderr: out.cut ? `${err.text}${err.text.endsWith('\n') || err.text === '' ? '' : '\n'}[routecert] stdout cut: ${out.totalBytes} bytes in all, ${options.captureBytes ?? captureBytes()} kept (head and tail)\n` : err.text,
     outputBytes: { stdout: out.totalBytes, stderr: err.totalBytes },
     cut,
     exitCode: exit.code,

@@ -29,10 +29,31 @@ export const CANARIES = {
   sessionField: j('"session_id":"', 'CNRY', 'session-77aa"'),
   uuid: j('3f2b8c1e', '-1d2a-4e5f-9a8b-', '7c6d5e4f3a2b'),
   credential: j('plain-', 'CNRY', '-credential-value'),
+  // More of each listed shape, in the contexts a CLI or a worker prints them (issue 23, repeated).
+  gcpClientSecret: j('GOCSPX-', 'CNRY', 'abcdefghij12'),
+  azureSas: j('https://acct.blob.core.windows.net/c?sv=2022&sig=', 'CNRY', 'abcdefghijkl%2B012345'),
+  xai: j('xai-', 'CNRY', 'abcdefghijklmnop0123'),
+  slackWebhook: j('https://hooks.slack.com/services/T000/B000/', 'CNRY', 'xyz'),
+  githubPat: j('github_pat_', 'CNRY', '11ABCDEFGHIJKLMNOPQRSTUV'),
+  privateKey: j('-----BEGIN RSA PRIVATE KEY-----\nMIIE', 'CNRY', 'pAIBAAKCAQEA\n-----END RSA PRIVATE KEY-----'),
+  basic: j('Authorization: Basic ', 'Q05SWTp', 'wYXNzd29yZA=='),
+  awsSecretNamed: j('aws_secret_access_key = ', 'CNRY', 'abcdefghijklmnopqrstuvwxyz0123456789'),
+  homeEnd: j('cwd is /home/', 'canaryuser'),
+  homeQuoted: j('"/home/', 'canaryuser', '"'),
+  homeBracket: j('[/home/', 'canaryuser', '];'),
+  // JSON with escaped slashes (PHP's json_encode, some loggers): `\/home\/<user>`.
+  homeEscaped: j('{"cwd":"\\/home\\/', 'canaryuser', '\\/proj"}'),
+  homeWindows: j('C:\\Users\\', 'canaryuser', '\\proj'),
+  homeWindowsSlash: j('C:/Users/', 'canaryuser', '/proj'),
+  emailAngle: j('<ana.', 'cnry', '@example.co.uk>'),
+  mailto: j('mailto:bob', 'cnry', '@corp.example.org'),
+  sessionCamel: j('"sessionId": "', 'CNRY', 'abc-123"'),
+  apiKeyHeader: j('x-api-key: ', 'CNRY', 'opaque99'),
+  tokenQuery: j('https://x.example/cb?access_token=', 'CNRY', 'tok99&x=1'),
 } as const;
 
 /** The marker strings: none may appear in anything routecert writes. */
-export const CANARY_MARKERS = ['CNRY', 'cnry', 'canaryuser', '3f2b8c1e'] as const;
+export const CANARY_MARKERS = ['CNRY', 'cnry', 'canaryuser', '3f2b8c1e', 'Q05SWT'] as const;
 
 /** Every canary in one text (each on its own line, and a few inside JSON-ish and prose contexts). */
 export function canaryText(): string {

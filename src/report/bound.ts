@@ -13,7 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import { clipForOutput } from '#src/diagnostics/redact.ts';
-import { open } from 'node:fs/promises';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { mapStrings, redactOutput, withSecretsSnapshot } from '#src/diagnostics/redact.ts';
 
 /** Longest string a report quotes whole (characters); longer ones keep their head and tail. */
@@ -22,6 +22,12 @@ export const MAX_STRING_CHARS = 16 * 1024;
 export const MAX_VALUE_BYTES = 64 * 1024;
 /** Deepest answer value a report holds whole (levels of nesting). */
 export const MAX_VALUE_DEPTH = 64;
+
+/** Deepest level {@link streamJson} indents; deeper ones are written compact. */
+const INDENT_DEPTH = 64;
+
+/** Code units of a long string hashed, escaped or written at a time (1 Mi): its UTF-8 or JSON is never built whole. */
+const HASH_SLICE = 1 << 20;
 
 /** What stands for an answer value too large or too deep to quote. */
 export interface ClippedValue {
@@ -55,7 +61,9 @@ type Frame = { kind: 'open'; value: unknown; depth: number } | { kind: 'text'; t
 export function streamJson(value: unknown, sink: (text: string) => void, mapString: (s: string) => string = (s) => s, indent = 0): number {
   let deepest = 0;
   const stack: Frame[] = [{ kind: 'open', value, depth: 0 }];
-  const nl = (depth: number): string => (indent > 0 ? `\n${' '.repeat(indent * depth)}` : '');
+  // Indentation stops at INDENT_DEPTH: deeper levels are written compact, so the text stays linear
+  // in the value (a 200,000-deep array indented would be tens of gigabytes of spaces).
+  const nl = (depth: number): string => (indent > 0 && depth <= INDENT_DEPTH ? `\n${' '.repeat(indent * depth)}` : '');
   const sep = indent > 0 ? ': ' : ':';
   while (stack.length > 0) {
     const frame = stack.pop()!;
@@ -66,7 +74,7 @@ export function streamJson(value: unknown, sink: (text: string) => void, mapStri
     let v = frame.value;
     if (typeof v === 'object' && v !== null && typeof (v as { toJSON?: unknown }).toJSON === 'function') v = (v as { toJSON: () => unknown }).toJSON();
     if (v === null || v === undefined || typeof v === 'function' || typeof v === 'symbol') sink('null');
-    else if (typeof v === 'string') sink(JSON.stringify(mapString(v)));
+    else if (typeof v === 'string') sinkString(mapString(v), sink);
     else if (typeof v === 'number') sink(Number.isFinite(v) ? String(v) : 'null');
     else if (typeof v === 'boolean') sink(v ? 'true' : 'false');
     else if (typeof v === 'bigint') sink(JSON.stringify(v.toString()));
@@ -100,6 +108,26 @@ export function streamJson(value: unknown, sink: (text: string) => void, mapStri
     }
   }
   return deepest;
+}
+
+/**
+ * Feed the JSON of string `s` to `sink`, a slice at a time when it is long: its escaped text can be
+ * twice as long as `s` (quotes, control characters), longer than the longest string V8 can build.
+ */
+function sinkString(s: string, sink: (text: string) => void): void {
+  if (s.length <= HASH_SLICE) {
+    sink(JSON.stringify(s));
+    return;
+  }
+  sink('"');
+  for (let from = 0; from < s.length; ) {
+    let to = Math.min(from + HASH_SLICE, s.length);
+    const last = s.charCodeAt(to - 1);
+    if (to < s.length && last >= 0xd800 && last <= 0xdbff) to -= 1;
+    sink(JSON.stringify(s.slice(from, to)).slice(1, -1));
+    from = to;
+  }
+  sink('"');
 }
 
 function typeOf(v: unknown): string {
@@ -140,9 +168,6 @@ export function boundValue(value: unknown): unknown {
   const clipped: ClippedValue = { $clipped: 'value', type: typeOf(value), bytes: m.bytes, depth: m.depth, sha256: m.sha256, preview: m.preview };
   return clipped;
 }
-
-/** Code units of a long string hashed at a time (1 Mi): its UTF-8 is never built whole. */
-const HASH_SLICE = 1 << 20;
 
 /**
  * SHA-256 (hex) of the UTF-8 of `s`, fed a slice at a time (a slice never ends inside a surrogate
@@ -207,25 +232,37 @@ function boundReportNow<T>(report: T, options: BoundOptions): T {
 /**
  * Write `value` as JSON (2-space indent, trailing newline) to `file`, in chunks, iteratively,
  * every string through {@link redactOutput}. A value of any depth or size that fits on disk is
- * written; nothing is built as one string.
+ * written; nothing is built as one string, and at most one chunk (64 KiB, or one string's JSON) is
+ * held at a time: the text goes to the file as it is made (a `--full-values` report of three
+ * 200 MiB answers is never held whole).
  */
 export async function writeJson(file: string, value: unknown, flags = 'w'): Promise<void> {
-  const chunks: string[] = [];
-  let buffer = '';
-  withSecretsSnapshot(() =>
-    streamJson(value, (text) => {
-      buffer += text;
-      if (buffer.length >= 1 << 16) {
-        chunks.push(buffer);
-        buffer = '';
-      }
-    }, (s) => redactOutput(s), 2),
-  );
-  chunks.push(`${buffer}\n`);
-  const handle = await open(file, flags, 0o644);
+  const fd = openSync(file, flags, 0o644);
   try {
-    for (const chunk of chunks) await handle.write(chunk);
+    let buffer = '';
+    withSecretsSnapshot(() =>
+      streamJson(value, (text) => {
+        buffer += text;
+        if (buffer.length >= 1 << 16) {
+          writeAllSync(fd, buffer);
+          buffer = '';
+        }
+      }, (s) => redactOutput(s), 2),
+    );
+    writeAllSync(fd, `${buffer}\n`);
   } finally {
-    await handle.close();
+    closeSync(fd);
+  }
+}
+
+/** Write all of `text` (UTF-8) to `fd`, a slice at a time (a string over 512 MiB of UTF-8 cannot be one Buffer). */
+function writeAllSync(fd: number, text: string): void {
+  for (let from = 0; from < text.length; ) {
+    let to = Math.min(from + HASH_SLICE * 16, text.length);
+    const last = text.charCodeAt(to - 1);
+    if (to < text.length && last >= 0xd800 && last <= 0xdbff) to -= 1;
+    const bytes = Buffer.from(text.slice(from, to), 'utf8');
+    for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off);
+    from = to;
   }
 }

@@ -10,6 +10,7 @@
 import pLimit from 'p-limit';
 import { generatedAnswers } from './generated.ts';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { schemaSizeProblem } from '#src/schema/limit.ts';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -212,6 +213,8 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
       : definition === POV_DEFINITION || shipped
         ? projectPath(definition.schema as string)
         : path.resolve(loaded.dir, definition.schema as string);
+    const tooLarge = schemaSizeProblem(schemaFile);
+    if (tooLarge) throw new CertifyConfigError(tooLarge);
     try {
       schemaText = await readFile(schemaFile, 'utf8');
       schema = JSON.parse(schemaText) as Record<string, unknown>;
@@ -321,7 +324,8 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
           id: def.id,
           title: def.title,
           status: judged.pass ? 'pass' : 'fail',
-          evidence: judged.evidence,
+          // A check judged a run whose output was cut says so (issue 23 point 3).
+          evidence: [...judged.evidence, ...mine.flatMap((m) => (m.observed.outputCut ?? []).map((c) => `${m.observed.label}: output cut: ${c}`))],
           cases: [...new Set(mine.flatMap((m) => m.planned.cases.map(caseLabel)))],
           covers: [...def.covers],
           expectedVerdict: def.expectedVerdict,

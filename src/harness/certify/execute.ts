@@ -22,7 +22,8 @@ import { readShimRecords, type ShimAttempt, type ShimCallRecord, type ShimRecord
 import { unpublish } from './publish.ts';
 import { artifactAdapter, fillTemplate, type InProcessInvocation, type LoadedConfig, type WorkerAdapter } from './config.ts';
 import { findMarked, newRunMark, reap, signalGroup, trackRun } from '#src/process/reap.ts';
-import { capture } from '#src/process/capture.ts';
+import { capture, captureFile, type Captured } from '#src/process/capture.ts';
+import { DEFAULT_MAX_CASE_BYTES } from '#src/record/corpus.ts';
 import { groupMembers, isAlive, killGroup, killTracked, waitGone, waitGroupsGone } from './processes.ts';
 import { shimFactsOf, type CertifyRoute } from './routes.ts';
 
@@ -105,6 +106,8 @@ export interface RunObservation {
   outerDeadlineMs: Milliseconds;
   workerPid?: number;
   fault?: string;
+  /** What of the worker's output (stdout, stderr, log file) was cut to the capture cap, one phrase each; absent when nothing was. */
+  outputCut?: string[];
 }
 
 /**
@@ -116,6 +119,9 @@ export const TERM_GRACE_MS: Milliseconds = 3000;
 
 /** Grace for processes to disappear after the worker ended (signal delivery, reaping); not a measurement. */
 const SETTLE_MS = 2000;
+
+/** Largest artifact routecert reads (bytes): as large as a case file may be. */
+const MAX_ARTIFACT_BYTES = DEFAULT_MAX_CASE_BYTES;
 
 /** How long a worker may take to start before its first CLI call, on top of the outer deadline (ms). */
 export const STARTUP_ALLOWANCE_MS = 20_000;
@@ -249,6 +255,10 @@ export async function executeRun(input: RunInput, ctx: RunContext): Promise<RunO
 
   const artifact: RunObservation['artifact'] = { path: artifactPath, exists: false, text: null, value: undefined, parseError: null };
   try {
+    // Only a regular file is read (a named pipe would block), and one no larger than a case may be.
+    const info = await stat(artifactPath);
+    if (!info.isFile()) throw Object.assign(new Error('not a regular file'), { unreadable: `the artifact ${artifactPath} is not a regular file` });
+    if (info.size > MAX_ARTIFACT_BYTES) throw Object.assign(new Error('too large'), { unreadable: `the artifact is ${info.size} bytes, over the ${MAX_ARTIFACT_BYTES / 2 ** 20} MiB routecert reads of one` });
     artifact.text = await readFile(artifactPath, 'utf8');
     artifact.exists = true;
     let parsed: unknown;
@@ -265,10 +275,18 @@ export async function executeRun(input: RunInput, ctx: RunContext): Promise<RunO
         artifact.parseError = `the adapter's artifact.select threw: ${(error as Error).message}`;
       }
     }
-  } catch {
-    // not published
+  } catch (error) {
+    // Not published, or published as something routecert does not read (said as the parse error).
+    const unreadable = (error as { unreadable?: string }).unreadable;
+    if (unreadable !== undefined) {
+      artifact.exists = true;
+      artifact.parseError = unreadable;
+    }
   }
-  const logFile = logPath ? await readFile(logPath, 'utf8').catch(() => '') : '';
+  // The worker's log file is read as its stdout and stderr are, up to the cap (head and tail).
+  const logCaptured = logPath ? await captureFile(logPath, 'log file').catch(() => null) : null;
+  const logFile = logCaptured?.text ?? '';
+  const outputCut = [...ran.cut, ...(logCaptured ? cutPhrase("the worker's log file", logCaptured) : [])];
   const log = [ran.stdout, ran.stderr, logFile].filter((t) => t !== '').join('\n');
   if (!ctx.keep) await rm(runDir, { recursive: true, force: true }).catch(() => undefined);
   return {
@@ -288,6 +306,7 @@ export async function executeRun(input: RunInput, ctx: RunContext): Promise<RunO
     outerDeadlineMs: input.outerDeadlineMs,
     ...(pid !== undefined ? { workerPid: pid } : {}),
     ...(fault ? { fault } : {}),
+    ...(outputCut.length > 0 ? { outputCut } : {}),
   };
 }
 
@@ -307,6 +326,13 @@ interface Ran {
   termIgnored?: boolean;
   fault?: string;
   pid?: number;
+  /** What was cut of the worker's output (src/process/capture.ts), one phrase per stream. */
+  cut: string[];
+}
+
+/** `<what> was N bytes: routecert kept its head and tail ...` when `c` was cut, else nothing. */
+function cutPhrase(what: string, c: Captured): string[] {
+  return c.cut ? [`${what} was ${c.totalBytes} bytes: routecert kept its head and tail (${Buffer.byteLength(c.text)} bytes) and judged those`] : [];
 }
 
 /**
@@ -381,9 +407,12 @@ async function runCommand(argv: string[], opts: { env: Record<string, string>; c
     if (pid !== undefined) killGroup(pid);
   }
   if (pid !== undefined) liveWorkerGroups.delete(pid);
+  const out = stdout.result();
+  const err = stderr.result();
   return {
-    stdout: stdout.result().text,
-    stderr: stderr.result().text,
+    stdout: out.text,
+    stderr: err.text,
+    cut: [...cutPhrase("the worker's stdout", out), ...cutPhrase("the worker's stderr", err)],
     exitCode: exit.code,
     signal: exit.signal,
     killedAtOuterDeadline,
@@ -399,7 +428,13 @@ async function runInProcess(
   inv: Omit<InProcessInvocation, 'log' | 'signal'>,
   arm: (expire: () => void) => () => void,
 ): Promise<Ran> {
-  const lines: string[] = [];
+  // Its log lines are kept as a command's stderr is: up to the cap, head and tail.
+  const lines = capture('log');
+  let first = true;
+  const log = (line: string): void => {
+    lines.push(Buffer.from(`${first ? '' : '\n'}${String(line)}`));
+    first = false;
+  };
   const controller = new AbortController();
   let killedAtOuterDeadline = false;
   let fault: string | undefined;
@@ -417,12 +452,13 @@ async function runInProcess(
     });
   });
   await Promise.race([
-    run({ ...inv, log: (line) => lines.push(line), signal: controller.signal }).catch((error: unknown) => {
+    run({ ...inv, log, signal: controller.signal }).catch((error: unknown) => {
       fault = `the in-process worker threw: ${error instanceof Error ? error.message : String(error)}`;
     }),
     stopped,
   ]);
   cancelOuter();
   if (giveUp) clearTimeout(giveUp);
-  return { stdout: '', stderr: lines.join('\n'), exitCode: fault ? null : 0, signal: null, killedAtOuterDeadline, ...(fault ? { fault } : {}) };
+  const logged = lines.result();
+  return { stdout: '', stderr: logged.text, cut: cutPhrase("the in-process worker's log", logged), exitCode: fault ? null : 0, signal: null, killedAtOuterDeadline, ...(fault ? { fault } : {}) };
 }
