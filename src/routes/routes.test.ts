@@ -149,3 +149,27 @@ describe('the agreement checks bite', () => {
     expect(() => withRoutesTable('# no markers\n')).toThrow(/no route table markers/);
   });
 });
+
+describe('probe plans agree with the recorded corpus', () => {
+  it("each planned probe that has a recorded case of its route and slug expects that case's verdict", async () => {
+    // A judge change that re-records the corpus must change the plan too, or every `npm start` with the CLIs fails those probes.
+    const { PROBE_DRIVERS } = await import('#src/probe/drivers.ts');
+    const { planFor } = await import('#src/harness/probePlan.ts');
+    const corpus = await loadCorpus(projectPath('fixtures/cases'));
+    const disagree: string[] = [];
+    let compared = 0;
+    for (const driver of PROBE_DRIVERS) {
+      for (const route of driver.routes) {
+        for (const planned of planFor(driver.cli)) {
+          const recorded = corpus.cases.find((c) => c.case.route === route && c.case.contract === 'pov' && c.case.provenance.source === 'recorded' && path.basename(c.file, '.json') === planned.slug);
+          if (recorded === undefined) continue;
+          compared += 1;
+          const verdict = planned.expect(route).verdict;
+          if (verdict !== recorded.case.expect.verdict) disagree.push(`${route} ${planned.slug}: the plan expects ${verdict}, the recorded case ${recorded.case.expect.verdict}`);
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(50);
+    expect(disagree).toEqual([]);
+  });
+});

@@ -10,7 +10,8 @@
  *   read as a shaped POV without `final`: non-final, retry (fail closed);
  * - `prose-only` / `fenced`: no nudge turn; the run ends `error_during_execution` with
  *   `Model produced plain text instead of calling the structured_output tool ...`, exit 1; a fenced
- *   final POV in the assistant text is still found there (origin `assistant-text`);
+ *   final POV in the assistant text is found but never accepted: the run says it failed
+ *   (`dropped-unusable`, as the recorded cases `qwen-code/<format>/fenced.json`);
  * - API errors: `[API Error: <status> <message>]`, the status parsed from that text; the driver
  *   answers overloads with 503 (see src/routes/qwen/probe.ts), so `api-529` expects `api_error_status=503`;
  * - a root `_meta` member is refused at startup (Ajv strict mode), exit 52, nothing on stdout.
@@ -55,11 +56,12 @@ export const QWEN_POV_PLAN: readonly PlannedProbe[] = [
   proseOnlyProbe('production', 'the model answers prose and never calls the tool; the CLI ends with its plain-text error', QWEN_PLAIN_TEXT_ERROR),
   {
     slug: 'fenced',
-    description: 'the model answers the final POV inside a ```json fence instead of calling the tool',
+    description: 'the model answers the final POV inside a ```json fence instead of calling the tool; the CLI ends with its plain-text error',
     scenarios: ['fenced'],
     schema: 'production',
     tags: ['fenced'],
-    expect: () => ({ verdict: 'accepted', origin: 'assistant-text', value: DEFAULT_FINAL_PAYLOAD }),
+    // The run says it failed (error_during_execution, exit 1): the fenced POV is never accepted (as the recorded fenced cases).
+    expect: () => ({ verdict: 'dropped-unusable', evidence: [`peer skip evidence: ${QWEN_PLAIN_TEXT_ERROR}`] }),
   },
   apiErrorProbe('production', 400, 'the provider answers HTTP 400 invalid_request_error'),
   apiErrorProbe(
