@@ -149,3 +149,59 @@ describe('a malformed --bin', () => {
     expect(twice.stderr).toContain('--bin names claude twice');
   }, 400_000);
 });
+
+/** A schema with a boolean `done`: init gives its contract finality { key: 'done' } and a retry policy. */
+const DONE_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['decision', 'reasons', 'done'],
+  properties: { decision: { type: 'string', enum: ['approve', 'reject'] }, reasons: { type: 'array', items: { type: 'string' } }, done: { type: 'boolean' } },
+};
+
+/** `init --json --schemas schemas` in a fresh folder holding DONE_SCHEMA; returns the folder. */
+async function doneProject(name: string): Promise<string> {
+  const dir = path.join(root.dir, name);
+  await mkdir(path.join(dir, 'schemas'), { recursive: true });
+  await writeFile(path.join(dir, 'schemas', 'decision.schema.json'), JSON.stringify(DONE_SCHEMA), 'utf8');
+  const r = await routecert(['init', '--json', '--schemas', 'schemas'], { cwd: dir });
+  expect(r.exitCode, r.stdout + r.stderr).toBe(0);
+  return dir;
+}
+
+describe("a fresh user's team contract", { timeout: 400_000 }, () => {
+  it('missing-final removes the finality key the contract names (`done`): a worker that publishes an answer without it is refused', async () => {
+    const dir = await doneProject('certify-done');
+    const config = JSON.parse(await readFile(path.join(dir, 'routecert.config.json'), 'utf8')) as Record<string, unknown>;
+    // A worker over the fake claude: publishes structured_output when it is final; `loose` takes any answer whose done is not false.
+    const worker = (loose: boolean) =>
+      [
+        '#!/usr/bin/env bash',
+        'out=$(claude -p --output-format json --json-schema "$(cat "$1")" < "$2") || exit 1',
+        `printf '%s' "$out" | '${process.execPath}' -e '`,
+        'let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => {',
+        '  const e = JSON.parse(s); const a = e.structured_output;',
+        '  if (e.is_error || a === null || typeof a !== "object") process.exit(1);',
+        `  if (${loose ? 'a.done === false' : 'a.done !== true'}) { console.error("peer skip evidence: non-final decision: " + JSON.stringify(a).slice(0, 200)); process.exit(1); }`,
+        '  require("node:fs").writeFileSync(process.argv[1], JSON.stringify(a));',
+        `});' "$3"`,
+        '',
+      ].join('\n');
+    await writeFile(path.join(dir, 'strict.sh'), worker(false), 'utf8');
+    await writeFile(path.join(dir, 'loose.sh'), worker(true), 'utf8');
+    const adapter = (script: string) => ({
+      ...config,
+      worker: { name: script, command: ['bash', script, '{schema}', '{prompt}', '{out}'], prompt: 'file', artifact: '{outDir}/decision.json', windowEnv: { hardWindowS: 'H', retryMinS: 'R' } },
+      routes: ['claude-code/json'],
+      contract: 'decision',
+    });
+    await writeFile(path.join(dir, 'strict.json'), JSON.stringify(adapter('strict.sh')), 'utf8');
+    await writeFile(path.join(dir, 'loose.json'), JSON.stringify(adapter('loose.sh')), 'utf8');
+    const strict = await routecert(['certify', '--config', 'strict.json', '--check', 'missing-final', '--reports', 'reports'], { cwd: dir });
+    expect(strict.exitCode, strict.stdout + strict.stderr).toBe(0);
+    expect(strict.stdout).toMatch(/PASS missing-final +case \S+ \(claude-code\/json\/accepted\) with "done" removed, on every call: nothing published/);
+    const loose = await routecert(['certify', '--config', 'loose.json', '--check', 'missing-final', '--reports', 'reports'], { cwd: dir });
+    expect(loose.exitCode, loose.stdout + loose.stderr).toBe(1);
+    expect(loose.stdout).toContain('FAIL missing-final');
+    expect(loose.stdout).toContain('although every answer lacked "done"');
+  });
+});
