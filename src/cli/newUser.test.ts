@@ -168,7 +168,68 @@ async function doneProject(name: string): Promise<string> {
   return dir;
 }
 
+describe('a fresh user: a command line that does nothing never passes', { timeout: 240_000 }, () => {
+  it('`routecert` without a command prints the help on stderr and exits 2; --help and `help run` exit 0', async () => {
+    const none = await routecert([], { cwd: root.dir });
+    expect(none.exitCode).toBe(2);
+    expect(none.stderr).toContain('Usage: routecert [options] [command]');
+    expect((await routecert(['--help'], { cwd: root.dir })).exitCode).toBe(0);
+    expect((await routecert(['help', 'run'], { cwd: root.dir })).exitCode).toBe(0);
+  });
+
+  it('lint of a folder without *.schema.json exits 2 naming it; beside a folder that has one, it stays a warning', async () => {
+    const empty = path.join(root.dir, 'lint-empty');
+    const full = path.join(root.dir, 'lint-full');
+    await mkdir(empty, { recursive: true });
+    await mkdir(full, { recursive: true });
+    await writeFile(path.join(full, 'a.schema.json'), JSON.stringify(SCHEMA), 'utf8');
+    const r = await routecert(['lint', empty], { cwd: root.dir });
+    expect(r.exitCode, r.stdout + r.stderr).toBe(2);
+    expect(r.stderr).toContain(`lint: nothing to lint: no *.schema.json file under ${empty}`);
+    const both = await routecert(['lint', empty, full], { cwd: root.dir });
+    expect(both.exitCode, both.stdout + both.stderr).toBe(0);
+    expect(both.stdout).toContain('no-schema-files');
+  });
+
+  it("fuzz --config refuses the options of routecert's own properties it would not read; --contract without --config is refused", async () => {
+    const dir = await project('fuzz-mode', { contracts: [CONTRACT] });
+    for (const extra of [['--property', 'key-spelling'], ['--save'], ['--no-examples']]) {
+      const r = await routecert(['fuzz', '--config', 'routecert.config.json', ...extra], { cwd: dir });
+      expect(r.exitCode, `${extra.join(' ')}: ${r.stdout}${r.stderr}`).toBe(2);
+      expect(r.stderr).toContain(`${extra[0]} is an option of routecert's own properties, which --config does not run`);
+      expect(r.stdout).not.toContain('ok   contract:');
+    }
+    const alone = await routecert(['fuzz', '--contract', 'answer', '--runs', '1'], { cwd: dir });
+    expect(alone.exitCode).toBe(2);
+    expect(alone.stderr).toContain('--contract picks a contract of your config: give --config too');
+    const ok = await routecert(['fuzz', '--config', 'routecert.config.json', '--runs', '5', '--seed', '1'], { cwd: dir });
+    expect(ok.exitCode, ok.stdout + ok.stderr).toBe(0);
+    expect(ok.stdout).toContain('ok   contract:answer: 5 runs');
+  });
+});
+
 describe("a fresh user's team contract", { timeout: 400_000 }, () => {
+  it("init's retry paragraph names the contract's own finality key, not the pov contract's words", async () => {
+    const dir = await doneProject('init-done');
+    const config = JSON.parse(await readFile(path.join(dir, 'routecert.config.json'), 'utf8')) as { contracts: { finality: unknown; retry: { paragraph: string } }[] };
+    const [decision] = config.contracts;
+    expect(decision!.finality).toEqual({ key: 'done' });
+    expect(decision!.retry.paragraph).toContain('"done": true');
+    expect(decision!.retry.paragraph).not.toMatch(/position|evidence|Blocked|"final"/);
+  });
+
+  it('certify --check nosuch names the option, not the config file', async () => {
+    const dir = await doneProject('certify-option');
+    const config = JSON.parse(await readFile(path.join(dir, 'routecert.config.json'), 'utf8')) as Record<string, unknown>;
+    await writeFile(path.join(dir, 'routecert.config.json'), JSON.stringify({ ...config, worker: { name: 'w', command: ['bash', 'w.sh', '{prompt}'], prompt: 'file', artifact: '{outDir}/a.json', windowEnv: { hardWindowS: 'H', retryMinS: 'R' } }, routes: ['claude-code/json'], contract: 'decision' }), 'utf8');
+    for (const [option, value] of [['--check', 'nosuch'], ['--route', 'codex']] as const) {
+      const r = await routecert(['certify', option, value], { cwd: dir });
+      expect(r.exitCode, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`[routecert] ${option} ${value}: `);
+      expect(r.stderr).not.toContain('config file');
+    }
+  });
+
   it('missing-final removes the finality key the contract names (`done`): a worker that publishes an answer without it is refused', async () => {
     const dir = await doneProject('certify-done');
     const config = JSON.parse(await readFile(path.join(dir, 'routecert.config.json'), 'utf8')) as Record<string, unknown>;
