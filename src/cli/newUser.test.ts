@@ -265,4 +265,24 @@ describe("a fresh user's team contract", { timeout: 400_000 }, () => {
     expect(loose.stdout).toContain('FAIL missing-final');
     expect(loose.stdout).toContain('although every answer lacked "done"');
   });
+
+  it("a retry check without a non-final case names the step that gives one (record --from), not record --config, which records none", async () => {
+    const dir = await doneProject('certify-retry');
+    const config = JSON.parse(await readFile(path.join(dir, 'routecert.config.json'), 'utf8')) as Record<string, unknown>;
+    // Publishes a final structured_output; never retries (the check that would say so cannot run).
+    const script = [
+      '#!/usr/bin/env bash',
+      'out=$(claude -p --output-format json --json-schema "$(cat "$1")" < "$2") || exit 1',
+      `printf '%s' "$out" | '${process.execPath}' -e 'let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => { const a = JSON.parse(s).structured_output; if (a && a.done === true) require("node:fs").writeFileSync(process.argv[1], JSON.stringify(a)); });' "$3"`,
+      '',
+    ].join('\n');
+    await writeFile(path.join(dir, 'w.sh'), script, 'utf8');
+    const worker = { name: 'w', command: ['bash', 'w.sh', '{schema}', '{prompt}', '{out}'], prompt: 'file', artifact: '{outDir}/decision.json', windowEnv: { hardWindowS: 'H', retryMinS: 'R' } };
+    await writeFile(path.join(dir, 'routecert.config.json'), JSON.stringify({ ...config, worker, routes: ['claude-code/json'], contract: 'decision' }), 'utf8');
+    const r = await routecert(['certify', '--check', 'retry-once', '--reports', 'reports'], { cwd: dir });
+    expect(r.stdout).toContain('retry-once did not run: the corpus has no non-final case and final case for claude-code/json');
+    expect(r.stdout).toContain('next step: give the corpus a non-final answer of claude-code/json that the contract retries');
+    expect(r.stdout).toContain('npx routecert record --from <capture> --route claude-code/json --expect retry');
+    expect(r.stdout).not.toContain('`npx routecert record --config <file>` records one');
+  });
 });
