@@ -286,3 +286,27 @@ describe("a fresh user's team contract", { timeout: 400_000 }, () => {
     expect(r.stdout).not.toContain('`npx routecert record --config <file>` records one');
   });
 });
+
+describe('diff of a run with startup probes against one without', { timeout: 240_000 }, () => {
+  it('names each startup cell the later run did not probe (not a regression)', async () => {
+    const dir = await doneProject('diff-startup');
+    const file = path.join(dir, 'routecert.config.json');
+    const config = JSON.parse(await readFile(file, 'utf8')) as { contracts: { clis: string[] }[] };
+    config.contracts[0]!.clis = ['claude'];
+    await writeFile(file, JSON.stringify(config), 'utf8');
+    // A stand-in claude that answers --version and refuses every run (no credentials, no network).
+    const fake = path.join(dir, 'fake-claude');
+    await writeFile(fake, '#!/bin/sh\nif [ "$1" = "--version" ]; then echo "2.1.332 (Claude Code)"; exit 0; fi\necho "Error: the stand-in claude refuses every run" >&2\nexit 1\n', 'utf8');
+    await chmod(fake, 0o755);
+    const probed = await routecert(['run', '--bin', `claude=${fake}`, '--reports', 'before', '--no-progress'], { cwd: dir });
+    expect(probed.exitCode, probed.stdout + probed.stderr).toBe(1);
+    const cases = await routecert(['run', '--no-probes', '--reports', 'after'], { cwd: dir });
+    expect(cases.exitCode, cases.stdout + cases.stderr).toBe(0);
+    const before = await onlyRun(path.join(dir, 'before'));
+    const after = await onlyRun(path.join(dir, 'after'));
+    const d = await routecert(['diff', before.dir, after.dir], { cwd: dir });
+    const cells = before.report.startupProbes!.rows.flatMap((row) => row.cells);
+    expect(cells.length).toBeGreaterThan(0);
+    expect(d.stdout.split('\n').filter((l) => l.startsWith('startup ') && l.endsWith('-> not probed in the later run'))).toHaveLength(cells.length);
+  });
+});
