@@ -1,16 +1,17 @@
 /** The corpus form of "the answer lost its final key", used by the final-removal property and the certify checks. */
 
 /**
- * Remove `"final": true` members from JSON text, raw or escaped once or twice inside strings (the
- * corpus form of the change; generated samples change their plan instead): with the comma before or
- * after it, or, when the answer streams as text chunks (grok streaming-json, one ACP message chunk
- * per line), alone in its chunk before the closing `}` whose comma sits in an earlier chunk (case
+ * Remove `"final": true` members (of `finalityKey`: `final`, or the key a contract names, e.g.
+ * `done`) from JSON text, raw or escaped once or twice inside strings (the corpus form of the
+ * change; generated samples change their plan instead): with the comma before or after it, or,
+ * when the answer streams as text chunks (grok streaming-json, one ACP message chunk per line),
+ * alone in its chunk before the closing `}` whose comma sits in an earlier chunk (case
  * 3787d941088f5687: the route assembles the chunks, so the member must go from the chunk too).
  */
-export function stripFinal(text: string): string {
+export function stripFinal(text: string, finalityKey = 'final'): string {
   let out = text;
   for (const q of ['"', '\\"', '\\\\\\"']) {
-    const key = `${q}final${q}`;
+    const key = `${q}${finalityKey}${q}`;
     const esc = key.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
     out = out.replace(new RegExp(`,(?:\\s|\\\\n)*${esc}\\s*:\\s*true`, 'g'), '');
     out = out.replace(new RegExp(`${esc}\\s*:\\s*true\\s*,(?:\\s|\\\\n)*`, 'g'), '');

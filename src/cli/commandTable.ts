@@ -261,7 +261,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'lint',
     description: 'Lint JSON Schemas for portability across model CLIs and providers',
     readme:
-      `lints JSON Schemas for portability (\`--profile ${PROFILE_SPECS.map((p) => p.name).join('\\|')}\`, \`--format json\`); each finding names the file, the JSON Pointer, the keyword, the profile rule and a fix; \`--config <file>\` lints each contract's schema against the profiles of the CLIs it names (\`clis\`); as linters do, warnings print and exit 0, an error exits 1, and \`--max-warnings N\` fails a lint with more than N warnings; a path that does not exist exits 2`,
+      `lints JSON Schemas for portability (\`--profile ${PROFILE_SPECS.map((p) => p.name).join('\\|')}\`, \`--format json\`); each finding names the file, the JSON Pointer, the keyword, the profile rule and a fix; \`--config <file>\` lints each contract's schema against the profiles of the CLIs it names (\`clis\`); as linters do, warnings print and exit 0, an error exits 1, and \`--max-warnings N\` fails a lint with more than N warnings; a path that does not exist, or paths that hold no \`*.schema.json\`, exit 2`,
     arguments: [{ name: '[paths...]', description: 'schema files or folders (default: schemas/contracts, or with --config the schemas of its contracts)' }],
     options: [
       { flags: '--config <file>', description: 'lint the production schema of every contract of this config against the profiles of the CLIs it names (`clis`)' },
@@ -290,7 +290,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       { flags: '--cases <dir>', description: 'corpus whose cases run first as examples', default: 'fixtures/cases' },
       { flags: '--no-examples', description: 'do not run the corpus examples first' },
       { flags: '--list', description: 'list the properties and exit' },
-      { flags: '--config [file]', description: "also check your contracts (no file: ./routecert.config.*): payloads generated from each contract's schema, in generated envelopes" },
+      { flags: '--config [file]', description: "check your contracts instead of routecert's own properties (no file: ./routecert.config.*): payloads generated from each contract's schema, in generated envelopes" },
       { flags: '--contract <name>', description: 'with --config: only this contract; repeatable', parse: collect },
     ],
     async run({ opts }) {
@@ -327,7 +327,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'diff',
     description: 'Compare two reports case by case (verdict changes, cases added or removed, drift lines); exit 1 on a regression',
     readme:
-      'compares two reports case by case (`diff <before> <after>`, run folders or report.json): verdict changes, cases added or removed, drift lines, new run faults, startup cells, lost worker certificates; exits 1 on a regression (a case that now fails, a new run fault, a route certified before and not after); `--json`',
+      'compares two reports case by case (`diff <before> <after>`, run folders or report.json): verdict changes, cases added or removed, drift lines, new run faults, startup cells that changed or were not probed again, lost worker certificates; exits 1 on a regression (a case that now fails, a new run fault, a route certified before and not after); `--json`',
     arguments: [
       { name: '<before>', description: 'run folder or report.json of the earlier run' },
       { name: '<after>', description: 'run folder or report.json of the later run' },

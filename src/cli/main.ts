@@ -163,7 +163,10 @@ export async function main(argv: string[]): Promise<number> {
     await program.parseAsync(argv, { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) {
-      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.help' || error.code === 'commander.version') return 0;
+      // `routecert` with no command prints the help on stderr as a usage error (commander's exit
+      // code 1 there): exit 2, so a script whose command word went missing does not pass.
+      if (error.code === 'commander.help') return error.exitCode === 0 ? 0 : 2;
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
       return 2;
     }
     // A config or usage problem that reached here still gets its message and exit 2; anything else

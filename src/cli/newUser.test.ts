@@ -149,3 +149,164 @@ describe('a malformed --bin', () => {
     expect(twice.stderr).toContain('--bin names claude twice');
   }, 400_000);
 });
+
+/** A schema with a boolean `done`: init gives its contract finality { key: 'done' } and a retry policy. */
+const DONE_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['decision', 'reasons', 'done'],
+  properties: { decision: { type: 'string', enum: ['approve', 'reject'] }, reasons: { type: 'array', items: { type: 'string' } }, done: { type: 'boolean' } },
+};
+
+/** `init --json --schemas schemas` in a fresh folder holding DONE_SCHEMA; returns the folder. */
+async function doneProject(name: string): Promise<string> {
+  const dir = path.join(root.dir, name);
+  await mkdir(path.join(dir, 'schemas'), { recursive: true });
+  await writeFile(path.join(dir, 'schemas', 'decision.schema.json'), JSON.stringify(DONE_SCHEMA), 'utf8');
+  const r = await routecert(['init', '--json', '--schemas', 'schemas'], { cwd: dir });
+  expect(r.exitCode, r.stdout + r.stderr).toBe(0);
+  return dir;
+}
+
+describe('a fresh user: a command line that does nothing never passes', { timeout: 240_000 }, () => {
+  it('`routecert` without a command prints the help on stderr and exits 2; --help and `help run` exit 0', async () => {
+    const none = await routecert([], { cwd: root.dir });
+    expect(none.exitCode).toBe(2);
+    expect(none.stderr).toContain('Usage: routecert [options] [command]');
+    expect((await routecert(['--help'], { cwd: root.dir })).exitCode).toBe(0);
+    expect((await routecert(['help', 'run'], { cwd: root.dir })).exitCode).toBe(0);
+  });
+
+  it('lint of a folder without *.schema.json exits 2 naming it; beside a folder that has one, it stays a warning', async () => {
+    const empty = path.join(root.dir, 'lint-empty');
+    const full = path.join(root.dir, 'lint-full');
+    await mkdir(empty, { recursive: true });
+    await mkdir(full, { recursive: true });
+    await writeFile(path.join(full, 'a.schema.json'), JSON.stringify(SCHEMA), 'utf8');
+    const r = await routecert(['lint', empty], { cwd: root.dir });
+    expect(r.exitCode, r.stdout + r.stderr).toBe(2);
+    expect(r.stderr).toContain(`lint: nothing to lint: no *.schema.json file under ${empty}`);
+    const both = await routecert(['lint', empty, full], { cwd: root.dir });
+    expect(both.exitCode, both.stdout + both.stderr).toBe(0);
+    expect(both.stdout).toContain('no-schema-files');
+  });
+
+  it("fuzz --config refuses the options of routecert's own properties it would not read; --contract without --config is refused", async () => {
+    const dir = await project('fuzz-mode', { contracts: [CONTRACT] });
+    for (const extra of [['--property', 'key-spelling'], ['--save'], ['--no-examples']]) {
+      const r = await routecert(['fuzz', '--config', 'routecert.config.json', ...extra], { cwd: dir });
+      expect(r.exitCode, `${extra.join(' ')}: ${r.stdout}${r.stderr}`).toBe(2);
+      expect(r.stderr).toContain(`${extra[0]} is an option of routecert's own properties, which --config does not run`);
+      expect(r.stdout).not.toContain('ok   contract:');
+    }
+    const alone = await routecert(['fuzz', '--contract', 'answer', '--runs', '1'], { cwd: dir });
+    expect(alone.exitCode).toBe(2);
+    expect(alone.stderr).toContain('--contract picks a contract of your config: give --config too');
+    const ok = await routecert(['fuzz', '--config', 'routecert.config.json', '--runs', '5', '--seed', '1'], { cwd: dir });
+    expect(ok.exitCode, ok.stdout + ok.stderr).toBe(0);
+    expect(ok.stdout).toContain('ok   contract:answer: 5 runs');
+  });
+});
+
+describe("a fresh user's team contract", { timeout: 400_000 }, () => {
+  it("init's retry paragraph names the contract's own finality key, not the pov contract's words", async () => {
+    const dir = await doneProject('init-done');
+    const config = JSON.parse(await readFile(path.join(dir, 'routecert.config.json'), 'utf8')) as { contracts: { finality: unknown; retry: { paragraph: string } }[] };
+    const [decision] = config.contracts;
+    expect(decision!.finality).toEqual({ key: 'done' });
+    expect(decision!.retry.paragraph).toContain('"done": true');
+    expect(decision!.retry.paragraph).not.toMatch(/position|evidence|Blocked|"final"/);
+  });
+
+  it('certify --check nosuch names the option, not the config file', async () => {
+    const dir = await doneProject('certify-option');
+    const config = JSON.parse(await readFile(path.join(dir, 'routecert.config.json'), 'utf8')) as Record<string, unknown>;
+    await writeFile(path.join(dir, 'routecert.config.json'), JSON.stringify({ ...config, worker: { name: 'w', command: ['bash', 'w.sh', '{prompt}'], prompt: 'file', artifact: '{outDir}/a.json', windowEnv: { hardWindowS: 'H', retryMinS: 'R' } }, routes: ['claude-code/json'], contract: 'decision' }), 'utf8');
+    for (const [option, value] of [['--check', 'nosuch'], ['--route', 'codex']] as const) {
+      const r = await routecert(['certify', option, value], { cwd: dir });
+      expect(r.exitCode, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`[routecert] ${option} ${value}: `);
+      expect(r.stderr).not.toContain('config file');
+    }
+  });
+
+  it('missing-final removes the finality key the contract names (`done`): a worker that publishes an answer without it is refused', async () => {
+    const dir = await doneProject('certify-done');
+    const config = JSON.parse(await readFile(path.join(dir, 'routecert.config.json'), 'utf8')) as Record<string, unknown>;
+    // A worker over the fake claude: publishes structured_output when it is final; `loose` takes any answer whose done is not false.
+    const worker = (loose: boolean) =>
+      [
+        '#!/usr/bin/env bash',
+        'out=$(claude -p --output-format json --json-schema "$(cat "$1")" < "$2") || exit 1',
+        `printf '%s' "$out" | '${process.execPath}' -e '`,
+        'let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => {',
+        '  const e = JSON.parse(s); const a = e.structured_output;',
+        '  if (e.is_error || a === null || typeof a !== "object") process.exit(1);',
+        `  if (${loose ? 'a.done === false' : 'a.done !== true'}) { console.error("peer skip evidence: non-final decision: " + JSON.stringify(a).slice(0, 200)); process.exit(1); }`,
+        '  require("node:fs").writeFileSync(process.argv[1], JSON.stringify(a));',
+        `});' "$3"`,
+        '',
+      ].join('\n');
+    await writeFile(path.join(dir, 'strict.sh'), worker(false), 'utf8');
+    await writeFile(path.join(dir, 'loose.sh'), worker(true), 'utf8');
+    const adapter = (script: string) => ({
+      ...config,
+      worker: { name: script, command: ['bash', script, '{schema}', '{prompt}', '{out}'], prompt: 'file', artifact: '{outDir}/decision.json', windowEnv: { hardWindowS: 'H', retryMinS: 'R' } },
+      routes: ['claude-code/json'],
+      contract: 'decision',
+    });
+    await writeFile(path.join(dir, 'strict.json'), JSON.stringify(adapter('strict.sh')), 'utf8');
+    await writeFile(path.join(dir, 'loose.json'), JSON.stringify(adapter('loose.sh')), 'utf8');
+    const strict = await routecert(['certify', '--config', 'strict.json', '--check', 'missing-final', '--reports', 'reports'], { cwd: dir });
+    expect(strict.exitCode, strict.stdout + strict.stderr).toBe(0);
+    expect(strict.stdout).toMatch(/PASS missing-final +case \S+ \(claude-code\/json\/accepted\) with "done" removed, on every call: nothing published/);
+    const loose = await routecert(['certify', '--config', 'loose.json', '--check', 'missing-final', '--reports', 'reports'], { cwd: dir });
+    expect(loose.exitCode, loose.stdout + loose.stderr).toBe(1);
+    expect(loose.stdout).toContain('FAIL missing-final');
+    expect(loose.stdout).toContain('although every answer lacked "done"');
+  });
+
+  it("a retry check without a non-final case names the step that gives one (record --from), not record --config, which records none", async () => {
+    const dir = await doneProject('certify-retry');
+    const config = JSON.parse(await readFile(path.join(dir, 'routecert.config.json'), 'utf8')) as Record<string, unknown>;
+    // Publishes a final structured_output; never retries (the check that would say so cannot run).
+    const script = [
+      '#!/usr/bin/env bash',
+      'out=$(claude -p --output-format json --json-schema "$(cat "$1")" < "$2") || exit 1',
+      `printf '%s' "$out" | '${process.execPath}' -e 'let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => { const a = JSON.parse(s).structured_output; if (a && a.done === true) require("node:fs").writeFileSync(process.argv[1], JSON.stringify(a)); });' "$3"`,
+      '',
+    ].join('\n');
+    await writeFile(path.join(dir, 'w.sh'), script, 'utf8');
+    const worker = { name: 'w', command: ['bash', 'w.sh', '{schema}', '{prompt}', '{out}'], prompt: 'file', artifact: '{outDir}/decision.json', windowEnv: { hardWindowS: 'H', retryMinS: 'R' } };
+    await writeFile(path.join(dir, 'routecert.config.json'), JSON.stringify({ ...config, worker, routes: ['claude-code/json'], contract: 'decision' }), 'utf8');
+    const r = await routecert(['certify', '--check', 'retry-once', '--reports', 'reports'], { cwd: dir });
+    expect(r.stdout).toContain('retry-once did not run: the corpus has no non-final case and final case for claude-code/json');
+    expect(r.stdout).toContain('next step: give the corpus a non-final answer of claude-code/json that the contract retries');
+    expect(r.stdout).toContain('npx routecert record --from <capture> --route claude-code/json --expect retry');
+    expect(r.stdout).not.toContain('`npx routecert record --config <file>` records one');
+  });
+});
+
+describe('diff of a run with startup probes against one without', { timeout: 240_000 }, () => {
+  it('names each startup cell the later run did not probe (not a regression)', async () => {
+    const dir = await doneProject('diff-startup');
+    const file = path.join(dir, 'routecert.config.json');
+    const config = JSON.parse(await readFile(file, 'utf8')) as { contracts: { clis: string[] }[] };
+    config.contracts[0]!.clis = ['claude'];
+    await writeFile(file, JSON.stringify(config), 'utf8');
+    // A stand-in claude that answers --version and refuses every run (no credentials, no network).
+    const fake = path.join(dir, 'fake-claude');
+    await writeFile(fake, '#!/bin/sh\nif [ "$1" = "--version" ]; then echo "2.1.332 (Claude Code)"; exit 0; fi\necho "Error: the stand-in claude refuses every run" >&2\nexit 1\n', 'utf8');
+    await chmod(fake, 0o755);
+    const probed = await routecert(['run', '--bin', `claude=${fake}`, '--reports', 'before', '--no-progress'], { cwd: dir });
+    expect(probed.exitCode, probed.stdout + probed.stderr).toBe(1);
+    const cases = await routecert(['run', '--no-probes', '--reports', 'after'], { cwd: dir });
+    expect(cases.exitCode, cases.stdout + cases.stderr).toBe(0);
+    const before = await onlyRun(path.join(dir, 'before'));
+    const after = await onlyRun(path.join(dir, 'after'));
+    const d = await routecert(['diff', before.dir, after.dir], { cwd: dir });
+    const cells = before.report.startupProbes!.rows.flatMap((row) => row.cells);
+    expect(cells.length).toBeGreaterThan(0);
+    expect(d.stdout.split('\n').filter((l) => l.startsWith('startup ') && l.endsWith('-> not probed in the later run'))).toHaveLength(cells.length);
+  });
+});

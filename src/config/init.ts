@@ -17,7 +17,6 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { defineContract, type ContractDefinition } from '#src/contract/define.ts';
-import { FINAL_ANSWER_ADDENDUM } from '#src/contract/pov.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
 import { schemaSizeProblem } from '#src/schema/limit.ts';
 import { redactOutput, redactValue } from '#src/diagnostics/redact.ts';
@@ -100,6 +99,14 @@ function nameOf(file: string): string {
   return redactOutput(name) !== name ? 'contract' : name.replace(/[^A-Za-z0-9._-]+/g, '-') || 'contract';
 }
 
+/**
+ * The starter retry paragraph of a contract whose finality key is `flag`: it names that key and the
+ * schema, and nothing of the pov contract's own answer (its position, evidence or "Blocked").
+ */
+function retryParagraph(flag: string): string {
+  return `Your previous response set "${flag}" to false, so it was not your final answer. This response is the final one: answer again with your complete answer, valid against the schema, and "${flag}": true.`;
+}
+
 /** The starter definition for `schema` (see the module doc), with its schema path relative to the config. */
 export function starterDefinition(name: string, schemaPath: string, schema: Record<string, unknown>, clis: string[]): ContractDefinition {
   const properties = isPlainObject(schema.properties) ? schema.properties : {};
@@ -107,7 +114,7 @@ export function starterDefinition(name: string, schemaPath: string, schema: Reco
   const flag = ['final', 'done'].find((k) => isPlainObject(properties[k]) && (properties[k] as Record<string, unknown>).type === 'boolean');
   const anchor = required.find((r) => r !== flag) ?? Object.keys(properties).find((k) => k !== flag) ?? required[0] ?? 'answer';
   const def: ContractDefinition = { name, schema: schemaPath, anchor, finality: flag ? { key: flag } : 'none', selection: 'score', clis };
-  if (flag) def.retry = { hardWindowMs: 600_000, retryMinMs: 60_000, paragraph: FINAL_ANSWER_ADDENDUM.replace(/"final"/g, `"${flag}"`) };
+  if (flag) def.retry = { hardWindowMs: 600_000, retryMinMs: 60_000, paragraph: retryParagraph(flag) };
   return def;
 }
 

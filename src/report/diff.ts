@@ -1,7 +1,7 @@
 /**
  * Comparing two reports case by case (`routecert diff <before> <after>`, a release gate): verdict
  * and outcome changes, cases added or removed, envelope drift lines that appeared or went, run faults
- * that are new, startup-probe cells that changed. Case ids are content hashes (or stable probe ids),
+ * that are new, startup-probe cells that changed or that the later run did not probe. Case ids are content hashes (or stable probe ids),
  * so the same case has the same id in both reports.
  *
  * A regression is a case that passed (or was skipped, or was not there) before and fails or errors
@@ -119,6 +119,8 @@ export function diffReports(before: RunReport, after: RunReport): ReportDiff {
     const was = s0.get(key);
     if (was !== undefined && was !== outcome) startup.push(`${key}: ${was} -> ${outcome}`);
   }
+  // A cell the later run did not probe (probes off, a CLI gone) is said, not passed over in silence.
+  for (const [key, was] of s0) if (!s1.has(key)) startup.push(`${key}: ${was} -> not probed in the later run`);
   const certifiedAfter = new Map(certificates(after.cases).map((c) => [c.route, c.status]));
   const lostCertificates = certificates(before.cases)
     .filter((c) => c.status === 'certified' && certifiedAfter.get(c.route) !== 'certified')

@@ -102,7 +102,7 @@ export function formatText(results: readonly FileLintResult[]): string {
  * @returns the exit code: 0 when no finding is an error (warnings print; `maxWarnings` caps them),
  *   1 when one is or the warnings exceed `maxWarnings` ({@link lintExitCode}), 2 for a
  *   usage error (no path, unknown format, unknown profile: the message, prefixed `[routecert]`,
- *   lists the valid values), 3 when the lint itself could not run (an internal fault; see DESIGN.md
+ *   lists the valid values; paths that hold no `*.schema.json` at all), 3 when the lint itself could not run (an internal fault; see DESIGN.md
  *   "Reports and exit codes").
  * @example
  * const code = await runLint(
@@ -132,6 +132,12 @@ export async function runLint(argv: LintArgv, io: LintIo): Promise<number> {
   } catch (error) {
     io.stderr(`[routecert] lint could not run: ${(error as Error).message}\n`);
     return 3;
+  }
+  // Paths that hold no schema file at all lint nothing: a usage error, never an empty success.
+  const empty = results.filter((result) => result.findings.some((f) => f.rule === 'no-schema-files'));
+  if (empty.length === results.length) {
+    io.stderr(`[routecert] lint: nothing to lint: no *.schema.json file under ${empty.map((r) => r.file).join(', ')}. Name schema files *.schema.json, or pass the files themselves.\n`);
+    return 2;
   }
   const findings = results.flatMap((result) => result.findings);
   if (argv.format === 'json') io.stdout(JSON.stringify(findings, null, 2) + '\n');

@@ -83,7 +83,9 @@ export async function certifyCommand(opts: CertifyCommandOptions): Promise<numbe
     });
   } catch (error) {
     if (error instanceof CertifyConfigError) {
-      process.stderr.write(`${error.message.replace(/^\[routecert\] /, `[routecert] config file ${file}: `)}\n`);
+      // An option the user typed (`--check nosuch`, `--route nosuch`) is named as such, not as the config's fault.
+      const optionError = /^(\[routecert\] )?--(check|route) /.test(error.message);
+      process.stderr.write(`${optionError ? error.message : error.message.replace(/^\[routecert\] /, `[routecert] config file ${file}: `)}\n`);
       return 2;
     }
     throw error;

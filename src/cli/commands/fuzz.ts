@@ -99,6 +99,11 @@ export async function fuzzCommand(opts: FuzzCommandOptions, deps: FuzzDependenci
     return 2;
   }
 
+  const clash = modeProblem(opts);
+  if (clash !== undefined) {
+    writeErr(`[routecert] ${clash}\n`);
+    return 2;
+  }
   if (opts.config !== undefined) return fuzzConfig(opts, write, writeErr);
 
   let env: PropertyEnv;
@@ -154,6 +159,27 @@ export async function fuzzCommand(opts: FuzzCommandOptions, deps: FuzzDependenci
   return code;
 }
 
+/**
+ * An option the chosen mode would not read, said instead of ignored: with `--config` the contracts
+ * are fuzzed, so routecert's own properties' options (`--property`, `--save`, `--out`, `--force`,
+ * `--cases`, `--no-examples`) do nothing; without it, `--contract` does nothing.
+ */
+function modeProblem(opts: FuzzCommandOptions): string | undefined {
+  if (opts.config === undefined) {
+    return opts.contract?.length ? '--contract picks a contract of your config: give --config too (`routecert fuzz --config --contract <name>`)' : undefined;
+  }
+  const unread = [
+    opts.property?.length ? '--property' : '',
+    opts.save ? '--save' : '',
+    opts.out !== undefined ? '--out' : '',
+    opts.force ? '--force' : '',
+    opts.cases !== undefined ? '--cases' : '',
+    opts.examples === false ? '--no-examples' : '',
+  ].filter((o) => o !== '');
+  if (unread.length === 0) return undefined;
+  return `${unread.join(', ')} ${unread.length === 1 ? 'is an option' : 'are options'} of routecert's own properties, which --config does not run (it fuzzes your contracts; pick them with --contract): leave ${unread.length === 1 ? 'it' : 'them'} out, or run \`routecert fuzz\` without --config`;
+}
+
 /** `fuzz --config`: one property per contract of the config; exit 1 when one fails, 2 for a bad config or name. */
 async function fuzzConfig(opts: FuzzCommandOptions, write: (s: string) => void, writeErr: (s: string) => void): Promise<number> {
   let project: ProjectConfig | null;
@@ -182,14 +208,23 @@ async function fuzzConfig(opts: FuzzCommandOptions, write: (s: string) => void, 
   }
   write(`routecert fuzz --config: seed ${seed}; ${chosen.length} contract(s), payloads from each contract's schema\n`);
   let code = 0;
+  let skipped = 0;
   for (const contract of chosen) {
     const r = fuzzContract(contract, { seed, ...(numRuns !== undefined ? { numRuns } : {}), ...(opts.path !== undefined ? { path: opts.path } : {}) });
-    if (r.skipped !== null) write(`skip contract:${r.contract}: ${r.skipped}\n`);
+    if (r.skipped !== null) {
+      skipped += 1;
+      write(`skip contract:${r.contract}: ${r.skipped}\n`);
+    }
     else if (r.failure === null) write(`ok   contract:${r.contract}: ${r.runs} runs\n`);
     else {
       code = 1;
       write(`FAIL contract:${r.contract}: ${r.failure.message}\n  counterexample: ${r.failure.counterexample}\n  replay: npx routecert fuzz --config ${opts.config} --contract ${r.contract} --seed ${r.failure.seed} --path ${r.failure.path}\n`);
     }
+  }
+  // Every chosen contract skipped: nothing was checked, which is no pass.
+  if (skipped === chosen.length) {
+    writeErr(`[routecert] fuzz --config: no contract of the selection could be fuzzed (each is skipped above): nothing was checked\n`);
+    return 2;
   }
   return code;
 }

@@ -88,9 +88,22 @@ export interface RouteCertificate {
  */
 export function blockingLines(r: Pick<RouteCertificate, 'route' | 'blocking'>): string[] {
   if (!r.blocking?.length) return [];
+  // The retry checks need a non-final answer the contract retries, which `record --config` never
+  // records (its scenarios are final, or never accepted): a capture of one is the way.
+  const nonfinal = r.blocking.some((b) => b.reason.includes('non-final case'));
+  const other = r.blocking.some((b) => !b.reason.includes('non-final case') && !b.reason.includes('says why'));
   return [
     ...r.blocking.map((b) => `${b.id} did not run: ${b.reason}`),
-    `next step: give the corpus an accepted case of ${r.route} that the check can derive from (\`npx routecert record --config <file>\` records one), then certify again; a check that did not run keeps the route from certified`,
+    ...(nonfinal
+      ? [
+          `next step: give the corpus a non-final answer of ${r.route} that the contract retries (\`record --config\` records none): \`npx routecert record --from <capture> --route ${r.route} --expect retry\`, then certify again; a check that did not run keeps the route from certified`,
+        ]
+      : []),
+    ...(other || !nonfinal
+      ? [
+          `next step: give the corpus an accepted case of ${r.route} that the check can derive from (\`npx routecert record --config <file>\` records one), then certify again; a check that did not run keeps the route from certified`,
+        ]
+      : []),
   ];
 }
 

@@ -184,7 +184,7 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
   const startedAt = new Date().toISOString();
 
   const routes = cfg.routes.filter((r) => !options.routes?.length || options.routes.some((x) => r === x || r.startsWith(`${x}/`)));
-  if (routes.length === 0) throw new CertifyConfigError(`no route of the config matches ${options.routes?.join(', ')}. The config's routes: ${cfg.routes.join(', ')}.`);
+  if (routes.length === 0) throw new CertifyConfigError(`--route ${options.routes?.join(', ')}: no route of the config matches. The config's routes: ${cfg.routes.join(', ')}.`);
   const certifyRoutes: CertifyRoute[] = [];
   for (const r of routes) {
     try {
@@ -236,7 +236,7 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
   const checks = checksForContract(cfg.contract);
   const unknownChecks = (only ?? []).filter((id) => !checks.some((d) => d.id === id && d.stage !== 'smoke'));
   if (unknownChecks.length > 0) {
-    throw new CertifyConfigError(`unknown check ${unknownChecks.map((id) => `"${id}"`).join(', ')}. Checks: ${checks.filter((d) => d.stage !== 'smoke').map((d) => d.id).join(', ')}`);
+    throw new CertifyConfigError(`--check ${unknownChecks.join(', ')}: unknown check ${unknownChecks.map((id) => `"${id}"`).join(', ')}. Checks: ${checks.filter((d) => d.stage !== 'smoke').map((d) => d.id).join(', ')}`);
   }
   const root = await mkdtemp(path.join(tmpdir(), 'routecert-certify-'));
   const ctx: RunContext = { loaded, root, schemaText, prompt, ...(options.keep ? { keep: true } : {}) };

@@ -221,12 +221,14 @@ const missingFinal: CheckDefinition = {
   plan: (env) => {
     // The well-formed final case with its finality key removed (a CLI that exits 0 with a shaped
     // answer lacking it), when routecert's own contract refuses it; else a recorded missing-final case.
+    // Whatever the key is called (`final`, a team's `done`): a borrowed case without that key would prove nothing.
     const c = env.smoke.final;
-    if (c && env.rules.finalityKey === 'final') {
+    const key = env.rules.finalityKey;
+    if (c && key !== null) {
       const base = replayOf(c, 0);
-      const attempt: ShimAttempt = { ...base, stdout: stripFinal(base.stdout), source: `derived from case ${caseLabel(c)} attempt 0: "final" removed` };
+      const attempt: ShimAttempt = { ...base, stdout: stripFinal(base.stdout, key), source: `derived from case ${caseLabel(c)} attempt 0: "${key}" removed` };
       if (attempt.stdout !== base.stdout && env.acceptedValue(attempt) === undefined) {
-        return { runs: [{ label: `case ${caseLabel(c)} with "final" removed, on every call`, attempts: [attempt, attempt], cases: [c] }] };
+        return { runs: [{ label: `case ${caseLabel(c)} with "${key}" removed, on every call`, attempts: [attempt, attempt], cases: [c] }] };
       }
     }
     const recorded = findCase(env.cases, env.route.route, { tags: ['missing-final'], where: (k) => k.case.expect.verdict !== 'accepted' });
