@@ -427,6 +427,7 @@ describe('signals', () => {
     const r = await child;
     expect(r.exitCode, String(r.stderr)).toBe(130);
     expect(String(r.stderr)).toMatch(/interrupted by SIGINT: the certificate is partial/);
+    expect(String(r.stdout)).toMatch(/routecert was interrupted by SIGINT before this route was certified[^\n]*\n\s*next step: certify again and let it finish/);
     // Workers started before the signal may have written their pids since: every one is gone.
     for (const pid of (await readFile(pids, 'utf8')).trim().split('\n').map(Number)) {
       const s = procStat(pid);

@@ -88,6 +88,8 @@ export interface RouteCertificate {
  */
 export function blockingLines(r: Pick<RouteCertificate, 'route' | 'blocking'>): string[] {
   if (!r.blocking?.length) return [];
+  // An interrupted certification (src/harness/certify/certify.ts) wants no new case, only a run to the end.
+  if (r.blocking.some((b) => b.id === 'interrupted')) return [...r.blocking.map((b) => b.reason), 'next step: certify again and let it finish'];
   return [
     ...r.blocking.map((b) => `${b.id} did not run: ${b.reason}`),
     `next step: give the corpus an accepted case of ${r.route} that the check can derive from (\`npx routecert record --config <file>\` records one), then certify again; a check that did not run keeps the route from certified`,
