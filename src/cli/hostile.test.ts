@@ -51,6 +51,30 @@ async function writeFindingsCase(file: string, edit: (c: Record<string, any>, an
 }
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
+/**
+ * A fake claude at `<dir>/claude` that answers `--version` with a supported version and otherwise
+ * hangs with a child, writing its pid and its child's to `<dir>/pids` and its parent's (routecert's)
+ * to `<dir>/routecert-pid`.
+ */
+async function hangingClaude(dir: string): Promise<{ bin: string; pids: string; parent: string }> {
+  const pids = path.join(dir, 'pids');
+  const parent = path.join(dir, 'routecert-pid');
+  const bin = path.join(dir, 'claude');
+  await writeFile(bin, `#!/bin/sh\nif [ "$1" = "--version" ]; then echo "2.1.332 (Claude Code)"; exit 0; fi\necho $PPID > ${parent}; sleep 1000 & echo $! >> ${pids}; echo $$ >> ${pids}; wait\n`);
+  await chmod(bin, 0o755);
+  return { bin, pids, parent };
+}
+
+/** Resolves once `file` holds `lines` lines, however long that takes; rejects when `ended()` says the process under test ended first. */
+async function waitForLines(file: string, lines: number, ended: () => Promise<string | null>): Promise<void> {
+  for (;;) {
+    if ((await readFile(file, 'utf8').catch(() => '')).trim().split('\n').length >= lines) return;
+    const why = await ended();
+    if (why !== null) throw new Error(`routecert ended before the fake CLI started: ${why}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 describe('redaction: no canary of any shape reaches a file routecert writes or its console', () => {
   it('run: report.json, junit.xml, summary.md, report.html and the console hold placeholders, never a canary', async () => {
     const cases = path.join(root.dir, 'canary-cases');
@@ -201,6 +225,29 @@ describe('case discovery is total and honest', () => {
     expect(r.stderr).toMatch(/sub: the same folder as .*again/);
   });
 
+  it('record --fix-ids names a BOM, invalid UTF-8 and a link loop, leaves those files byte for byte, still fixes the others, exit 2', async () => {
+    const out = path.join(root.dir, 'fix-ids-hostile');
+    await mkdir(out, { recursive: true });
+    const text = await readFile(FINDINGS_CASE);
+    const bom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), text]);
+    const bad = Buffer.from(text);
+    const at = bad.indexOf('populated');
+    bad[at] = 0xff;
+    await writeFile(path.join(out, 'bom.json'), bom);
+    await writeFile(path.join(out, 'utf8.json'), bad);
+    await writeFile(path.join(out, 'stale.json'), text.toString('utf8').replace(/"id": "[0-9a-f]{16}"/, '"id": "0000000000000000"'));
+    await symlink('selfloop', path.join(out, 'selfloop'));
+    const r = await routecert(['record', '--fix-ids', '--out', out], { cwd: root.dir });
+    expect(r.stderr).toMatch(/bom\.json byte 0: starts with a UTF-8 byte order mark/);
+    expect(r.stderr).toMatch(new RegExp(`utf8\\.json byte ${at}: not valid UTF-8 at byte offset ${at}`));
+    expect(r.stderr).toMatch(/selfloop: a link that cannot be followed: ELOOP/);
+    expect(r.stdout).toMatch(/stale\.json: id 0000000000000000 -> [0-9a-f]{16}/);
+    expect(r.stdout).toMatch(/1 id\(s\) updated; 3 file\(s\) or folder\(s\) left as they are/);
+    expect(r.exitCode).toBe(2);
+    expect(await readFile(path.join(out, 'bom.json'))).toEqual(bom);
+    expect(await readFile(path.join(out, 'utf8.json'))).toEqual(bad);
+  });
+
   const asRoot = process.getuid?.() === 0;
   it.skipIf(asRoot)(`an unreadable subfolder is a fault that fails the run, not a silent drop${asRoot ? ' (skipped: run as root, who can read every folder)' : ''}`, async () => {
     const cases = path.join(root.dir, 'unreadable');
@@ -213,6 +260,10 @@ describe('case discovery is total and honest', () => {
       expect(r.exitCode).toBe(2);
       const { report } = await onlyRun(path.join(root.dir, 'unreadable-reports'));
       expect(report.faults.map((f) => f.message).join('\n')).toMatch(/cannot read this folder/);
+      // record --fix-ids walks the folder as run does: the unreadable folder is said, exit 2.
+      const fix = await routecert(['record', '--fix-ids', '--out', cases], { cwd: root.dir });
+      expect(fix.stderr).toMatch(/locked: cannot read this folder/);
+      expect(fix.exitCode).toBe(2);
     } finally {
       await chmod(path.join(cases, 'locked'), 0o755);
     }
@@ -261,6 +312,32 @@ describe('runs and recordings side by side', () => {
     expect(r.stderr).toMatch(/linked\.json is a symlink: routecert never writes a case through one/);
     expect(r.exitCode).toBe(2);
     expect(await readFile(outside, 'utf8')).toBe(before);
+  });
+
+  it('record --from never writes outside --out: not through a linked folder, not into a linked --out, not by a ../ name', async () => {
+    const dir = path.join(root.dir, 'from-escape');
+    const outside = path.join(dir, 'outside');
+    await mkdir(outside, { recursive: true });
+    await writeFile(path.join(dir, 'capture.txt'), '{"type":"result","is_error":false,"structured_output":{"a":1}}\n');
+    const from = (out: string, name: string) => routecert(['record', '--from', 'capture.txt', '--route', 'claude-code/json', '--expect', 'accepted', '--out', out, '--name', name], { cwd: dir });
+    // A folder on the way (the route's first folder) links outside --out.
+    await mkdir(path.join(dir, 'linked-sub'), { recursive: true });
+    await symlink(outside, path.join(dir, 'linked-sub', 'claude-code'));
+    const sub = await from('linked-sub', 'via');
+    expect(sub.stderr).toMatch(/linked-sub\/claude-code\/json leads outside \S*linked-sub \(through a symlink\)/);
+    // --out itself is a link to another folder.
+    await symlink(outside, path.join(dir, 'linked-out'));
+    const out = await from('linked-out', 'via');
+    expect(out.stderr).toMatch(/linked-out is a symlink: routecert never writes cases through one/);
+    // A name that climbs out of --out.
+    await mkdir(path.join(dir, 'cases'), { recursive: true });
+    const climb = await from('cases', '../../../escaped');
+    expect(climb.stderr).toMatch(/escaped\.json is outside \S*cases: not written/);
+    for (const r of [sub, out, climb]) expect(r.exitCode, r.stderr).toBe(2);
+    // Nothing was made outside --out, not even a folder.
+    expect(await readdir(outside)).toEqual([]);
+    expect((await readdir(dir)).sort()).toEqual(['capture.txt', 'cases', 'linked-out', 'linked-sub', 'outside']);
+    expect(await readdir(path.join(dir, 'cases'))).toEqual([]);
   });
 });
 
@@ -311,6 +388,110 @@ describe('signals', () => {
     }
     const { report } = await onlyRun(path.join(dir, 'reports'));
     expect(report.footer).toMatchObject({ interrupted: 'SIGTERM', exitCode: 143 });
+  }, 180_000);
+
+  it('SIGINT mid-certify: the worker, its child and a setsid escapee are reaped, a partial certificate marked interrupted, exit 130', async () => {
+    const dir = path.join(root.dir, 'certify-signal');
+    await mkdir(dir, { recursive: true });
+    const pids = path.join(dir, 'pids');
+    await writeFile(
+      path.join(dir, 'routecert.config.json'),
+      JSON.stringify({
+        worker: {
+          name: 'a worker that hangs with a child and an escapee',
+          command: ['sh', '-c', `sleep 1000 & echo $! >> ${pids}; setsid sleep 1000 & echo $! >> ${pids}; echo $$ >> ${pids}; wait`, '{prompt}'],
+          prompt: 'file',
+          artifact: '{outDir}/out.json',
+          windowEnv: { hardWindowS: 'PEER_HARD_SECS', retryMinS: 'PEER_RETRY_MIN_SECS' },
+        },
+        routes: ['claude-code/json'],
+        contract: 'pov',
+      }),
+    );
+    const child = execa('node', [projectPath('bin/routecert.js'), 'certify', '--config', 'routecert.config.json', '--reports', 'reports'], {
+      cwd: dir,
+      reject: false,
+      env: { NO_COLOR: '1', CI: '', GITHUB_ACTIONS: '' },
+      stdin: 'ignore',
+    });
+    let exited = false;
+    void child.then(() => (exited = true));
+    // Wait until a worker has written its three pids, however long that takes.
+    for (;;) {
+      const text = await readFile(pids, 'utf8').catch(() => '');
+      if (text.trim().split('\n').length >= 3) break;
+      if (exited) throw new Error(`routecert ended before the worker started: ${String((await child).stderr)}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    child.kill('SIGINT');
+    const r = await child;
+    expect(r.exitCode, String(r.stderr)).toBe(130);
+    expect(String(r.stderr)).toMatch(/interrupted by SIGINT: the certificate is partial/);
+    expect(String(r.stdout)).toMatch(/routecert was interrupted by SIGINT before this route was certified[^\n]*\n\s*next step: certify again and let it finish/);
+    // Workers started before the signal may have written their pids since: every one is gone.
+    for (const pid of (await readFile(pids, 'utf8')).trim().split('\n').map(Number)) {
+      const s = procStat(pid);
+      expect(s === null || s.state === 'Z', `pid ${pid} still runs`).toBe(true);
+    }
+    const runs = await readdir(path.join(dir, 'reports'));
+    expect(runs).toHaveLength(1);
+    const certificate = JSON.parse(await readFile(path.join(dir, 'reports', runs[0]!, 'certificate.json'), 'utf8')) as { footer: Record<string, unknown>; routes: { status: string; blocking?: { id: string }[] }[] };
+    expect(certificate.footer).toMatchObject({ interrupted: 'SIGINT', exitCode: 130 });
+    expect(certificate.routes.map((x) => [x.status, x.blocking?.[0]?.id])).toEqual([['could-not-run', 'interrupted']]);
+  }, 180_000);
+
+  it('SIGKILL to the npm that started routecert through a shell (npx, an npm script): routecert notices, reaps its probes and writes a partial report', async () => {
+    const dir = path.join(root.dir, 'npm-killed');
+    await mkdir(path.join(dir, 'cases'), { recursive: true });
+    await cp(FINDINGS_CASE, path.join(dir, 'cases', 'one.json'));
+    const { bin: fake, pids, parent } = await hangingClaude(dir);
+    const command = [process.execPath, projectPath('bin/routecert.js'), 'run', '--no-certify', '--no-progress', '--route', 'claude-code/json', '--cases', 'cases', '--reports', 'reports', '--bin', `claude=${fake}`, '--probe-timeout', '600000'];
+    // npm runs the command through `sh -c` (which does not exec it here: a command follows), and is
+    // itself the shell's parent: the outer sh stands for npm.
+    const script = `${command.map((a) => `'${a}'`).join(' ')}; true`;
+    const npm = execa('sh', ['-c', `sh -c "$1"; true`, 'npm', script], { cwd: dir, reject: false, env: { NO_COLOR: '1', CI: '', GITHUB_ACTIONS: '', npm_command: 'exec' }, stdin: 'ignore' });
+    let exited = false;
+    void npm.then(() => (exited = true));
+    await waitForLines(pids, 2, async () => (exited ? String((await npm).stderr) : null));
+    npm.kill('SIGKILL');
+    await npm;
+    // routecert goes on under the orphaned shell until it notices: wait for it to end, however long.
+    const routecertPid = Number((await readFile(parent, 'utf8')).trim());
+    for (;;) {
+      const s = procStat(routecertPid);
+      if (s === null || s.state === 'Z') break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const { report } = await onlyRun(path.join(dir, 'reports'));
+    expect(report.footer).toMatchObject({ interrupted: 'SIGTERM', exitCode: 143 });
+    for (const pid of (await readFile(pids, 'utf8')).trim().split('\n').map(Number)) {
+      const s = procStat(pid);
+      expect(s === null || s.state === 'Z', `pid ${pid} still runs`).toBe(true);
+    }
+  }, 180_000);
+
+  it('SIGTERM mid-record: the probe is reaped and no case is written from the stopped run (no false recording), exit 143', async () => {
+    const dir = path.join(root.dir, 'record-signal');
+    await mkdir(dir, { recursive: true });
+    const { bin, pids } = await hangingClaude(dir);
+    const child = execa('node', [projectPath('bin/routecert.js'), 'record', '--cli', 'claude', '--bin', `claude=${bin}`, '--route', 'claude-code/json', '--scenario', 'final', '--out', 'cases', '--probe-timeout', '600000'], {
+      cwd: dir,
+      reject: false,
+      env: { NO_COLOR: '1', CI: '', GITHUB_ACTIONS: '' },
+      stdin: 'ignore',
+    });
+    let exited = false;
+    void child.then(() => (exited = true));
+    await waitForLines(pids, 2, async () => (exited ? String((await child).stderr) : null));
+    child.kill('SIGTERM');
+    const r = await child;
+    expect(r.exitCode, String(r.stderr)).toBe(143);
+    expect(String(r.stdout)).toMatch(/STOPPED \[1\/1\] claude-code\/json final: routecert was interrupted \(SIGTERM\); no case written/);
+    expect(await readdir(path.join(dir, 'cases')).catch(() => [])).toEqual([]);
+    for (const pid of (await readFile(pids, 'utf8')).trim().split('\n').map(Number)) {
+      const s = procStat(pid);
+      expect(s === null || s.state === 'Z', `pid ${pid} still runs`).toBe(true);
+    }
   }, 180_000);
 
   it('a config whose top-level await never settles is an error naming the file after the bound', async () => {

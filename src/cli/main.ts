@@ -18,6 +18,8 @@ import { describeThrown } from '#src/diagnostics/thrown.ts';
 import { interrupt, interruption, mustExitWhenDone, reapEverything, signalExitCode } from '#src/process/interrupt.ts';
 import { providePackageModule } from '#src/harness/certify/configFile.ts';
 import { liveSecrets } from '#src/probe/live.ts';
+import { procStat } from '#src/process/reap.ts';
+import { readFileSync } from 'node:fs';
 
 let consoleRedacted = false;
 
@@ -84,11 +86,33 @@ function handleSignals(): void {
   process.on('SIGINT', () => stop('SIGINT', 'SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM', 'SIGTERM'));
   if (process.env.npm_command !== undefined || process.env.npm_execpath !== undefined) {
-    const parent = process.ppid;
+    const watched = npmAncestors();
     setInterval(() => {
-      if (process.ppid !== parent && !interruption()) stop('SIGTERM', `the process that started routecert (pid ${parent}) is gone`);
+      if (interruption()) return;
+      const gone = watched.find((w) => (w.pid === process.pid ? process.ppid : procStat(w.pid)?.ppid) !== w.ppid);
+      if (gone !== undefined) stop('SIGTERM', `the process that started routecert (pid ${gone.ppid}) is gone`);
     }, 250).unref();
   }
+}
+
+/**
+ * The links to watch between routecert and the npm process that started it, each a pid and the
+ * parent it must keep: routecert and its parent, and, when that parent is the shell npm runs a
+ * script or `npx` command through (`sh -c <command>`), the shell and npm too. SIGKILL to `npx`
+ * leaves that shell waiting on routecert (routecert's own parent never changes): the shell's does.
+ */
+function npmAncestors(): { pid: number; ppid: number }[] {
+  const watched = [{ pid: process.pid, ppid: process.ppid }];
+  let argv: string[];
+  try {
+    argv = readFileSync(`/proc/${process.ppid}/cmdline`, 'utf8').split('\0');
+  } catch {
+    return watched;
+  }
+  const shell = /(^|\/)(sh|bash|dash|zsh|ash)$/.test(argv[0] ?? '') && argv[1] === '-c';
+  const npm = procStat(process.ppid)?.ppid;
+  if (shell && npm !== undefined && npm > 1) watched.push({ pid: process.ppid, ppid: npm });
+  return watched;
 }
 
 /**

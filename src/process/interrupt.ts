@@ -8,7 +8,7 @@
 import { reap, trackedRuns, type ReapReport } from './reap.ts';
 
 /** The exit code of a run ended by `signal`: 128 + its number (SIGINT 130, SIGTERM 143). */
-export function signalExitCode(signal: 'SIGINT' | 'SIGTERM'): number {
+export function signalExitCode(signal: 'SIGINT' | 'SIGTERM'): 130 | 143 {
   return signal === 'SIGINT' ? 130 : 143;
 }
 

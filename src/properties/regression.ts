@@ -79,8 +79,9 @@ export async function saveRegression(
     if (error instanceof RegressionRefusedError) return { refused: error.message };
     throw error;
   }
-  const file = path.join(options.dir ?? projectPath(REGRESSIONS_DIR), `${property.name}-${c.id}.json`);
-  const outcome = await writeCaseFile(file, c, options.force ?? false);
+  const dir = options.dir ?? projectPath(REGRESSIONS_DIR);
+  const file = path.join(dir, `${property.name}-${c.id}.json`);
+  const outcome = await writeCaseFile(file, c, options.force ?? false, dir);
   if ('refused' in outcome) return { refused: `[routecert] ${outcome.refused} exists; pass --force to overwrite it` };
   return { file: outcome.written, case: c };
 }

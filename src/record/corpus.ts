@@ -289,7 +289,7 @@ async function readCaseJson(file: string, displayName: string, maxBytes: number)
  * wait for a collection beside the text. The reader replaces invalid bytes with U+FFFD: only a text
  * holding U+FFFD (in the file, or standing for invalid bytes) has its bytes read again to tell.
  */
-async function readCaseText(file: string, displayName: string): Promise<string | CaseLoadError> {
+export async function readCaseText(file: string, displayName: string): Promise<string | CaseLoadError> {
   const text = readFileSync(file, 'utf8');
   if (text.charCodeAt(0) === 0xfeff) {
     return { file: displayName, where: 'byte 0', message: 'starts with a UTF-8 byte order mark (bytes 0-2, EF BB BF); JSON text has none (RFC 8259 section 8.1): save the file without it' };

@@ -55,11 +55,12 @@ export type WriteOutcome = { written: string } | { refused: string };
  * Write a case file as pretty JSON, every string redacted (src/diagnostics/redact.ts `redactOutput`; the
  * id is recomputed when redaction changed the content it covers). Refuses (and writes nothing) when
  * the file exists and `force` is not set, also when another run creates it meanwhile; never writes
- * through a symlink or outside `root` (default: the file's folder), see src/record/writeCase.ts.
+ * through a symlink or outside `root` (the cases folder the user named: `--out`, the config's
+ * cases), see src/record/writeCase.ts.
  *
  * @throws {UnsafeCasePathError} for a path outside `root` or through a symlink.
  */
-export async function writeCaseFile(file: string, c: CaseFile, force = false, root = path.dirname(file)): Promise<WriteOutcome> {
+export async function writeCaseFile(file: string, c: CaseFile, force: boolean, root: string): Promise<WriteOutcome> {
   const safe = redactValue(c);
   if (c.id === caseId(c)) safe.id = caseId(safe);
   const outcome = await writeFileExclusive(root, file, `${JSON.stringify(safe, null, 2)}\n`, force);

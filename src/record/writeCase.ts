@@ -4,10 +4,11 @@
  * a hard link, which fails when the name exists (so two concurrent recordings of the same case
  * never both claim it), or, with `force`, a rename (which replaces a file or a symlink itself,
  * never what a symlink points at). The target must lie inside `root` (the `--out` folder) by its
- * real path, and no folder on the way may be a symlink that leads outside it.
+ * real path, `root` may not be a symlink, and no folder on the way may be a symlink that leads
+ * outside it; folders are made one at a time below `root`, so none is ever made outside it.
  */
 import { randomBytes } from 'node:crypto';
-import { link, lstat, mkdir, open, realpath, rename, rm } from 'node:fs/promises';
+import { link, lstat, mkdir, open, realpath, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 
 /** Raised when a case file would be written outside its root, or through a symlink. */
@@ -25,21 +26,59 @@ function inside(root: string, target: string): boolean {
 }
 
 /**
+ * The folder `dir` (inside `absRoot`), made one step at a time below `absRoot` and never through a
+ * symlink that leads outside it: each existing step is checked before the next is made, so nothing
+ * (not even an empty folder) is created outside `--out`. `absRoot` itself must not be a symlink:
+ * routecert writes cases into the folder it was named, not through a link to another one.
+ *
+ * @returns the real path of `dir`.
+ */
+async function safeFolder(absRoot: string, dir: string, shownRoot: string, shownFile: string): Promise<string> {
+  const rootInfo = await lstat(absRoot).catch(() => null);
+  if (rootInfo?.isSymbolicLink()) {
+    throw new UnsafeCasePathError(`${shownRoot} is a symlink: routecert never writes cases through one (name the folder it points to instead): ${shownFile} not written`);
+  }
+  if (rootInfo === null) await mkdir(absRoot, { recursive: true });
+  else if (!rootInfo.isDirectory()) throw new UnsafeCasePathError(`${shownRoot} is not a folder: ${shownFile} not written`);
+  const realRoot = await realpath(absRoot);
+  let real = realRoot;
+  let at = absRoot;
+  for (const step of path.relative(absRoot, dir).split(path.sep).filter((s) => s !== '')) {
+    at = path.join(at, step);
+    const info = await lstat(at).catch(() => null);
+    if (info === null) {
+      await mkdir(at).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EEXIST') throw error;
+      });
+    } else if (!info.isDirectory() && !info.isSymbolicLink()) {
+      throw new UnsafeCasePathError(`${at} is not a folder: ${shownFile} not written`);
+    }
+    try {
+      real = await realpath(at);
+    } catch (error) {
+      throw new UnsafeCasePathError(`${at} is a link that cannot be followed (${(error as NodeJS.ErrnoException).code}): ${shownFile} not written`);
+    }
+    if (!inside(realRoot, real)) throw new UnsafeCasePathError(`${path.dirname(shownFile)} leads outside ${shownRoot} (through a symlink): ${shownFile} not written`);
+    if (info?.isSymbolicLink() && !(await stat(real)).isDirectory()) throw new UnsafeCasePathError(`${at} links to something that is not a folder: ${shownFile} not written`);
+  }
+  return real;
+}
+
+/**
  * Write `text` to `file` (inside `root`) without ever overwriting what another writer put there
  * (unless `force`), without following a symlink, and without a half-written file under the name.
+ * The folders on the way are made below `root` only ({@link safeFolder}).
  *
  * @returns `written` when the file now holds `text`; `exists` when the name was taken (nothing written).
- * @throws {UnsafeCasePathError} when `file` resolves outside `root` or is a symlink or not a file.
+ * @throws {UnsafeCasePathError} when `file` resolves outside `root`, `root` is a symlink, or `file` is a symlink or not a file.
  */
 export async function writeFileExclusive(root: string, file: string, text: string, force = false): Promise<'written' | 'exists'> {
   const absRoot = path.resolve(root);
   const target = path.resolve(file);
-  if (!inside(absRoot, target)) throw new UnsafeCasePathError(`${file} is outside ${root}: not written`);
-  await mkdir(path.dirname(target), { recursive: true });
-  const realRoot = await realpath(absRoot);
-  const realDir = await realpath(path.dirname(target));
-  if (!inside(realRoot, realDir)) throw new UnsafeCasePathError(`${path.dirname(file)} leads outside ${root} (through a symlink): ${file} not written`);
-  const existing = await lstat(target).catch(() => null);
+  if (!inside(absRoot, target) || target === absRoot) throw new UnsafeCasePathError(`${file} is outside ${root}: not written`);
+  const realDir = await safeFolder(absRoot, path.dirname(target), root, file);
+  const final = path.join(realDir, path.basename(target));
+  const existing = await lstat(final).catch(() => null);
   if (existing?.isSymbolicLink()) throw new UnsafeCasePathError(`${file} is a symlink: routecert never writes a case through one (remove it first)`);
   if (existing && !existing.isFile()) throw new UnsafeCasePathError(`${file} exists and is not a regular file: not written`);
   if (existing && !force) return 'exists';
@@ -50,7 +89,6 @@ export async function writeFileExclusive(root: string, file: string, text: strin
   } finally {
     await handle.close();
   }
-  const final = path.join(realDir, path.basename(target));
   try {
     if (force) {
       await rename(temp, final);

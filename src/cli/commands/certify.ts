@@ -93,5 +93,7 @@ export async function certifyCommand(opts: CertifyCommandOptions): Promise<numbe
   const dir = await createRunFolder(opts.reports);
   const files = await writeCertificate(dir, outcome.certificate);
   write(`certificate: ${path.relative(process.cwd(), files.json) || files.json}, ${path.relative(process.cwd(), files.markdown) || files.markdown}\n`);
+  const stoppedBy = outcome.certificate.footer.interrupted;
+  if (stoppedBy) process.stderr.write(`[routecert] interrupted by ${stoppedBy}: the certificate is partial (a route not finished before the signal is could-not-run); exit ${outcome.exitCode}\n`);
   return outcome.exitCode;
 }

@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { isDeepStrictEqual } from 'node:util';
 import { redactValue } from '#src/diagnostics/redact.ts';
-import { writeFileExclusive } from '#src/record/writeCase.ts';
+import { UnsafeCasePathError, writeFileExclusive } from '#src/record/writeCase.ts';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import pc from 'picocolors';
@@ -22,13 +22,14 @@ import { probeTarget } from '../probeTarget.ts';
 import { PROBE_DRIVERS, driverFor } from '#src/probe/drivers.ts';
 import { caseId } from '#src/record/caseId.ts';
 import type { CaseFile } from '#src/envelope/caseTypes.ts';
-import { listCaseFiles } from '#src/record/corpus.ts';
+import { discoverCaseFiles, readCaseText } from '#src/record/corpus.ts';
 import { caseFromProbe, recordedCasePath, writeCaseFile } from '#src/record/recordProbes.ts';
 import { availableParallelism } from 'node:os';
 import { liveSetup } from '#src/probe/live.ts';
 import { CertifyConfigError } from '#src/harness/certify/config.ts';
 import { PayloadGenerationError } from '#src/record/recordContract.ts';
 import { UsageError } from '../options.ts';
+import { interruption } from '#src/process/interrupt.ts';
 
 /** Options of `routecert record`. */
 export interface RecordCommandOptions {
@@ -136,6 +137,12 @@ export async function recordCommand(opts: RecordCommandOptions): Promise<number>
     done += 1;
     const label = `[${done}/${tasks.length}] ${executed.route} ${executed.planned.slug}`;
     const id = `${executed.route} ${executed.planned.slug}`;
+    // A probe stopped by SIGINT/SIGTERM shows the signal, not the CLI: never a case (it would be a
+    // false recording, a `timeout` the CLI never had).
+    if (interruption()) {
+      process.stdout.write(`${pc.yellow('STOPPED')} ${label}: routecert was interrupted (${interruption()}); no case written\n`);
+      return;
+    }
     if (executed.fault) {
       faults += 1;
       seen.push({ id, conforms: false, drift: [], broken: true });
@@ -201,23 +208,41 @@ async function fixIds(outDir: string): Promise<number> {
     return 2;
   }
   let changed = 0;
-  for (const file of await listCaseFiles(outDir)) {
+  // Discovery as `run` does it (src/record/corpus.ts): a folder it cannot read is said, never dropped.
+  const found = await discoverCaseFiles(outDir);
+  const problems = found.errors.map((e) => `${e.file}${e.where ? ` ${e.where}` : ''}: ${e.message}`);
+  for (const s of found.skipped) process.stderr.write(`[routecert] ${s.file}: ${s.message}\n`);
+  for (const file of found.files) {
+    const shown = path.relative(process.cwd(), file) || file;
     let c: CaseFile;
     try {
-      c = JSON.parse(await readFile(file, 'utf8')) as CaseFile;
+      // A BOM or invalid UTF-8 is named, never replaced and written back (the case's bytes would change silently).
+      const text = await readCaseText(file, shown);
+      if (typeof text !== 'string') {
+        problems.push(`${text.file} ${text.where}: ${text.message}; left as it is`);
+        continue;
+      }
+      c = JSON.parse(text) as CaseFile;
     } catch (error) {
-      process.stderr.write(`[routecert] ${file}: not valid JSON (${(error as Error).message}); left as it is\n`);
+      problems.push(`${shown}: not valid JSON (${(error as Error).message}); left as it is`);
       continue;
     }
     const safe = redactValue(c);
     const id = caseId(safe);
     if (c.id === id && isDeepStrictEqual(safe, c)) continue;
     const { id: _old, ...rest } = safe;
-    // Redacted, atomically replaced, never through a symlink or outside --out (src/record/writeCase.ts).
-    await writeFileExclusive(outDir, file, `${JSON.stringify({ id, ...rest }, null, 2)}\n`, true);
-    process.stdout.write(`${path.relative(process.cwd(), file)}: id ${c.id} -> ${id}\n`);
+    try {
+      // Redacted, atomically replaced, never through a symlink or outside --out (src/record/writeCase.ts).
+      await writeFileExclusive(outDir, file, `${JSON.stringify({ id, ...rest }, null, 2)}\n`, true);
+    } catch (error) {
+      if (!(error instanceof UnsafeCasePathError)) throw error;
+      problems.push(error.message.replace(/^\[routecert\] /, ''));
+      continue;
+    }
+    process.stdout.write(`${shown}: id ${c.id} -> ${id}\n`);
     changed += 1;
   }
-  process.stdout.write(`${changed} id(s) updated\n`);
-  return 0;
+  for (const p of problems) process.stderr.write(`[routecert] ${p}\n`);
+  process.stdout.write(`${changed} id(s) updated${problems.length > 0 ? `; ${problems.length} file(s) or folder(s) left as they are (above): exit 2` : ''}\n`);
+  return problems.length > 0 ? 2 : 0;
 }

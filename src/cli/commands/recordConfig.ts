@@ -25,6 +25,7 @@ import { supportOf } from '#src/probe/versions.ts';
 import { contractCase, contractCasePath, contractScenarios, ruleProblems, withExpectation, type ContractScenario } from '#src/record/recordContract.ts';
 import { writeCaseFile } from '#src/record/recordProbes.ts';
 import { shownPath } from '../options.ts';
+import { interruption } from '#src/process/interrupt.ts';
 
 /** Options of `record --config` (a subset of `routecert record`'s). */
 export interface RecordConfigOptions {
@@ -163,6 +164,11 @@ export async function recordConfigCommand(opts: RecordConfigOptions): Promise<nu
       async ({ t, label, result }) => {
         done += 1;
         const head = `[${done}/${tasks.length}] ${label}`;
+        // A run stopped by SIGINT/SIGTERM shows the signal, not the CLI: never a case.
+        if (interruption()) {
+          out(`${pc.yellow('STOPPED')} ${head}: routecert was interrupted (${interruption()}); no case written\n`);
+          return;
+        }
         if (result.fault) {
           faults += 1;
           out(`${pc.magenta('FAULT')} ${head}: ${result.fault}\n`);
@@ -174,7 +180,7 @@ export async function recordConfigCommand(opts: RecordConfigOptions): Promise<nu
           rejected.set(keyOf(t), verdict.evidence[0] ?? 'startup rejected');
           const scenario: ContractScenario = { ...t.scenario, slug: 'startup-rejected', description: `${t.cli.name} rejects the schema at startup (recorded from scenario ${t.scenario.slug})`, tags: ['startup-rejected'] };
           const c = contractCase({ contract: t.contract.name, route: t.route, cli: t.cli, scenario, attempts, verdict });
-          const written = await writeCaseFile(contractCasePath(outDir, t.contract.name, t.route, 'startup-rejected'), c, opts.force ?? false);
+          const written = await writeCaseFile(contractCasePath(outDir, t.contract.name, t.route, 'startup-rejected'), c, opts.force ?? false, outDir);
           const where = 'written' in written ? `wrote ${shownPath(written.written)}` : pc.yellow(`exists, not overwritten (--force overwrites): ${shownPath(written.refused)}`);
           broken += 1;
           out(`${pc.red('FAIL')} ${head}: ${t.cli.name} rejects the schema at startup; ${where}\n${verdict.evidence.slice(0, 2).map((e) => pc.dim(`        evidence: ${e}\n`)).join('')}`);
@@ -194,7 +200,7 @@ export async function recordConfigCommand(opts: RecordConfigOptions): Promise<nu
           // (its id recomputed, so it still matches its content).
           c = withExpectation(c, t.scenario.rule === 'timeout' ? { verdict: 'timeout' } : { verdict: 'accepted', value: t.scenario.payloads.final });
         }
-        const written = await writeCaseFile(file, c, opts.force ?? false);
+        const written = await writeCaseFile(file, c, opts.force ?? false, outDir);
         const where = 'written' in written ? `wrote ${shownPath(written.written)}` : pc.yellow(`exists, not overwritten (--force overwrites): ${shownPath(written.refused)}`);
         if (problems.length > 0) {
           broken += 1;

@@ -158,7 +158,7 @@ export async function recordFromCommand(opts: RecordFromOptions): Promise<number
   if (opts.expect === 'accepted' && verdict.verdict === 'accepted' && 'origin' in verdict) c = withExpectation(c, { verdict: 'accepted', origin: String(verdict.origin), value: verdict.value });
   // A team's cases sit under their contract's folder, as `record --config` writes them.
   const file = path.join(outDir, ...(project ? [contractName] : []), ...opts.route.split('/').map((p) => p.replace(/[^A-Za-z0-9._=-]+/g, '-')), `${opts.name ?? `report-${c.id}`}.json`);
-  const written = await writeCaseFile(file, c, opts.force ?? false);
+  const written = await writeCaseFile(file, c, opts.force ?? false, outDir);
   if ('refused' in written) throw new UsageError(`${shownPath(written.refused)} exists; give another --name, or --force to overwrite it`);
   out(`wrote ${shownPath(written.written)} (case ${c.id}, contract ${contractName}, exit code ${exitCode}${assumed ? ' assumed: the capture gives none, --exit-code <n> sets it' : ''}; redacted)\n`);
   const problems = compareVerdict(c.expect, verdict);

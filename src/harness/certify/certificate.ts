@@ -88,6 +88,8 @@ export interface RouteCertificate {
  */
 export function blockingLines(r: Pick<RouteCertificate, 'route' | 'blocking'>): string[] {
   if (!r.blocking?.length) return [];
+  // An interrupted certification (src/harness/certify/certify.ts) wants no new case, only a run to the end.
+  if (r.blocking.some((b) => b.id === 'interrupted')) return [...r.blocking.map((b) => b.reason), 'next step: certify again and let it finish'];
   // The retry checks need a non-final answer the contract retries, which `record --config` never
   // records (its scenarios are final, or never accepted): a capture of one is the way.
   const nonfinal = r.blocking.some((b) => b.reason.includes('non-final case'));
@@ -107,7 +109,10 @@ export function blockingLines(r: Pick<RouteCertificate, 'route' | 'blocking'>): 
   ];
 }
 
-/** The whole certificate. `footer.exitCode`: 0 certified, 1 a check failed, 3 a smoke failed / could not run. */
+/**
+ * The whole certificate. `footer.exitCode`: 0 certified, 1 a check failed, 3 a smoke failed / could
+ * not run, 130/143 interrupted (`footer.interrupted` names the signal: a partial certificate).
+ */
 export interface Certificate {
   certificateVersion: typeof CERTIFICATE_VERSION;
   header: {
@@ -129,7 +134,7 @@ export interface Certificate {
     tools?: { name: string; version: string }[];
   };
   routes: RouteCertificate[];
-  footer: { finishedAt: string; durationMs: Milliseconds; exitCode: 0 | 1 | 3 };
+  footer: { finishedAt: string; durationMs: Milliseconds; exitCode: 0 | 1 | 3 | 130 | 143; interrupted?: 'SIGINT' | 'SIGTERM' };
 }
 
 /**
@@ -226,6 +231,7 @@ export function certificateMarkdown(c: Certificate): string {
   lines.push(`- contract: \`${c.header.contract}\`; corpus: \`${c.header.corpus}\``);
   lines.push(`- routecert ${c.header.toolVersion}, node ${c.header.node}, ${c.header.platform}, ${c.header.startedAt}`);
   lines.push(`- exit code ${c.footer.exitCode}, ${Math.round(c.footer.durationMs / 100) / 10} s`, '');
+  if (c.footer.interrupted) lines.push(`**Interrupted by ${c.footer.interrupted}: a partial certificate; a route not finished before the signal is \`could-not-run\`.**`, '');
   for (const r of c.routes) {
     lines.push(`## ${r.route}: ${r.status}`, '');
     const cliNote = r.cli.source ?? 'version the replayed cases were recorded with';

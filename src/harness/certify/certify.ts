@@ -30,6 +30,7 @@ import type { ShimAttempt } from '#src/harness/shim/plan.ts';
 import { executeRun, toolEntries, type RunContext, type RunObservation, type RunWindows } from './execute.ts';
 import { certifyRoute, UnknownCertifyRouteError, type CertifyRoute } from './routes.ts';
 import { pushAll } from '#src/arrays.ts';
+import { interruption, signalExitCode } from '#src/process/interrupt.ts';
 import { checksForContract, consumerSmokeCases, isConsumerContract } from './consumer.ts';
 
 
@@ -73,7 +74,8 @@ export interface CertifyOptions {
 /** A certificate and the exit code it maps to: 0 certified, 1 a check failed, 3 a smoke failed or a route could not run. */
 export interface CertifyOutcome {
   certificate: Certificate;
-  exitCode: 0 | 1 | 3;
+  /** 0 certified, 1 a check failed, 3 a smoke failed or a route could not run; 130/143 interrupted by SIGINT/SIGTERM. */
+  exitCode: Certificate['footer']['exitCode'];
 }
 
 function asLoaded(config: CertifyConfig | LoadedConfig): LoadedConfig {
@@ -376,6 +378,13 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
         blocking = unrun.map((r) => ({ id: r.id, reason: r.reason ?? '' }));
       }
     }
+    // Interrupted (SIGINT/SIGTERM) before this route ended: its runs were stopped or never started,
+    // so what they show is not the worker's doing.
+    const stoppedBy = interruption();
+    if (stoppedBy) {
+      status = 'could-not-run';
+      blocking = [{ id: 'interrupted', reason: `routecert was interrupted by ${stoppedBy} before this route was certified: its runs were stopped or never started` }];
+    }
     const certificate: RouteCertificate = {
       route: route.route,
       cli,
@@ -402,7 +411,10 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
     if (!options.keep) await rm(root, { recursive: true, force: true }).catch(() => undefined);
   }
 
-  const exitCode: 0 | 1 | 3 = routeCertificates.some((r) => r.status === 'adapter-broken' || r.status === 'could-not-run')
+  const stoppedBy = interruption();
+  const exitCode: CertifyOutcome['exitCode'] = stoppedBy
+    ? signalExitCode(stoppedBy)
+    : routeCertificates.some((r) => r.status === 'adapter-broken' || r.status === 'could-not-run')
     ? 3
     : routeCertificates.some((r) => r.status === 'not-certified')
       ? 1
@@ -419,7 +431,7 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
       tools: toolVersions([...(cfg.worker.command?.[0] ? [cfg.worker.command[0]] : []), ...toolEntries(cfg.worker.tools ?? [], loaded.dir)]),
     }),
     routes: routeCertificates,
-    footer: { finishedAt: new Date().toISOString(), durationMs: Math.round(performance.now() - started), exitCode },
+    footer: { finishedAt: new Date().toISOString(), durationMs: Math.round(performance.now() - started), exitCode, ...(stoppedBy ? { interrupted: stoppedBy } : {}) },
   };
   certificate.header.corpusDigest = corpusDigest(pov.map((c) => ({ id: c.case.id, route: c.case.route })), routes, replayedCaseIds(certificate));
   return { certificate, exitCode };

@@ -24,6 +24,7 @@ import { artifactAdapter, fillTemplate, type InProcessInvocation, type LoadedCon
 import { findMarked, newRunMark, reap, signalGroup, trackRun } from '#src/process/reap.ts';
 import { capture, captureFile, type Captured } from '#src/process/capture.ts';
 import { DEFAULT_MAX_CASE_BYTES } from '#src/record/corpus.ts';
+import { interruptSignal } from '#src/process/interrupt.ts';
 import { groupMembers, isAlive, killGroup, killTracked, waitGone, waitGroupsGone } from './processes.ts';
 import { shimFactsOf, type CertifyRoute } from './routes.ts';
 
@@ -116,6 +117,12 @@ export interface RunObservation {
  * termination grace). Not a measurement: a worker that honours SIGTERM ends well within it.
  */
 export const TERM_GRACE_MS: Milliseconds = 3000;
+
+/** Why a run of an interrupted certification has no observation of the worker. */
+const INTERRUPTED_FAULT = 'routecert was interrupted (SIGINT or SIGTERM): the worker was not started';
+
+/** SIGTERM-to-SIGKILL grace for a worker's group when routecert is interrupted (ms), as src/cli/main.ts reaps probes. */
+const INTERRUPT_GRACE_MS: Milliseconds = 500;
 
 /** Grace for processes to disappear after the worker ended (signal delivery, reaping); not a measurement. */
 const SETTLE_MS = 2000;
@@ -355,6 +362,8 @@ function trackWorkerGroup(pid: number): void {
 async function runCommand(argv: string[], opts: { env: Record<string, string>; cwd: string; stdin: string | undefined }, arm: (expire: () => void) => () => void): Promise<Ran> {
   // What the worker prints is kept up to a cap (head and tail, src/process/capture.ts): a worker
   // writing gigabytes cannot exhaust routecert's memory.
+  // An interrupted certification (SIGINT/SIGTERM) starts no worker.
+  if (interruptSignal.aborted) return { stdout: '', stderr: '', cut: [], exitCode: null, signal: null, killedAtOuterDeadline: false, fault: INTERRUPTED_FAULT };
   const stdout = capture('stdout');
   const stderr = capture('stderr');
   let killedAtOuterDeadline = false;
@@ -381,6 +390,14 @@ async function runCommand(argv: string[], opts: { env: Record<string, string>; c
       killGroup(pid);
     }, TERM_GRACE_MS);
   });
+  // Interrupted while the worker runs: its group gets SIGTERM, then SIGKILL (the signal handler also
+  // reaps every process carrying the run's mark, src/process/interrupt.ts).
+  const onInterrupt = (): void => {
+    if (pid === undefined) return;
+    signalGroup(pid, 'SIGTERM');
+    setTimeout(() => killGroup(pid), INTERRUPT_GRACE_MS).unref();
+  };
+  interruptSignal.addEventListener('abort', onInterrupt, { once: true });
   const exit = await new Promise<{ code: number | null; signal: string | null }>((resolve) => {
     child.on('error', (error) => {
       fault = `the worker's command could not start (${argv[0]}): ${error.message}`;
@@ -401,6 +418,7 @@ async function runCommand(argv: string[], opts: { env: Record<string, string>; c
     });
   });
   cancelOuter();
+  interruptSignal.removeEventListener('abort', onInterrupt);
   // A worker that ended on SIGTERM may have left its group behind: the grace still ends in SIGKILL.
   if (termTimer !== undefined) {
     clearTimeout(termTimer);
@@ -428,6 +446,7 @@ async function runInProcess(
   inv: Omit<InProcessInvocation, 'log' | 'signal'>,
   arm: (expire: () => void) => () => void,
 ): Promise<Ran> {
+  if (interruptSignal.aborted) return { stdout: '', stderr: '', cut: [], exitCode: null, signal: null, killedAtOuterDeadline: false, fault: INTERRUPTED_FAULT };
   // Its log lines are kept as a command's stderr is: up to the cap, head and tail.
   const lines = capture('log');
   let first = true;
@@ -436,6 +455,9 @@ async function runInProcess(
     first = false;
   };
   const controller = new AbortController();
+  // Interrupted (SIGINT/SIGTERM): the in-process worker is aborted as at the outer deadline.
+  const onInterrupt = (): void => controller.abort();
+  interruptSignal.addEventListener('abort', onInterrupt, { once: true });
   let killedAtOuterDeadline = false;
   let fault: string | undefined;
   let giveUp: NodeJS.Timeout | undefined;
@@ -458,6 +480,7 @@ async function runInProcess(
     stopped,
   ]);
   cancelOuter();
+  interruptSignal.removeEventListener('abort', onInterrupt);
   if (giveUp) clearTimeout(giveUp);
   const logged = lines.result();
   return { stdout: '', stderr: logged.text, cut: cutPhrase("the in-process worker's log", logged), exitCode: fault ? null : 0, signal: null, killedAtOuterDeadline, ...(fault ? { fault } : {}) };
