@@ -172,7 +172,7 @@ function ownMessage(frame: Record<string, unknown>): string | undefined {
  */
 export function errorFrames(stdout: string): string[] {
   const out: string[] = [];
-  const lines = stdout.trimStart().startsWith('{') && !stdout.trim().includes('\n{') ? [stdout.trim()] : stdout.split(/\r?\n/);
+  const lines = stdout.trimStart().startsWith('{') && !stdout.trim().includes('\n{') ? [stdout.trim()] : linesOf(stdout);
   for (const line of lines) {
     if (out.length >= ERROR_WORDS_MAX) break;
     const t = line.trim();
@@ -197,6 +197,22 @@ export function errorFrames(stdout: string): string[] {
   return out;
 }
 
+/**
+ * The lines of `text`, one at a time (LF ends a line; the CR of a CRLF stays on the line, for the
+ * caller's `trim`): a 100 MB stdout is never split into a list of a million strings (issue 24).
+ */
+function* linesOf(text: string): Generator<string, void, undefined> {
+  for (let start = 0; ; ) {
+    const end = text.indexOf('\n', start);
+    if (end === -1) {
+      yield text.slice(start);
+      return;
+    }
+    yield text.slice(start, end);
+    start = end + 1;
+  }
+}
+
 /** stderr lines that open with an error: `Error: ...`, `error: ...`, `FATAL ...`, `NotFoundError: ...`, `Error when talking to ...`. */
 const STDERR_ERROR_LINE = /^(?:[A-Za-z_.]*(?:Error|Exception)|error|ERROR|fatal|FATAL)\b[:\s]/;
 
@@ -218,9 +234,10 @@ export function errorEvidence(raw: { stdout: string; stderr: string }, shown: re
   const stderr = raw.stderr.trim();
   if (stderr.replace(/\r\n|\r|\n/g, ' ').length > EVIDENCE_LIMIT_CHARS) {
     let n = 0;
-    for (const line of stderr.split(/\r?\n/)) {
+    for (const line of linesOf(stderr)) {
+      if (n >= 3) break;
       const t = line.trim();
-      if (n >= 3 || !STDERR_ERROR_LINE.test(t) || seen(t)) continue;
+      if (!STDERR_ERROR_LINE.test(t) || seen(t)) continue;
       lines.push(`peer error (stderr): ${clipEvidence(t, policy)}`);
       n += 1;
     }

@@ -2,7 +2,7 @@
  * The start and the end every JSON-event decoder shares: stdout read as JSON documents, the
  * lists a decoder fills while it walks the events, and the {@link Decoded} built from them.
  */
-import { findJsonObjects } from '#src/scan/index.ts';
+import { eachJsonObject, eachJsonObjectOf } from '#src/scan/index.ts';
 import { framingOf, readJsonDocuments, type JsonDocuments } from './jsonl.ts';
 import { dedupeCandidates } from './candidates.ts';
 import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, Reply } from './types.ts';
@@ -39,17 +39,25 @@ export function startDecode(stdout: string): DecodeParts {
  * `options.freeText` the objects bearing `options.anchor` found by scanning the whole of stdout
  * (origin `stdout`, `nested` = string layers unwrapped). The reply is the decoder's own reading
  * (issue 20), never built here. Never throws.
+ *
+ * `docs`, when the decoder has it, is `readJsonDocuments(envelope.stdout)`: when stdout is one JSON
+ * document and nothing else, the scan walks that parsed document instead of parsing stdout again
+ * (the same objects; issue 24: a 100 MiB `result` was held twice while the scan ran).
  */
-export function envelopeFacts(envelope: Envelope, options: DecodeOptions = {}): Pick<Decoded, 'run' | 'raw' | 'freeText'> {
+export function envelopeFacts(envelope: Envelope, options: DecodeOptions = {}, docs?: JsonDocuments): Pick<Decoded, 'run' | 'raw' | 'freeText'> {
   const facts: Pick<Decoded, 'run' | 'raw' | 'freeText'> = {
     run: { exitCode: envelope.exitCode, signal: envelope.signal ?? null, timedOut: envelope.timedOut === true, elapsedMs: envelope.elapsedMs },
     raw: { stdout: envelope.stdout, stderr: envelope.stderr },
   };
   if (options.freeText && options.anchor !== undefined) {
     const anchor = options.anchor;
-    facts.freeText = envelope.stdout.includes(anchor)
-      ? findJsonObjects(envelope.stdout, { anchor }).map((f) => ({ value: f.value, origin: 'stdout', pointer: f.pointer, offset: f.offset, fenced: f.fenced, nested: f.nested }))
-      : [];
+    const freeText: Decoded['freeText'] = [];
+    if (envelope.stdout.includes(anchor)) {
+      const whole = docs?.framing === 'whole' && docs.invalidCount === 0 ? docs.documents[0] : undefined;
+      const found = whole && typeof whole.value === 'object' && whole.value !== null ? eachJsonObjectOf(whole.value, whole.offset, { anchor }) : eachJsonObject(envelope.stdout, { anchor });
+      for (const f of found) freeText.push({ value: f.value, origin: 'stdout', pointer: f.pointer, offset: f.offset, fenced: f.fenced, nested: f.nested });
+    }
+    facts.freeText = freeText;
   }
   return facts;
 }
@@ -67,7 +75,7 @@ export function finishDecode(
   options: DecodeOptions = {},
 ): Decoded {
   const decoded: Decoded = {
-    ...envelopeFacts(envelope, options),
+    ...envelopeFacts(envelope, options, parts.docs),
     reply: parts.reply,
     route,
     candidates: dedupeCandidates(parts.candidates),

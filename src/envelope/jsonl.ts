@@ -15,13 +15,26 @@ export interface JsonDocument {
   offset: number;
 }
 
+/** A line of stdout that was not JSON: its 0-based number, its offset in stdout, its text (no line end). */
+export interface StrayLine {
+  line: number;
+  offset: number;
+  text: string;
+}
+
 /** The documents of stdout, plus the lines that were not JSON. */
 export interface JsonDocuments {
   /** `whole`: stdout was one JSON document; `lines`: one document per line. */
   framing: 'whole' | 'lines' | 'empty';
   documents: JsonDocument[];
-  /** Lines that were not JSON (prose, a truncated last event), with their offsets. */
-  invalid: { line: number; offset: number; text: string }[];
+  /**
+   * The first lines that were not JSON (prose, a truncated last event), with their offsets: at most
+   * {@link STRAY_LINES_KEPT}, so a 100 MB log costs a few records, not one per line (issue 24);
+   * {@link JsonDocuments.invalidCount} counts them all.
+   */
+  invalid: StrayLine[];
+  /** How many non-empty lines were not JSON. */
+  invalidCount: number;
   /**
    * True when stdout ends inside a JSON document: the last non-empty line starts like JSON but does
    * not parse (a cut last event), or stdout starts a JSON document that never closes. A stream cut
@@ -30,6 +43,9 @@ export interface JsonDocuments {
   truncated: boolean;
   notes: string[];
 }
+
+/** How many non-JSON lines {@link JsonDocuments.invalid} keeps (the first ones). */
+export const STRAY_LINES_KEPT = 8;
 
 /**
  * The framing of `docs` as {@link Decoded.framing} names it: `object`, `array`, `lines` or `empty`.
@@ -93,6 +109,10 @@ function quote(text: string): string {
 /**
  * Split stdout into JSON documents. Never throws.
  *
+ * Memory (issue 24): the lines are walked one at a time, never listed; what is kept besides the
+ * documents is bounded ({@link STRAY_LINES_KEPT} non-JSON lines, their count, the last one), so
+ * free text of a million lines costs its documents, not a record per line.
+ *
  * @example
  * readJsonDocuments('{"type":"a"}\n{"type":"b"}\n').documents.length // 2
  */
@@ -105,32 +125,31 @@ export function readJsonDocuments(stdout: string): JsonDocuments {
     base = 1;
     notes.push('stdout starts with a byte order mark; ignored');
   }
-  if (text.trim() === '') return { framing: 'empty', documents: [], invalid: [], truncated: false, notes };
+  if (text.trim() === '') return { framing: 'empty', documents: [], invalid: [], invalidCount: 0, truncated: false, notes };
   const whole = tryParse(text);
   if (whole.ok && typeof whole.value === 'object' && whole.value !== null) {
     const offset = base + (text.length - text.trimStart().length);
-    return { framing: 'whole', documents: [{ value: whole.value, line: 0, offset }], invalid: [], truncated: false, notes };
+    return { framing: 'whole', documents: [{ value: whole.value, line: 0, offset }], invalid: [], invalidCount: 0, truncated: false, notes };
   }
-  const lines = splitLines(text, base);
-  const surrounded = wholeAmongStrayLines(lines, text, base);
+  const surrounded = wholeAmongStrayLines(text, base);
   if (surrounded) {
     notes.push(
-      `${surrounded.invalid.length} stray non-JSON line(s) of stdout around the JSON document, first ${quote(surrounded.invalid[0]!.text)}; the document was read past them`,
+      `${surrounded.stray.count} stray non-JSON line(s) of stdout around the JSON document, first ${quote(surrounded.stray.kept[0]!.text)}; the document was read past them`,
     );
-    return { framing: 'whole', documents: [surrounded.document], invalid: surrounded.invalid, truncated: false, notes };
+    return { framing: 'whole', documents: [surrounded.document], invalid: surrounded.stray.kept, invalidCount: surrounded.stray.count, truncated: false, notes };
   }
   const documents: JsonDocument[] = [];
-  const invalid: JsonDocuments['invalid'] = [];
+  const stray = new StrayLines(text, base);
   let lastNonEmpty = -1;
-  for (const l of lines) {
-    if (l.text.trim() === '') continue;
-    lastNonEmpty = l.line;
-    const parsed = tryParse(l.text);
-    if (parsed.ok) documents.push({ value: parsed.value, line: l.line, offset: l.offset });
-    else invalid.push(l);
-  }
+  eachLine(text, (start, end, line) => {
+    if (isBlankLine(text, start, end)) return;
+    lastNonEmpty = line;
+    const parsed = parseLine(text, start, end);
+    if (parsed !== NOT_JSON) documents.push({ value: parsed, line, offset: base + start });
+    else stray.add(start, end, line);
+  });
   let truncated = false;
-  const last = invalid[invalid.length - 1];
+  const last = stray.last();
   if (last && last.line === lastNonEmpty && /^[{[]/.test(last.text.trimStart())) {
     truncated = true;
     notes.push(`last line (line ${last.line + 1}) is not complete JSON: output may have been truncated`);
@@ -138,59 +157,148 @@ export function readJsonDocuments(stdout: string): JsonDocuments {
     truncated = true;
     notes.push('stdout starts a JSON document that never completes: output may have been truncated');
   }
-  if (invalid.length > 0) notes.push(`${invalid.length} line(s) of stdout are not JSON, first ${quote(invalid[0]!.text)}`);
-  return { framing: 'lines', documents, invalid, truncated, notes };
+  if (stray.count > 0) notes.push(`${stray.count} line(s) of stdout are not JSON, first ${quote(stray.kept[0]!.text)}`);
+  return { framing: 'lines', documents, invalid: stray.kept, invalidCount: stray.count, truncated, notes };
 }
 
-/** The lines of `text` (CR of CRLF removed), each with its 0-based number and stdout offset. */
-function splitLines(text: string, base: number): { line: number; offset: number; text: string }[] {
-  const out: { line: number; offset: number; text: string }[] = [];
-  let start = 0;
-  let line = 0;
-  while (start <= text.length) {
+/**
+ * The non-JSON lines of `text` met so far, bounded: the first {@link STRAY_LINES_KEPT} (as
+ * {@link StrayLine}s), the place of the last one, and the count. A line is only made into a
+ * string when it is kept.
+ */
+class StrayLines {
+  readonly kept: StrayLine[] = [];
+  count = 0;
+  private lastLine = -1;
+  private lastStart = 0;
+  private lastEnd = 0;
+
+  constructor(
+    private readonly text: string,
+    private readonly base: number,
+  ) {}
+
+  add(start: number, end: number, line: number): void {
+    this.count += 1;
+    this.lastLine = line;
+    this.lastStart = start;
+    this.lastEnd = end;
+    if (this.kept.length < STRAY_LINES_KEPT) this.kept.push({ line, offset: this.base + start, text: this.text.slice(start, end) });
+  }
+
+  /** The last non-JSON line, or `undefined` when there was none. */
+  last(): StrayLine | undefined {
+    return this.lastLine < 0 ? undefined : { line: this.lastLine, offset: this.base + this.lastStart, text: this.text.slice(this.lastStart, this.lastEnd) };
+  }
+}
+
+/**
+ * Calls `visit` with each line of `text` from offset `from` (a line start, line number `line`) to
+ * the end: where it starts and ends in `text` (its end before the line end: the LF, or the CR of a
+ * CRLF) and its 0-based number. A text ending in LF has a last, empty line. The walk stops when
+ * `visit` returns `false`. No line is made into a string here: a visitor slices what it keeps.
+ */
+function eachLine(text: string, visit: (start: number, end: number, line: number) => boolean | void, from = 0, line = 0): void {
+  let start = from;
+  for (let n = line; ; n += 1) {
     let end = text.indexOf('\n', start);
     if (end === -1) end = text.length;
-    out.push({ line, offset: base + start, text: text.slice(start, end).replace(/\r$/, '') });
-    line += 1;
-    if (end === text.length) break;
+    const cut = end > start && text.charCodeAt(end - 1) === 0x0d ? end - 1 : end;
+    if (visit(start, cut, n) === false || end === text.length) return;
     start = end + 1;
   }
-  return out;
+}
+
+/** Whether `c` is a printable ASCII character other than space: never white space to `trim` or `\s`. */
+function isVisibleAscii(c: number): boolean {
+  return c > 0x20 && c < 0x7f;
+}
+
+/** `text.slice(start, end).trim() === ''`, without the slice when the line starts with a visible character. */
+function isBlankLine(text: string, start: number, end: number): boolean {
+  if (start < end && isVisibleAscii(text.charCodeAt(start))) return false;
+  return text.slice(start, end).trim() === '';
+}
+
+/** `/^\s*[{[]/.test(text.slice(start, end))`: the line opens a JSON object or array. */
+function opensDocument(text: string, start: number, end: number): boolean {
+  if (start < end && isVisibleAscii(text.charCodeAt(start))) {
+    const c = text.charCodeAt(start);
+    return c === 0x7b || c === 0x5b;
+  }
+  return /^\s*[{[]/.test(text.slice(start, end));
+}
+
+/** How many line ends (LF) `text` has before offset `to`: the 0-based number of the line that starts at `to`. */
+function lineNumberAt(text: string, to: number): number {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < to; i = text.indexOf('\n', i + 1)) n += 1;
+  return n;
 }
 
 /**
  * A whole multi-line JSON document (object or array) with stray non-JSON lines before and/or after
  * it: the block from the first line that starts with `{`/`[` to the last that ends with `}`/`]`
  * parses as one document, and every other non-empty line is not JSON. `null` otherwise (JSONL
- * streams never parse as one block, so they are read line by line).
+ * streams never parse as one block, so they are read line by line). The stray lines are kept as
+ * {@link StrayLines} (bounded), read again for each opening line tried, never listed.
  */
-function wholeAmongStrayLines(lines: { line: number; offset: number; text: string }[], text: string, base: number): { document: JsonDocument; invalid: JsonDocuments['invalid'] } | null {
-  let lastIdx = -1;
-  for (let i = lines.length - 1; i >= 0; i -= 1) {
-    if (/[}\]]\s*$/.test(lines[i]!.text)) {
-      lastIdx = i;
+function wholeAmongStrayLines(text: string, base: number): { document: JsonDocument; stray: StrayLines } | null {
+  // The last line that ends with `}` or `]`, searched from the end.
+  let lastStart = -1;
+  let lastEnd = -1;
+  for (let end = text.length; ; ) {
+    const newline = end === 0 ? -1 : text.lastIndexOf('\n', end - 1);
+    const start = newline + 1;
+    const cut = end > start && text.charCodeAt(end - 1) === 0x0d ? end - 1 : end;
+    if (/[}\]]\s*$/.test(text.slice(start, cut))) {
+      lastStart = start;
+      lastEnd = cut;
       break;
     }
+    if (newline === -1) break;
+    end = newline;
   }
-  if (lastIdx <= 0) return null;
+  // None, or it is the first line: no block with a line outside it.
+  if (lastStart <= 0) return null;
+  const afterLast = text.indexOf('\n', lastEnd);
+  let lastLine: number | undefined;
   // A stray line may itself start with `[` (`[dotenv] ...`): try the first few opening lines.
   let tries = 0;
-  for (let first = 0; first < lastIdx && tries < MAX_WHOLE_TRIES; first += 1) {
-    if (!/^\s*[{[]/.test(lines[first]!.text)) continue;
+  let found: { document: JsonDocument; stray: StrayLines } | null = null;
+  eachLine(text, (headStart, headEnd, first) => {
+    if (headStart >= lastStart) return false;
+    if (!opensDocument(text, headStart, headEnd)) return true;
     tries += 1;
-    const outside = lines.filter((l, i) => (i < first || i > lastIdx) && l.text.trim() !== '');
-    if (outside.length === 0) continue;
-    if (outside.some((l) => tryParse(l.text).ok)) continue;
-    // The block as it stands in stdout (a slice, no copy of a large stdout; a CR before a line end
-    // is JSON whitespace, as the LF joining the lines is, so it parses to the same value).
-    const end = lines[lastIdx]!;
-    const parsed = tryParse(text.slice(lines[first]!.offset - base, end.offset - base + end.text.length));
-    if (!parsed.ok || typeof parsed.value !== 'object' || parsed.value === null) continue;
-    const head = lines[first]!;
-    const offset = head.offset + (head.text.length - head.text.trimStart().length);
-    return { document: { value: parsed.value, line: head.line, offset }, invalid: outside };
-  }
-  return null;
+    const stray = new StrayLines(text, base);
+    let json = false;
+    const outside = (start: number, end: number, line: number): boolean => {
+      if (isBlankLine(text, start, end)) return true;
+      if (parseLine(text, start, end) !== NOT_JSON) {
+        json = true;
+        return false;
+      }
+      stray.add(start, end, line);
+      return true;
+    };
+    eachLine(text, (start, end, line) => line < first && outside(start, end, line));
+    if (!json && afterLast !== -1) {
+      lastLine ??= lineNumberAt(text, lastStart);
+      eachLine(text, outside, afterLast + 1, lastLine + 1);
+    }
+    if (!json && stray.count > 0) {
+      // The block as it stands in stdout (a slice, no copy of a large stdout; a CR before a line end
+      // is JSON whitespace, as the LF joining the lines is, so it parses to the same value).
+      const parsed = tryParse(text.slice(headStart, lastEnd));
+      if (parsed.ok && typeof parsed.value === 'object' && parsed.value !== null) {
+        const head = text.slice(headStart, headEnd);
+        found = { document: { value: parsed.value, line: first, offset: base + headStart + (head.length - head.trimStart().length) }, stray };
+        return false;
+      }
+    }
+    return tries < MAX_WHOLE_TRIES;
+  });
+  return found;
 }
 
 /** How many opening lines {@link wholeAmongStrayLines} tries as the start of the document. */
@@ -201,5 +309,49 @@ function tryParse(text: string): { ok: true; value: unknown } | { ok: false } {
     return { ok: true, value: JSON.parse(text) };
   } catch {
     return { ok: false };
+  }
+}
+
+/** What {@link parseLine} returns for a line that is not JSON. */
+const NOT_JSON: unique symbol = Symbol('not JSON');
+
+/** A JSON number at `lastIndex` (sticky): the only JSON text that starts with `-` or a digit. */
+const NUMBER_AT = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
+
+function isJsonBlank(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+}
+
+/** Whether `text` from `i` to `end` holds only JSON blanks. */
+function blanksTo(text: string, i: number, end: number): boolean {
+  while (i < end && isJsonBlank(text.charCodeAt(i))) i++;
+  return i === end;
+}
+
+/**
+ * `JSON.parse` of the line `text.slice(start, end)`, or {@link NOT_JSON} where it would throw. A
+ * line whose first character after JSON blanks cannot start a JSON text (none of
+ * `{ [ " - 0-9 t f n`), or that starts like a number or a literal but is not one (a timestamp,
+ * `2026-12-02 INFO ...`; `note: ...`), is refused without calling `JSON.parse` and without being
+ * sliced: free text of a million lines costs no string and no thrown error per line.
+ */
+function parseLine(text: string, start: number, end: number): unknown {
+  let i = start;
+  while (i < end && isJsonBlank(text.charCodeAt(i))) i++;
+  if (i === end) return NOT_JSON;
+  const c = text.charCodeAt(i);
+  if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+    NUMBER_AT.lastIndex = i;
+    if (!NUMBER_AT.test(text) || NUMBER_AT.lastIndex > end || !blanksTo(text, NUMBER_AT.lastIndex, end)) return NOT_JSON;
+  } else if (c === 0x74 || c === 0x66 || c === 0x6e) {
+    const word = c === 0x74 ? 'true' : c === 0x66 ? 'false' : 'null';
+    if (i + word.length > end || !text.startsWith(word, i) || !blanksTo(text, i + word.length, end)) return NOT_JSON;
+  } else if (c !== 0x7b && c !== 0x5b && c !== 0x22) {
+    return NOT_JSON;
+  }
+  try {
+    return JSON.parse(text.slice(start, end)) as unknown;
+  } catch {
+    return NOT_JSON;
   }
 }

@@ -1,6 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { eachJsonObject, findJsonObjects } from '#src/scan/index.ts';
+import { eachJsonObject, eachJsonObjectOf, findJsonObjects } from '#src/scan/index.ts';
 import type { FoundObject } from '#src/scan/index.ts';
 
 /** Everything but the value, which each test checks where it matters. */
@@ -146,4 +146,21 @@ describe('eachJsonObject: lazy, with the anchor inside the scan (issue 15)', () 
     expect(found).toEqual({ value: { position: 0 }, offset: 0, fenced: false, nested: 1, pointer: '/result' });
     expect(parse).toHaveBeenCalledTimes(2);
   });
+});
+
+describe('eachJsonObjectOf (issue 24: a document already parsed is walked, not parsed again)', () => {
+  /** Objects of a JSON value, some holding JSON (fenced or not) in their strings, and the anchor `final`. */
+  const leaf = fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constant({ final: true, position: 'A' }));
+  const withText = leaf.chain((v) => fc.constantFrom(v, JSON.stringify(v), `Done.\n\`\`\`json\n${JSON.stringify(v)}\n\`\`\`\n`, `{"final":false} then ${JSON.stringify(v)}`));
+  const document = fc.oneof(fc.dictionary(fc.constantFrom('a', 'b', 'final', 'result', '1', 'x/y'), withText, { maxKeys: 4 }), fc.array(withText, { maxLength: 3 }));
+
+  test.prop([document, fc.constantFrom('', ' ', '\n\t', '\ufeff', '\ufeff \r\n'), fc.constantFrom('', '\n', ' \r\n'), fc.boolean(), fc.constantFrom(undefined, 'final')])(
+    'gives what findJsonObjects finds in the text of that one document, in the same order',
+    (value, before, after, pretty, anchor) => {
+      const text = `${before}${JSON.stringify(value, null, pretty ? 2 : undefined)}${after}`;
+      const options = anchor === undefined ? {} : { anchor };
+      const offset = before.length;
+      expect([...eachJsonObjectOf(JSON.parse(text.replace(/^\ufeff/, '')) as object, offset, options)]).toEqual(findJsonObjects(text, options));
+    },
+  );
 });

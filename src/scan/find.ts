@@ -61,12 +61,30 @@ export function findJsonObjects(text: string, options: FindOptions = {}): FoundO
  * @param options - {@link FindOptions}.
  * @returns an iterator of {@link FoundObject}.
  */
-export function* eachJsonObject(text: string, options: FindOptions = {}): Generator<FoundObject, void, undefined> {
-  if (typeof text !== 'string') return;
+export function eachJsonObject(text: string, options: FindOptions = {}): Generator<FoundObject, void, undefined> {
+  const scanOptions = options.anchor === undefined ? {} : { mustContain: options.anchor };
+  return walk(typeof text === 'string' ? [{ hits: eachJsonHit(text, scanOptions), top: true, offset: 0, nested: 0, layerPointer: undefined }] : [], options);
+}
+
+/**
+ * The objects {@link eachJsonObject} gives for a text that is one JSON object or array and nothing
+ * else (JSON blanks and a leading byte order mark aside), from that value already parsed: `value`
+ * is `JSON.parse` of the text, `offset` where it starts in the text. The same objects in the same
+ * order, without parsing the text a second time (issue 24: a decoder that read stdout as one
+ * document no longer holds two parsed copies of it for the free-text scan). Never throws.
+ *
+ * @example
+ * [...eachJsonObjectOf({ a: { final: true } }, 0, { anchor: 'final' })] // [{ value: { final: true }, offset: 0, fenced: false, nested: 0, pointer: '/a' }]
+ */
+export function eachJsonObjectOf(value: object, offset: number, options: FindOptions = {}): Generator<FoundObject, void, undefined> {
+  return walk([{ value, pointer: '', offset, fenced: false, nested: 0, layerPointer: undefined }], options);
+}
+
+/** The walk of {@link eachJsonObject} from `stack` (hits still to take, values still to visit). */
+function* walk(stack: (Frame | Layer)[], options: FindOptions): Generator<FoundObject, void, undefined> {
   const anchor = options.anchor;
   const maxStringDepth = options.maxStringDepth ?? DEFAULT_MAX_STRING_DEPTH;
   const scanOptions = anchor === undefined ? {} : { mustContain: anchor };
-  const stack: (Frame | Layer)[] = [{ hits: eachJsonHit(text, scanOptions), top: true, offset: 0, nested: 0, layerPointer: undefined }];
   while (stack.length > 0) {
     const item = stack.pop() as Frame | Layer;
     if ('hits' in item) {

@@ -2,7 +2,7 @@
  * The text scanner: every JSON object/array in free text (concatenated, fenced, in prose), and
  * every JSON object reachable from them, including JSON held in JSON strings.
  */
-export { eachJsonObject, findJsonObjects } from '#src/scan/find.ts';
+export { eachJsonObject, eachJsonObjectOf, findJsonObjects } from '#src/scan/find.ts';
 export { eachJsonHit, scanJson } from '#src/scan/scan.ts';
 
 export type { FoundObject, ScanHit } from '#src/scan/types.ts';

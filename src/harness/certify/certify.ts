@@ -19,7 +19,7 @@ import type { Contract } from '#src/contract/types.ts';
 import { decoderFor } from '#src/routes/registry.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
 import { projectPath } from '#src/paths.ts';
-import { loadCorpus, type LoadedCase } from '#src/record/corpus.ts';
+import { loadCorpus, RELEASE_CASE_BYTES, type LoadedCase } from '#src/record/corpus.ts';
 import { caseLabel } from './cases.ts';
 import { certificateHeader, corpusDigest, replayedCaseIds, toolVersions, type Certificate, type CertifiedCli, type CheckResult, type RouteCertificate } from './certificate.ts';
 import { DEFAULT_RUN_WINDOWS, OUTER_GRACE_MS, smokeCases, type CheckDefinition, type CheckEnv, type JudgedRun, type PlannedRun } from './checks.ts';
@@ -172,6 +172,11 @@ function skipped(def: CheckDefinition, reason: string): CheckResult {
  * certificate and every other check still runs; only an adapter that never reached the worker is
  * `adapter-broken` (exit code 3, see {@link adapterFault}).
  *
+ * Memory (issue 24): the corpus is held as `routecert run` holds it, and no more: a case file of
+ * `RELEASE_CASE_BYTES` (16 MiB) or more is listed and checked but its attempts are not kept, so it
+ * is not replayed (fake CLIs replay the cases certification holds; with probes on, the run beside
+ * it holds its own copy of the corpus).
+ *
  * @throws {CertifyConfigError} for an unusable config, an unknown route, or a schema file that does not load.
  * @example
  * const { certificate, exitCode } = await certify(await loadConfig('routecert.config.ts'));
@@ -224,7 +229,14 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
       throw new CertifyConfigError(`the schema file ${schemaFile} does not load: ${(error as Error).message}`);
     }
   }
-  const corpus = await loadCorpus(casesDir);
+  // Large case files are not held (their attempts let go when listed), so they are not replayed.
+  const tooLarge: string[] = [];
+  const replayable = async (dir: string): Promise<LoadedCase[]> =>
+    (await loadCorpus(dir, { releaseAbove: RELEASE_CASE_BYTES })).cases.filter((c) => {
+      if (c.released) tooLarge.push(c.file);
+      return !c.released;
+    });
+  const corpus = { cases: await replayable(casesDir) };
   let contract: Contract | null;
   try {
     // The consumer checks read what the consumer returned (its outcome file), not routecert's reading.
@@ -250,7 +262,7 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
   // Envelopes whose verdict does not depend on the contract (a startup rejection, a crash, a stall,
   // a prose-only answer) are borrowed from the whole corpus and the bundled one, when this
   // contract's judge reaches the same verdict on them: a team's corpus need not hold them (issue 19 point 8).
-  const bundled = casesDir === projectPath('fixtures/cases') ? corpus.cases : [...corpus.cases, ...(await loadCorpus(projectPath('fixtures/cases'))).cases];
+  const bundled = casesDir === projectPath('fixtures/cases') ? corpus.cases : [...corpus.cases, ...(await replayable(projectPath('fixtures/cases')))];
   const pov = consumer || contract === null ? own : [...own, ...borrowCases(bundled, own, contract, certifyRoutes)];
   const strict = artifactAdapter(cfg.worker).strict === true;
   // Members the worker leaves out or sets itself are not compared (worker.publish.exclude, artifact.ignore).
@@ -349,7 +361,8 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
     const rest = checks.filter((d) => d.stage !== 'smoke' && (!chosen || chosen.has(d.id)));
     if (!smoke.final || !smoke.prose) {
       status = 'could-not-run';
-      const reason = `the corpus has no ${!smoke.final ? 'well-formed final' : 'prose-only'} case for ${route.route}, so the adapter cannot be smoked`;
+      const large = tooLarge.length > 0 ? ` (${tooLarge.length} case file(s) of ${RELEASE_CASE_BYTES / 2 ** 20} MiB or more are not replayed, e.g. ${tooLarge[0]})` : '';
+      const reason = `the corpus has no ${!smoke.final ? 'well-formed final' : 'prose-only'} case for ${route.route}${large}, so the adapter cannot be smoked`;
       smokeResults = smokeDefs.map((d) => skipped(d, reason));
       checkResults = rest.map((d) => skipped(d, reason));
       // Say why on the console too, not only in certificate.md.

@@ -6,10 +6,11 @@
  * certified and one that takes the earlier one is refused; with no input for a check, the
  * certificate names each check that kept it from certified.
  */
-import { cp, writeFile } from 'node:fs/promises';
+import { appendFile, cp, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectPath } from '#src/paths.ts';
+import { RELEASE_CASE_BYTES } from '#src/record/corpus.ts';
 import { tempRoot } from '#src/cli/cliTestKit.ts';
 import { certify } from './certify.ts';
 import { blockingLines } from './certificate.ts';
@@ -63,6 +64,17 @@ describe('checks whose input the corpus lacks take it from the schema (integer-c
     expect(good.certificate.routes[0]!.status).toBe('certified');
     const bad = await certify(await loadConfig(await team('bad-last', 'first', 'last-shaped')), { checks: ['last-shaped-wins'] });
     expect(bad.certificate.routes[0]!.checks[0]!.status).toBe('fail');
+  });
+
+  it('does not hold a case file of 16 MiB or more (issue 24): it is not replayed, and the reason says so', async () => {
+    const config = await team('large-final', 'last');
+    const file = path.join(path.dirname(config), 'cases/review/claude-code/json/final.json');
+    // The same case (its id is its content's), padded with JSON blanks past the size certification holds.
+    await appendFile(file, ' '.repeat(RELEASE_CASE_BYTES));
+    const outcome = await certify(await loadConfig(config), { checks: ['tie-to-later'] });
+    const route = outcome.certificate.routes[0]!;
+    expect(route.status).toBe('could-not-run');
+    expect(route.smoke[0]!.reason).toMatch(/no well-formed final case for claude-code\/json \(1 case file\(s\) of 16 MiB or more are not replayed, e\.g\. .*final\.json\)/);
   });
 
   it('the checks that did not run for want of input are named with the next step', () => {

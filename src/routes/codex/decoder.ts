@@ -228,7 +228,7 @@ function decodeCodex(envelope: Envelope, options: DecodeOptions = {}): Decoded {
   if (docs.documents.length > 0 && !completed && !failed) notes.push('no turn.completed or turn.failed event: the turn never ended');
 
   const decoded: Decoded = {
-    ...envelopeFacts(envelope, options),
+    ...envelopeFacts(envelope, options, docs),
     reply: codexReply(file, fileIsCommentary, messages, completed?.usage),
     route: CODEX_ROUTE,
     candidates: kept,

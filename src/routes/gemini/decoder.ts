@@ -180,7 +180,7 @@ function decodeJson(route: string, envelope: Envelope, options: DecodeOptions = 
     noteLostOutput(terminal.value.stats, candidates.length > 0 || (typeof response === 'string' && response.trim() !== ''), human, notes);
   }
   const reply = objectReply(terminal?.value, { textFields: ['response'], usage: terminal?.value.stats });
-  const decoded: Decoded = { ...envelopeFacts(envelope, options), reply, route, candidates: dedupeCandidates(candidates), status, human, ancillary, keys, notes, framing: framingOf(docs) };
+  const decoded: Decoded = { ...envelopeFacts(envelope, options, docs), reply, route, candidates: dedupeCandidates(candidates), status, human, ancillary, keys, notes, framing: framingOf(docs) };
   if (terminal && terminal.value.stats !== undefined) decoded.usage = terminal.value.stats;
   return decoded;
 }
