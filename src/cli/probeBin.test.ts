@@ -26,7 +26,7 @@ describe('probe: --bin is honoured by every command', () => {
       expect(claude.version).toBe('9.9.901');
       expect(claude.where).toBe(`candidate ${fake}`);
     }
-  }, 60_000);
+  }, 180_000);
 
   it('--startup-table and --startup --config use the candidate: one that cannot run stops them before any probe (exit 2)', async () => {
     const missing = path.join(root.dir, 'no-such-claude');
@@ -39,5 +39,5 @@ describe('probe: --bin is honoured by every command', () => {
       expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(2);
       expect(r.stderr).toContain(missing);
     }
-  }, 60_000);
+  }, 180_000);
 });
