@@ -17,8 +17,10 @@ import { defineConfig } from 'vitest/config';
  *
  * Two stages, one after the other (`sequence.groupOrder`; issue 24):
  * 1. unit and conformance, in-process and CPU-bound: two workers (vitest's default on two cores is
- *    one), and conformance without per-file isolation, so its files share the loaded sources,
- *    the corpus and the property env instead of importing them again for each of its 40 files;
+ *    one), and neither with per-file isolation, so their files share the loaded sources, the corpus
+ *    and the property env instead of importing them again for each of their 135 files (a unit test
+ *    that changes process state, such as a spy, an environment variable or the working folder,
+ *    restores it);
  * 2. the end-to-end projects (certify, team, probes), whose files spawn real processes and wait on
  *    them (CLI start-ups, deadlines): two files at a time, each in its own isolated worker.
  * `VITEST_MAX_WORKERS` overrides both stages' worker count (e.g. 1 to run every file alone).
@@ -41,7 +43,7 @@ export default defineConfig({
     // otherwise compile its modules through tsx again): ROUTECERT_DIST names it (bin/load.js).
     globalSetup: ['suites/_helpers/cliBuild.globalSetup.ts'],
     projects: [
-      { extends: true, test: { name: 'unit', include: ['src/**/*.test.ts'], maxWorkers: WORKERS, sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'unit', include: ['src/**/*.test.ts'], isolate: false, maxWorkers: WORKERS, sequence: { groupOrder: 0 } } },
       {
         extends: true,
         test: {

@@ -22,8 +22,9 @@ export async function loadEntry(entry) {
   const dist = process.env.ROUTECERT_DIST ?? '';
   if (dist !== '' && dist !== '1' && dist !== '0') {
     // The tests' build of the sources: a config the run loads may still import the sources
-    // (routecert.config.ts imports ./src/index.ts), so they resolve as in a checkout.
-    if (existsSync(source)) await registerSources();
+    // (routecert.config.ts imports ./src/index.ts), so they resolve as in a checkout. Only then:
+    // the loader's hook thread and tsx cost a start-up about as much CPU as all of routecert.
+    if (existsSync(source) && mayImportCode(process.argv.slice(2))) await registerSources();
     return import(new URL(`${dist}/${entry}.js`, ROOT).href);
   }
   if (existsSync(source) && dist !== '1') {
@@ -31,6 +32,21 @@ export async function loadEntry(entry) {
     return import(source.href);
   }
   return import(new URL(`dist/${entry}.js`, ROOT).href);
+}
+
+/** Code files a config, a reporter or a route folder may be (a `.json` config needs no loader). */
+const CODE = /\.(?:[cm]?ts|[cm]?js)$/;
+
+/**
+ * Whether a run of the tests' build may import code beside its own: a code file named on the
+ * command line (`--config routecert.config.ts`, `--reporter ./mine.mjs`), a `--config` folder, a
+ * routecert.config.* code file in the working folder (found without `--config`), or route folders.
+ * @param {string[]} args the command line after the script
+ */
+function mayImportCode(args) {
+  if (process.env.ROUTECERT_ROUTE_DIRS) return true;
+  if (args.some((a, i) => CODE.test(a) || (args[i - 1] === '--config' && !a.endsWith('.json')) || /^--config=(?!.*\.json$)/.test(a))) return true;
+  return ['ts', 'mts', 'cts', 'js', 'mjs', 'cjs'].some((ext) => existsSync(`routecert.config.${ext}`));
 }
 
 /** Let this process import the TypeScript sources: tsx, and the `routecert-source` condition. */

@@ -1,14 +1,15 @@
 /**
  * CI at scale, spawned as a CI job runs it: `run --shard 1/2` and `--shard 2/2` merged by
  * `merge-reports` equal an unsharded run case by case; `diff` of a run against itself exits 0 and
- * against a run with one case changed exits 1, naming the case.
+ * against a run with one case changed exits 1, naming the case. Each command and exit code is
+ * spawned at least once; further inputs of the same rule run in process (cliTestKit `routecertInProcess`).
  */
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunReport } from '#src/report/types.ts';
-import { copyCorpus, editCase, onlyRun, routecert, tempRoot } from './cliTestKit.ts';
+import { copyCorpus, editCase, onlyRun, routecert, routecertInProcess, tempRoot } from './cliTestKit.ts';
 
 let root: Awaited<ReturnType<typeof tempRoot>>;
 let whole: { dir: string; report: RunReport };
@@ -63,9 +64,9 @@ describe('--shard and merge-reports', { timeout: 240_000 }, () => {
     expect(missing.exitCode).toBe(2);
     expect(missing.stderr).toContain('shard 2/2 missing');
     expect(existsSync(path.join(root.dir, 'never'))).toBe(false);
-    const twice = await routecert(['merge-reports', path.join(root.dir, 'shard-1'), shard1.dir, path.join(root.dir, 'shard-2')], { cwd: root.dir });
+    const twice = await routecertInProcess(['merge-reports', path.join(root.dir, 'shard-1'), shard1.dir, path.join(root.dir, 'shard-2')], { cwd: root.dir });
     expect(twice.exitCode).toBe(0); // the same file named twice counts once
-    const whole2 = await routecert(['merge-reports', path.join(root.dir, 'shard-1'), path.join(root.dir, 'whole')], { cwd: root.dir });
+    const whole2 = await routecertInProcess(['merge-reports', path.join(root.dir, 'shard-1'), path.join(root.dir, 'whole')], { cwd: root.dir });
     expect(whole2.exitCode).toBe(2);
     expect(whole2.stderr).toContain('ran without --shard');
   });
@@ -87,7 +88,7 @@ describe('diff', { timeout: 240_000 }, () => {
       c.expect = { verdict: 'accepted' };
     });
     const reports = path.join(root.dir, 'changed');
-    const r = await routecert(['run', '--no-probes', '--quiet', '--cases', cases, '--reports', reports], { cwd: root.dir });
+    const r = await routecertInProcess(['run', '--no-probes', '--quiet', '--cases', cases, '--reports', reports], { cwd: root.dir });
     expect(r.exitCode).toBe(1);
     const after = await onlyRun(reports);
     const removed = whole.report.cases.find((c) => c.file.endsWith(path.join('pi', 'json', 'fenced.json')))!;
@@ -97,7 +98,7 @@ describe('diff', { timeout: 240_000 }, () => {
     expect(d.stdout).toMatch(new RegExp(`^removed    ${removed.id}  pi/json: was pass`, 'm'));
     expect(d.stdout).toMatch(/1 changed; 0 added, 1 removed; 1 regression$/m);
     // The other way round the failing case is fixed: no regression.
-    const back = await routecert(['diff', after.dir, whole.dir, '--json'], { cwd: root.dir });
+    const back = await routecertInProcess(['diff', after.dir, whole.dir, '--json'], { cwd: root.dir });
     expect(back.exitCode).toBe(0);
     const json = JSON.parse(back.stdout) as { regressions: number; added: { id: string }[]; changed: { id: string; regression: boolean }[] };
     expect(json.regressions).toBe(0);
@@ -116,18 +117,18 @@ describe('diff', { timeout: 240_000 }, () => {
       return dir;
     };
     const certified = await write('cert-before', [check('smoke-final', 'pass'), check('retry-once', 'pass')]);
-    const gone = await routecert(['diff', certified, whole.dir], { cwd: root.dir });
+    const gone = await routecertInProcess(['diff', certified, whole.dir], { cwd: root.dir });
     expect(gone.exitCode).toBe(1);
     expect(gone.stdout).toContain('REGRESSION certificate lost: claude-code/json: certified -> no certification in the later run');
     const failing = await write('cert-after', [check('smoke-final', 'pass'), check('retry-once', 'fail')]);
-    const lost = await routecert(['diff', certified, failing], { cwd: root.dir });
+    const lost = await routecertInProcess(['diff', certified, failing], { cwd: root.dir });
     expect(lost.exitCode).toBe(1);
     expect(lost.stdout).toContain('REGRESSION certificate lost: claude-code/json: certified -> not certified');
-    expect((await routecert(['diff', certified, certified], { cwd: root.dir })).exitCode).toBe(0);
+    expect((await routecertInProcess(['diff', certified, certified], { cwd: root.dir })).exitCode).toBe(0);
   });
 
   it('exits 2 on a folder without a report', async () => {
-    const d = await routecert(['diff', whole.dir, root.dir], { cwd: root.dir });
+    const d = await routecertInProcess(['diff', whole.dir, root.dir], { cwd: root.dir });
     expect(d.exitCode).toBe(2);
     expect(d.stderr).toContain('holds no report.json');
   });

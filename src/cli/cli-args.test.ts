@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectPath } from '#src/paths.ts';
-import { routecert, tempRoot } from './cliTestKit.ts';
+import { routecert, routecertInProcess, tempRoot } from './cliTestKit.ts';
 
 let root: Awaited<ReturnType<typeof tempRoot>>;
 let n = 0;
@@ -29,8 +29,9 @@ describe('numbers and names are validated', { timeout: 180_000 }, () => {
     [['run', '--no-probes', '--shard', '3/2'], /option '--shard <i\/n>' argument '3\/2' is invalid/],
     [['run', '--no-probes', '--reporter', 'junt'], /Unknown reporter "junt"; did you mean "junit"\?/],
     [['run', '--no-probes', '--reporter', 'default', '--output-file', 'x.xml'], /must say which reporter writes it/],
-  ])('%j exits 2', async (args, message) => {
-    const r = await routecert(args, { cwd: root.dir });
+  ].map(([args, message], i) => [args, message, i === 0] as [string[], RegExp, boolean]))('%j exits 2', async (args, message, spawned) => {
+    // The first spawned as a user runs it; the others hold each option to the same rule in process.
+    const r = spawned ? await routecert(args, { cwd: root.dir }) : await routecertInProcess(args, { cwd: root.dir });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(message);
   });
@@ -54,7 +55,7 @@ describe('numbers and names are validated', { timeout: 180_000 }, () => {
     expect(r.stdout).toContain('contract answer (clis: claude)');
     const bare = path.join(root.dir, 'lint-bare');
     await fs.mkdir(bare, { recursive: true });
-    const b = await routecert(['lint'], { cwd: bare });
+    const b = await routecertInProcess(['lint'], { cwd: bare });
     expect(b.exitCode).toBe(2);
     expect(b.stderr).toContain('no paths given, no routecert.config.* with contracts here');
   });

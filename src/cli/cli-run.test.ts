@@ -9,7 +9,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectPath } from '#src/paths.ts';
-import { onlyRun, routecert, smallCorpus, tempRoot } from './cliTestKit.ts';
+import { onlyRun, routecert, routecertInProcess, smallCorpus, tempRoot } from './cliTestKit.ts';
 
 let root: Awaited<ReturnType<typeof tempRoot>>;
 /** Every claude-code/json case of the corpus, one of them failing (cliTestKit `smallCorpus`). */
@@ -61,7 +61,7 @@ describe('judging commands', { timeout: 180_000 }, () => {
     const { report } = await onlyRun(reports);
     expect(report.cases.find((c) => c.id === failingId)?.replay).toBe(`npx routecert run --case ${failingId} --cases ${small} --config ${config} --no-probes`);
     // The replay command, run as printed, judges that one case of that corpus.
-    const again = await routecert(['run', '--case', failingId, '--cases', small, '--config', config, '--no-probes', '--reports', reportsDir()], { cwd: root.dir });
+    const again = await routecertInProcess(['run', '--case', failingId, '--cases', small, '--config', config, '--no-probes', '--reports', reportsDir()], { cwd: root.dir });
     expect(again.exitCode).toBe(1);
     expect(again.stdout).toContain('1 cases: 0 passed, 1 failed');
   });
@@ -121,7 +121,7 @@ describe('reporters', { timeout: 180_000 }, () => {
   });
 
   it('--reporter dot prints one mark per case, then the failing case and the summary', async () => {
-    const r = await routecert(['run', '--no-probes', '--cases', small, '--reports', reportsDir(), '--reporter', 'dot'], { cwd: root.dir });
+    const r = await routecertInProcess(['run', '--no-probes', '--cases', small, '--reports', reportsDir(), '--reporter', 'dot'], { cwd: root.dir });
     expect(r.stdout.split('\n')[0]).toMatch(new RegExp(`^[.F]{${smallCount}}$`));
     expect(r.stdout).toContain(`FAIL  accepted`);
     expect(r.stdout).toContain(`${smallCount} cases: ${smallCount - 1} passed, 1 failed`);

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routecert, smallCorpus, tempRoot } from './cliTestKit.ts';
+import { routecert, routecertInProcess, smallCorpus, tempRoot } from './cliTestKit.ts';
 
 let root: Awaited<ReturnType<typeof tempRoot>>;
 /** Every claude-code/json case of the corpus, one of them failing (cliTestKit `smallCorpus`). */
@@ -22,6 +22,8 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => root.remove(), 60_000);
 
+// The first test is spawned as a user runs routecert; the others hold each filter and folder to the
+// same rule in process (cliTestKit `routecertInProcess`).
 describe('filters and folders that select nothing exit 2 and name what exists', { timeout: 180_000 }, () => {
   it('--route nosuchcli', async () => {
     const r = await routecert(['run', '--no-probes', '--route', 'nosuchcli', '--reports', reportsDir()], { cwd: root.dir });
@@ -32,7 +34,7 @@ describe('filters and folders that select nothing exit 2 and name what exists', 
   });
 
   it('--route claude: did you mean claude-code?', async () => {
-    const r = await routecert(['run', '--no-probes', '--route', 'claude'], { cwd: root.dir });
+    const r = await routecertInProcess(['run', '--no-probes', '--route', 'claude'], { cwd: root.dir });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('--route claude selects nothing; did you mean "claude-code"');
   });
@@ -48,13 +50,13 @@ describe('filters and folders that select nothing exit 2 and name what exists', 
   });
 
   it('--contract nosuch names the contracts; --tag and --case too', async () => {
-    const r = await routecert(['run', '--no-probes', '--contract', 'nosuch'], { cwd: root.dir });
+    const r = await routecertInProcess(['run', '--no-probes', '--contract', 'nosuch'], { cwd: root.dir });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/--contract nosuch selects nothing\. Contracts: .*pov/);
-    const t = await routecert(['run', '--no-probes', '--cases', small, '--tag', 'finall'], { cwd: root.dir });
+    const t = await routecertInProcess(['run', '--no-probes', '--cases', small, '--tag', 'finall'], { cwd: root.dir });
     expect(t.exitCode).toBe(2);
     expect(t.stderr).toContain('--tag finall selects nothing; did you mean "final"');
-    const c = await routecert(['run', '--no-probes', '--cases', small, '--case', 'ffffffffffff'], { cwd: root.dir });
+    const c = await routecertInProcess(['run', '--no-probes', '--cases', small, '--case', 'ffffffffffff'], { cwd: root.dir });
     expect(c.exitCode).toBe(2);
     expect(c.stderr).toContain(`--case ffffffffffff is no case id (nor a prefix of one) in ${small}`);
   });
@@ -64,18 +66,18 @@ describe('filters and folders that select nothing exit 2 and name what exists', 
     const broken = path.join(root.dir, 'broken-only');
     await fs.mkdir(path.join(broken, 'r'), { recursive: true });
     await fs.writeFile(path.join(broken, 'r', 'x.json'), '{"id": 1');
-    const r = await routecert(['run', '--no-probes', '--cases', broken], { cwd: root.dir });
+    const r = await routecertInProcess(['run', '--no-probes', '--cases', broken], { cwd: root.dir });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).not.toContain('holds no case file');
     expect(r.stderr).toMatch(/no case of .*broken-only could be loaded[\s\S]*x\.json .*not valid JSON/);
   });
 
   it('a folder without case files exits 2', async () => {
-    const r = await routecert(['run', '--no-probes', '--cases', path.join(small, 'claude-code')], { cwd: root.dir });
+    const r = await routecertInProcess(['run', '--no-probes', '--cases', path.join(small, 'claude-code')], { cwd: root.dir });
     expect(r.exitCode).toBe(1); // the folder holds cases (one fails)
     const empty = path.join(root.dir, 'empty');
     await import('node:fs/promises').then((fs) => fs.mkdir(empty, { recursive: true }));
-    const e = await routecert(['run', '--no-probes', '--cases', empty], { cwd: root.dir });
+    const e = await routecertInProcess(['run', '--no-probes', '--cases', empty], { cwd: root.dir });
     expect(e.exitCode).toBe(2);
     expect(e.stderr).toContain('holds no case file');
   });

@@ -5,6 +5,7 @@
 import { cp, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { execa } from 'execa';
 import { projectPath } from '#src/paths.ts';
 import type { RunReport } from '#src/report/types.ts';
@@ -28,6 +29,81 @@ export async function routecert(args: string[], options: { cwd: string; env?: Re
   for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
   const r = await execa('node', [projectPath('bin/routecert.js'), ...args], { cwd: options.cwd, env, extendEnv: false, reject: false, timeout: options.timeoutMs ?? 240_000, stdin: 'ignore' });
   return { exitCode: r.exitCode, stdout: String(r.stdout), stderr: String(r.stderr) };
+}
+
+/** Where the in-process console writes go while {@link routecertInProcess} runs a command. */
+let sink: { stdout: string[]; stderr: string[] } | null = null;
+let teeInstalled = false;
+/** One chain: a command in process owns the working folder, the environment and the console. */
+let queue: Promise<unknown> = Promise.resolve();
+
+/** Route this process's stdout and stderr writes to `sink` while one is set (installed once, kept). */
+function installTee(): void {
+  if (teeInstalled) return;
+  teeInstalled = true;
+  for (const [stream, key] of [
+    [process.stdout, 'stdout'],
+    [process.stderr, 'stderr'],
+  ] as const) {
+    const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
+    stream.write = ((chunk: unknown, ...rest: unknown[]) => {
+      if (sink === null) return write(chunk, ...rest);
+      sink[key].push(typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8'));
+      const callback = rest.find((r) => typeof r === 'function') as (() => void) | undefined;
+      callback?.();
+      return true;
+    }) as typeof stream.write;
+  }
+}
+
+/**
+ * Run `routecert <args>` in this process: src/cli/main.ts `main`, the function bin/routecert.js
+ * calls, in `cwd`, with the environment {@link routecert} gives a child and the console captured.
+ * For the many inputs of one rule (argument checks, filters that select nothing, config errors),
+ * where a spawn adds a Node start-up and nothing the test asserts; each such behaviour keeps one
+ * spawned test. Not for what only a process shows: colours (picocolors reads the environment
+ * once, at import), signals, a command that ends the process, or a config file imported twice.
+ * Calls are serialised (they share the working folder, the environment and the console).
+ */
+export function routecertInProcess(args: string[], options: { cwd: string; env?: Record<string, string | undefined> }): Promise<{ exitCode: number; stdout: string; stderr: string }> {
+  const next = queue.then(async () => {
+    const { main } = await import('./main.ts');
+    installTee();
+    const wanted: Record<string, string | undefined> = { NO_COLOR: '1', CI: undefined, GITHUB_ACTIONS: undefined, GITHUB_STEP_SUMMARY: undefined, FORCE_COLOR: undefined, ...options.env };
+    const saved = Object.fromEntries(Object.keys(wanted).map((k) => [k, process.env[k]]));
+    const cwd = process.cwd();
+    const exit = process.exit;
+    const captured = { stdout: [] as string[], stderr: [] as string[] };
+    const listeners = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
+    try {
+      for (const [k, v] of Object.entries(wanted)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+      process.chdir(options.cwd);
+      process.exit = ((code?: number) => {
+        throw new Error(`routecert ${args.join(' ')} ended the process (exit ${code}): spawn it with routecert() instead`);
+      }) as typeof process.exit;
+      sink = captured;
+      const exitCode = await main([...args]);
+      // Colourless as a child with NO_COLOR is (picocolors chose colours when this process started).
+      return { exitCode, stdout: stripVTControlCharacters(captured.stdout.join('')), stderr: stripVTControlCharacters(captured.stderr.join('')) };
+    } finally {
+      sink = null;
+      process.exit = exit;
+      // main() handles SIGINT and SIGTERM for the command it runs; this process keeps its own.
+      for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+        for (const l of process.listeners(signal)) if (!listeners[signal].includes(l)) process.off(signal, l);
+      }
+      process.chdir(cwd);
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
+  });
+  queue = next.catch(() => undefined);
+  return next;
 }
 
 /** Copy the bundled corpus (or the files whose path under it passes `keep`) to `dest`. */

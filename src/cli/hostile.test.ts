@@ -12,7 +12,7 @@ import { CANARIES, CANARY_CREDENTIAL_VAR, canaryText, leakedMarkers } from '#src
 import { procStat } from '#src/process/reap.ts';
 import { caseId } from '#src/record/caseId.ts';
 import type { RunReport } from '#src/report/types.ts';
-import { BUNDLED_CASES, onlyRun, routecert, tempRoot } from './cliTestKit.ts';
+import { BUNDLED_CASES, onlyRun, routecert, routecertInProcess, tempRoot } from './cliTestKit.ts';
 
 let root: { dir: string; remove: () => Promise<void> };
 beforeAll(async () => {
@@ -128,7 +128,7 @@ describe('redaction: no canary of any shape reaches a file routecert writes or i
     expect(r.exitCode, r.stderr).toBe(0);
     const text = await readFile(path.join(out, 'leaky.json'), 'utf8');
     expect(leakedMarkers(text)).toEqual([]);
-    const check = await routecert(['run', '--no-probes', '--no-certify', '--cases', out, '--reports', path.join(root.dir, 'fix-ids-reports')], { cwd: root.dir });
+    const check = await routecertInProcess(['run', '--no-probes', '--no-certify', '--cases', out, '--reports', path.join(root.dir, 'fix-ids-reports')], { cwd: root.dir });
     expect(check.stdout).not.toMatch(/does not match its content/);
   });
 });
@@ -280,7 +280,7 @@ describe('case discovery is total and honest', () => {
     const after: RunReport = structuredClone(b);
     after.cases.push({ ...structuredClone(b.cases[0]!), file: 'cases/copy.json', outcome: 'fail' });
     await writeFile(path.join(dir, 'after.json'), JSON.stringify(after));
-    const d = await routecert(['diff', path.join(dir, 'before', (await readdir(path.join(dir, 'before')))[0]!, 'report.json'), path.join(dir, 'after.json')], { cwd: dir });
+    const d = await routecertInProcess(['diff', path.join(dir, 'before', (await readdir(path.join(dir, 'before')))[0]!, 'report.json'), path.join(dir, 'after.json')], { cwd: dir });
     expect(d.stdout).toMatch(/REGRESSION/);
     expect(d.exitCode).toBe(1);
   });

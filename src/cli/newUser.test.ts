@@ -9,7 +9,7 @@ import { chmod, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectPath } from '#src/paths.ts';
-import { onlyRun, routecert, tempRoot } from './cliTestKit.ts';
+import { onlyRun, routecert, routecertInProcess, tempRoot } from './cliTestKit.ts';
 
 let root: Awaited<ReturnType<typeof tempRoot>>;
 
@@ -109,11 +109,12 @@ describe('a contract without `selection`', () => {
       `import { defineConfig, defineContract } from 'routecert';\nexport default defineConfig({ contracts: [defineContract(${JSON.stringify(withoutSelection)} as never)] });\n`,
       'utf8',
     );
+    // The JSON config spawned as a user runs it; the .ts one through the same loader in process.
     for (const [dir, file] of [
       [json, 'routecert.config.json'],
       [ts, 'routecert.config.ts'],
     ] as const) {
-      const r = await routecert(['run', '--config', file, '--no-probes'], { cwd: dir });
+      const r = file.endsWith('.json') ? await routecert(['run', '--config', file, '--no-probes'], { cwd: dir }) : await routecertInProcess(['run', '--config', file, '--no-probes'], { cwd: dir });
       expect(r.exitCode, r.stderr).toBe(2);
       expect(r.stderr).toContain(`config file ${file} is not usable`);
       expect(r.stderr).toContain('`selection` is missing: add "selection": "score"');
@@ -139,12 +140,13 @@ describe('--reporter with a path that does not exist', () => {
 
 describe('a malformed --bin', () => {
   it('is refused by one rule, with the same words and exit 2, whichever command takes it', async () => {
+    // `run` spawned as a user runs it; the other commands hold the same rule in process.
     for (const command of [['run', '--no-probes'], ['probe', '--list'], ['record', '--config', 'x.json']]) {
-      const r = await routecert([...command, '--bin', 'claude'], { cwd: root.dir });
+      const r = command[0] === 'run' ? await routecert([...command, '--bin', 'claude'], { cwd: root.dir }) : await routecertInProcess([...command, '--bin', 'claude'], { cwd: root.dir });
       expect(r.exitCode, `${command.join(' ')}: ${r.stderr}`).toBe(2);
       expect(r.stderr).toContain(`option '--bin <cli=path>' argument 'claude' is invalid. --bin takes <cli>=<path>`);
     }
-    const twice = await routecert(['probe', '--list', '--bin', 'claude=a', '--bin', 'claude=b'], { cwd: root.dir });
+    const twice = await routecertInProcess(['probe', '--list', '--bin', 'claude=a', '--bin', 'claude=b'], { cwd: root.dir });
     expect(twice.exitCode).toBe(2);
     expect(twice.stderr).toContain('--bin names claude twice');
   }, 400_000);

@@ -10,7 +10,8 @@ import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectPath } from '#src/paths.ts';
-import { copyCorpus, onlyRun, routecert, tempRoot } from './cliTestKit.ts';
+import { execa } from 'execa';
+import { copyCorpus, onlyRun, routecert, routecertInProcess, tempRoot } from './cliTestKit.ts';
 
 let root: Awaited<ReturnType<typeof tempRoot>>;
 
@@ -90,7 +91,7 @@ describe('record --from: a bug report to a case in one command', { timeout: 120_
     expect(run.exitCode).toBe(0);
     expect(run.stdout).toContain('1 cases: 1 passed');
     // Never overwritten without --force.
-    const again = await routecert(['record', '--from', 'capture.txt', '--route', 'claude-code/json', '--expect', 'accepted', '--name', 'issue-7'], { cwd: dir });
+    const again = await routecertInProcess(['record', '--from', 'capture.txt', '--route', 'claude-code/json', '--expect', 'accepted', '--name', 'issue-7'], { cwd: dir });
     expect(again.exitCode).toBe(2);
     expect(again.stderr).toContain('exists; give another --name, or --force');
   });
@@ -105,7 +106,7 @@ describe('record --from: a bug report to a case in one command', { timeout: 120_
     const badRoute = await routecert(['record', '--from', 'prose.txt', '--route', 'claude', '--expect', 'accepted'], { cwd: dir });
     expect(badRoute.exitCode).toBe(2);
     expect(badRoute.stderr).toContain('did you mean "claude-code/json"');
-    const badVerdict = await routecert(['record', '--from', 'prose.txt', '--route', 'claude-code/json', '--expect', 'acepted'], { cwd: dir });
+    const badVerdict = await routecertInProcess(['record', '--from', 'prose.txt', '--route', 'claude-code/json', '--expect', 'acepted'], { cwd: dir });
     expect(badVerdict.exitCode).toBe(2);
     expect(badVerdict.stderr).toContain('Verdicts: accepted,');
     noStack(badRoute.stderr + badVerdict.stderr);
@@ -130,14 +131,15 @@ describe('a config error names the file, the field and the next step, never a st
         '',
       ].join('\n'),
     );
+    // Spawned once as a user runs it; every other command loads the config through the same loader (in process).
+    const run = await routecert(['run', '--no-probes'], { cwd: dir });
     for (const args of [['run', '--no-probes'], ['certify'], ['lint'], ['record', '--config', 'routecert.config.ts'], ['fuzz', '--config', 'routecert.config.ts']]) {
-      const r = await routecert(args, { cwd: dir });
+      const r = args[0] === 'run' ? run : await routecertInProcess(args, { cwd: dir });
       expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(2);
       expect(r.stderr, args.join(' ')).toContain('`anchor` "findigns" names no property');
       expect(r.stderr, args.join(' ')).toContain('routecert.config.ts');
       noStack(r.stderr);
     }
-    const run = await routecert(['run', '--no-probes'], { cwd: dir });
     expect(run.stderr).toContain('Fix routecert.config.ts and run the command again');
     // Said once, though the contract is reached twice.
     expect(run.stderr.split('names no property').length).toBe(2);
@@ -175,10 +177,10 @@ describe('lint follows the linters\' convention', { timeout: 120_000 }, () => {
     expect(r.stdout).toMatch(/0 errors, \d+ warnings/);
     expect(r.exitCode).toBe(0);
     const warnings = Number(/0 errors, (\d+) warnings/.exec(r.stdout)![1]);
-    const capped = await routecert(['lint', '--max-warnings', String(warnings - 1)], { cwd: dir });
+    const capped = await routecertInProcess(['lint', '--max-warnings', String(warnings - 1)], { cwd: dir });
     expect(capped.exitCode).toBe(1);
     expect(capped.stderr).toContain(`more than --max-warnings ${warnings - 1}`);
-    expect((await routecert(['lint', '--max-warnings', String(warnings)], { cwd: dir })).exitCode).toBe(0);
+    expect((await routecertInProcess(['lint', '--max-warnings', String(warnings)], { cwd: dir })).exitCode).toBe(0);
     // An error (a root `_meta` Claude Code refuses at startup) fails whatever the warnings.
     await writeFile(path.join(dir, 'meta.schema.json'), JSON.stringify({ ...REVIEW_SCHEMA, _meta: { owner: 'x' } }));
     const e = await routecert(['lint', 'meta.schema.json', '--profile', 'claude-code'], { cwd: dir });
@@ -237,10 +239,11 @@ describe('--reporter takes a module path, as vitest does', { timeout: 120_000 },
     expect(r.exitCode, r.stderr).toBe(0);
     const { report } = await onlyRun(reports);
     expect(await readFile(path.join(dir, 'count.txt'), 'utf8')).toBe(`${report.summary.total} passed of ${report.summary.total}`);
-    const bad = await routecert(['run', '--no-probes', '--cases', 'cases', '--reporter', 'junt'], { cwd: dir });
+    // The unknown name and the missing path are spawned in cli-args.test.ts and newUser.test.ts.
+    const bad = await routecertInProcess(['run', '--no-probes', '--cases', 'cases', '--reporter', 'junt'], { cwd: dir });
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toContain('did you mean "junit"');
-    const missing = await routecert(['run', '--no-probes', '--cases', 'cases', '--reporter', './nope.mjs'], { cwd: dir });
+    const missing = await routecertInProcess(['run', '--no-probes', '--cases', 'cases', '--reporter', './nope.mjs'], { cwd: dir });
     expect(missing.exitCode).toBe(2);
     expect(missing.stderr).toContain('--reporter ./nope.mjs: no such file');
     noStack(missing.stderr);
@@ -255,27 +258,27 @@ describe('init is idempotent and says what it keeps and what it would replace', 
     const first = await routecert(['init', '--schemas', 'contracts', '--json'], { cwd: dir });
     expect(first.exitCode, first.stderr).toBe(0);
     expect(first.stdout).toContain('wrote routecert.config.json');
-    const again = await routecert(['init', '--schemas', 'contracts', '--json'], { cwd: dir });
+    const again = await routecertInProcess(['init', '--schemas', 'contracts', '--json'], { cwd: dir });
     expect(again.exitCode).toBe(0);
     expect(again.stdout).toContain('kept  routecert.config.json (exists, the same as init writes)');
     expect(again.stdout).toContain('nothing written: every starter file exists as init writes it');
     // A second schema: the kept config does not define it, so its cases are not written (no orphans).
     await writeFile(path.join(dir, 'contracts', 'verdict.schema.json'), JSON.stringify({ type: 'object', required: ['verdict'], properties: { verdict: { type: 'string', enum: ['ship', 'hold'] } }, additionalProperties: false }));
-    const added = await routecert(['init', '--schemas', 'contracts', '--json'], { cwd: dir });
+    const added = await routecertInProcess(['init', '--schemas', 'contracts', '--json'], { cwd: dir });
     expect(added.stdout).toContain('kept  routecert.config.json (exists and differs from what init writes now; --force replaces it)');
     expect(added.stdout).toMatch(/would add cases\/verdict\/accepted\.json \(not written/);
     expect(existsSync(path.join(dir, 'cases', 'verdict'))).toBe(false);
-    expect((await routecert(['run', '--no-probes', '--reports', path.join(dir, 'reports')], { cwd: dir })).exitCode).toBe(0);
+    expect((await routecertInProcess(['run', '--no-probes', '--reports', path.join(dir, 'reports')], { cwd: dir })).exitCode).toBe(0);
     // The first schema goes: --force rewrites the config and removes its starter cases.
     await (await import('node:fs/promises')).rm(path.join(dir, 'contracts', 'review.schema.json'));
     const forced = await routecert(['init', '--schemas', 'contracts', '--json', '--force'], { cwd: dir });
     expect(forced.exitCode).toBe(0);
     expect(forced.stdout).toContain('removed cases/review/accepted.json (a starter case of a contract the new config does not define)');
     expect(existsSync(path.join(dir, 'cases', 'review', 'accepted.json'))).toBe(false);
-    const run = await routecert(['run', '--no-probes', '--reports', path.join(dir, 'reports-2')], { cwd: dir });
+    const run = await routecertInProcess(['run', '--no-probes', '--reports', path.join(dir, 'reports-2')], { cwd: dir });
     expect(run.exitCode, run.stdout + run.stderr).toBe(0);
     await mkdir(path.join(dir, 'empty'));
-    const empty = await routecert(['init', '--schemas', 'empty', '--force'], { cwd: dir });
+    const empty = await routecertInProcess(['init', '--schemas', 'empty', '--force'], { cwd: dir });
     expect(empty.exitCode).toBe(2);
     expect(empty.stderr).toContain('empty holds no schema file');
   });
@@ -283,13 +286,37 @@ describe('init is idempotent and says what it keeps and what it would replace', 
 
 describe('progress on every long phase', { timeout: 240_000 }, () => {
   it('the certification says what runs and how many routes are left, in CI lines on stderr', async () => {
-    const r = await routecert(['run', '--route', 'certify:claude-code/json', '--reports', path.join(root.dir, 'reports-progress')], {
-      cwd: root.dir,
-      env: { CI: 'true', ROUTECERT_PROGRESS_MS: '200' },
+    // A worker that never answers: the certification stays under way until the test has read a
+    // progress line (however long that takes), then SIGTERM ends the run.
+    const dir = path.join(root.dir, 'progress');
+    await mkdir(dir, { recursive: true });
+    await writeFile(
+      path.join(dir, 'routecert.config.json'),
+      JSON.stringify({
+        worker: { name: 'a worker that hangs', command: ['sh', '-c', 'exec sleep 1000', '{prompt}'], prompt: 'file', artifact: '{outDir}/out.json', windowEnv: { hardWindowS: 'H', retryMinS: 'R' } },
+        routes: ['claude-code/json'],
+        contract: 'pov',
+      }),
+    );
+    const child = execa('node', [projectPath('bin/routecert.js'), 'run', '--config', 'routecert.config.json', '--route', 'certify:claude-code/json', '--reports', 'reports'], {
+      cwd: dir,
+      reject: false,
+      env: { NO_COLOR: '1', CI: 'true', GITHUB_ACTIONS: '', ROUTECERT_PROGRESS_MS: '200' },
+      stdin: 'ignore',
     });
-    expect(r.exitCode, r.stderr).toBe(0);
-    // The route certifies in seconds (tens of worker runs); a line every 200 ms shows it under way.
-    expect(r.stderr).toMatch(/\[routecert\] progress: cases 0\/0, certification 0\/1 \((claude-code\/json|\d+ checks done, last claude-code\/json [a-z-]+)\), \d+s elapsed/);
+    let stderr = '';
+    const line = /\[routecert\] progress: cases 0\/0, certification 0\/1 \((claude-code\/json|\d+ checks done, last claude-code\/json [a-z-]+)\), \d+s elapsed/;
+    await new Promise<void>((resolve, reject) => {
+      child.stderr!.on('data', (d: Buffer) => {
+        stderr += d.toString();
+        if (line.test(stderr)) resolve();
+      });
+      void child.then((r) => reject(new Error(`routecert ended before a progress line (exit ${r.exitCode}): ${stderr}`)));
+    });
+    child.kill('SIGTERM');
+    const r = await child;
+    expect(r.exitCode, stderr).toBe(143);
+    expect(stderr).toMatch(line);
   });
 });
 
