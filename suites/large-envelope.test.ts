@@ -62,7 +62,7 @@ describe(`a claude-code/json envelope with ${CANDIDATES.toLocaleString('en')} ca
     const judged = judgeCase({ attempts: [envelope] }, contract, decoderFor('claude-code/json'));
     expect(judged.verdict).toMatchObject({ verdict: 'accepted', origin: 'structured_output', value: FINAL });
     expect(judged.attempts[0]?.candidates).toBe(CANDIDATES + 1);
-  }, 60_000);
+  }, 300_000);
 
   it('routecert run --cases passes the case: accepted from structured_output', async () => {
     const cases = path.join(root, 'cases');
@@ -87,7 +87,7 @@ describe(`a claude-code/json envelope with ${CANDIDATES.toLocaleString('en')} ca
     expect(output).toMatch(/1 case: 1 passed|1 cases: 1 passed/);
     expect(output).not.toMatch(/RangeError|ERROR/);
     expect(run.exitCode).toBe(0);
-  }, 120_000);
+  }, 300_000);
 
   it('the reference worker publishes structured_output and exits 0', async () => {
     const bin = path.join(root, 'bin');
@@ -108,7 +108,7 @@ describe(`a claude-code/json envelope with ${CANDIDATES.toLocaleString('en')} ca
     expect(run.stderr).not.toMatch(/RangeError/);
     expect(run.exitCode, run.stderr).toBe(0);
     expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual(FINAL);
-  }, 120_000);
+  }, 300_000);
 });
 
 describe('a 1 GiB case file in routecert run --cases', () => {
@@ -127,5 +127,5 @@ describe('a 1 GiB case file in routecert run --cases', () => {
     expect(output).toMatch(/FAULT case-file .*huge\.json.*case file is 1024 MiB, over 512 MiB, the longest string Node can hold.*--max-case-mb/);
     expect(output).toMatch(/PASS +accepted .*claude-code\/json/);
     expect(run.exitCode).toBe(2);
-  }, 120_000);
+  }, 300_000);
 });

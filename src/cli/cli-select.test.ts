@@ -83,7 +83,7 @@ describe('filters and folders that select nothing exit 2 and name what exists', 
   });
 });
 
-describe('a route only the startup probes cover', { timeout: 180_000 }, () => {
+describe('a route only the startup probes cover', { timeout: 400_000 }, () => {
   it('--route claude-code/text builds that startup column with the --bin candidate and is not "nothing was judged"', async () => {
     // A stand-in Claude Code that refuses every schema at start-up, as 2.1.332 refuses a `_meta` root.
     const bin = path.join(root.dir, 'claude-refuses');
