@@ -172,6 +172,20 @@ describe('scanJson: recovery from values that never close', () => {
     // The same value outside that string is found.
     expect(values('{"note": "see" {"b":1} here')).toEqual([{ b: 1 }]);
   });
+
+  it('builds the complete values of a cut-off document while validating it, with the hits of one at a time (issue 24)', () => {
+    const payload = (k: number): string => JSON.stringify({ k, items: Array.from({ length: 40 }, (_, j) => ({ j, w: 'a { b' })) });
+    const notJson = payload(2).replace('"w"', 'w'); // balanced, rejected by JSON.parse
+    const levels = [payload(0), `[${payload(1)}, "x"]`, notJson, payload(3)];
+    const text = `${levels.map((p, k) => `{"id":${k},"payload":${p},"child":`).join('')} [truncated]`;
+    const hits = scanJson(text);
+    expect(hits).toEqual([...eachJsonHit(text)]); // eachJsonHit parses each hit alone
+    expect(hits.slice(0, 2).map((h) => h.value)).toEqual([JSON.parse(payload(0)), JSON.parse(`[${payload(1)}, "x"]`)]);
+    expect(hits.at(-1)?.value).toEqual(JSON.parse(payload(3)));
+    expectWellFormed(text, hits);
+    expect(scanJson(text, { kinds: ['object'] })).toEqual([...eachJsonHit(text, { kinds: ['object'] })]);
+    expect(scanJson(text, { minLength: 600 })).toEqual([...eachJsonHit(text, { minLength: 600 })]);
+  });
 });
 
 describe('scanJson: Markdown fences', () => {

@@ -1,5 +1,5 @@
 import { fenceRanges, inRanges } from '#src/scan/fences.ts';
-import { balancedSpanEnd, firstTokenStop } from '#src/scan/span.ts';
+import { balancedSpanEnd, firstTokenStop, type Jumps, newJumps } from '#src/scan/span.ts';
 import type { ScanHit, ScanKind, ScanOptions } from '#src/scan/types.ts';
 import { ARRAY_BIT, OBJECT_BIT, type Validation, validateFrom } from '#src/scan/validate.ts';
 
@@ -33,8 +33,10 @@ const REJECTED = Symbol('rejected');
  * `JSON.parse` validates and builds it; a span `JSON.parse` rejects is run once through an
  * iterative validator that finds where it fails and which nested values were complete, and the
  * scan resumes there, never at the next character after the opener. Text that a failed pass has
- * already read is only ever re-read by the validator, which always moves forward. Never throws;
- * nesting depth is limited by memory, not the call stack.
+ * already read is only ever re-read by the validator, which always moves forward. When a value
+ * never closes, the complete values the bracket pass saw inside it are built in one `JSON.parse`
+ * and the validator steps over them (a cut-off document is not read token by token, then parsed
+ * again). Never throws; nesting depth is limited by memory, not the call stack.
  *
  * @param text - any string (lone surrogates and NUL included); offsets are UTF-16 code units.
  * @param options - {@link ScanOptions}: `maxHits`, `kinds`, `minLength`.
@@ -50,6 +52,8 @@ export function scanJson(text: string, options: ScanOptions = {}): ScanHit[] {
   // on the spare scanner when it is free (it always is: the loop runs to its end, calling no user code).
   const scanner = spare === undefined ? new HitScanner(text, options) : spare.reset(text, options);
   spare = undefined;
+  // Every hit is built here, so the validator may build the complete values it steps over.
+  if (options.mustContain === undefined || options.mustContain === '') scanner.buildWhileValidating();
   const hits: ScanHit[] = [];
   for (let hit = scanner.nextHit(); hit !== undefined; hit = scanner.nextHit()) hits.push(hit);
   spare = scanner.reset('', NO_OPTIONS); // holds on to nothing of this scan
@@ -114,9 +118,13 @@ class HitScanner implements IterableIterator<ScanHit> {
   private pos = 0;
   private nextObject = -1;
   private nextArray = -1;
-  /** Complete inner values of a failed outer value still to report (`[start, end, ...]`). */
+  /** Complete inner values of a failed outer value still to report (`[start, end, ...]`), and those already built. */
   private inner: number[] | undefined;
+  private innerValues: unknown[] | undefined;
   private innerAt = 0;
+  /** In {@link scanJson} without a needle: what each bracket pass saw close, for the validator after it. */
+  private jumps: Jumps | undefined;
+  private readonly ownJumps = newJumps(0);
   private done = true;
 
   constructor(text: string, options: ScanOptions) {
@@ -141,7 +149,11 @@ class HitScanner implements IterableIterator<ScanHit> {
     this.frontier = 0;
     this.pos = 0;
     this.inner = undefined;
+    this.innerValues = undefined;
     this.innerAt = 0;
+    this.jumps = undefined;
+    this.ownJumps.start = -1;
+    this.ownJumps.record = this.record;
     this.done = typeof text !== 'string' || !(this.maxHits > 0) || !(this.wantObject || this.wantArray);
     this.nextObject = this.wantObject ? this.text.indexOf('{') : -1;
     this.nextArray = this.wantArray ? this.text.indexOf('[') : -1;
@@ -155,6 +167,15 @@ class HitScanner implements IterableIterator<ScanHit> {
   next(): IteratorResult<ScanHit, undefined> {
     const hit = this.nextHit();
     return hit === undefined ? DONE : { value: hit, done: false };
+  }
+
+  /**
+   * From now on, the validator builds the complete values it can hand to `JSON.parse` whole (see
+   * `validateFrom`): for {@link scanJson} without a needle, where every span is built anyway; never
+   * for {@link eachJsonHit}, which builds a value only when it yields it.
+   */
+  buildWhileValidating(): void {
+    this.jumps = this.ownJumps;
   }
 
   /** The next hit, or `undefined` once the scan is over (and ever after). */
@@ -177,9 +198,10 @@ class HitScanner implements IterableIterator<ScanHit> {
         }
         const from = inner[this.innerAt] as number;
         const to = inner[this.innerAt + 1] as number;
+        const built = this.innerValues?.[this.innerAt >> 1];
         this.innerAt += 2;
-        if (!this.mayHold(from, to)) continue;
-        const value = parseSpan(text, from, to);
+        if (!this.mayHold(from, to) || to - from < minLength) continue;
+        const value = built ?? parseSpan(text, from, to);
         if (value !== REJECTED && to - from >= minLength) return this.hit(from, to, value);
         continue;
       }
@@ -207,7 +229,7 @@ class HitScanner implements IterableIterator<ScanHit> {
 
       let v: Validation | undefined;
       if (start >= this.frontier) {
-        const end = balancedSpanEnd(text, start);
+        const end = balancedSpanEnd(text, start, this.jumps);
         if (end > 0) {
           this.frontier = end;
           if (this.mayHold(start, end)) {
@@ -230,7 +252,7 @@ class HitScanner implements IterableIterator<ScanHit> {
         }
       }
 
-      v ??= validateFrom(text, start, this.record);
+      v ??= validateFrom(text, start, this.record, this.jumps);
       if (v.failAt + 1 > this.frontier) this.frontier = v.failAt + 1;
       if (v.end > 0) {
         this.pos = v.end;
@@ -243,6 +265,7 @@ class HitScanner implements IterableIterator<ScanHit> {
       this.pos = Math.max(v.failAt, start + 1);
       if (v.inner.length > 0) {
         this.inner = v.inner;
+        this.innerValues = v.values;
         this.innerAt = 0;
       }
     }

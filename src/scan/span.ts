@@ -27,10 +27,35 @@ const ARRAY_FIRST = new Uint8Array(128);
 for (const ch of '"{[]-0123456789tfn') ARRAY_FIRST[ch.charCodeAt(0)] = 1;
 
 /**
- * Opener kinds on the stack: 0 = `{`, 1 = `[`. Shared between calls (the pass is synchronous) and
- * grown by doubling, so it keeps the size of the deepest nesting seen: one byte per level.
+ * Opener kinds on the stack: 0 = `{`, 1 = `[`, and their offsets. Shared between calls (the pass is
+ * synchronous) and grown by doubling, so they keep the size of the deepest nesting seen: five bytes
+ * per level.
  */
 let stack = new Uint8Array(1024);
+let offsets = new Int32Array(1024);
+
+
+/**
+ * The nested values a {@link balancedSpanEnd} pass saw close, for the validator that may run next
+ * from the same opener (validateFrom in validate.ts): it hands each of them to `JSON.parse`
+ * whole instead of reading it token by token. Owned by one scanner, filled by each pass it runs.
+ *
+ * - `start`: the opener the last pass started from (-1: none);
+ * - `record`: which kinds to list (OBJECT_BIT / ARRAY_BIT of validate.ts, by opener kind + 1);
+ * - `spans`, `length`: `[start0, end0, start1, end1, ...]`, the values of those kinds that closed
+ *   at depth 1 or more and are not inside another listed one, in document order.
+ */
+export interface Jumps {
+  start: number;
+  record: number;
+  spans: Int32Array;
+  length: number;
+}
+
+/** Empty {@link Jumps} for the kinds in `record`. */
+export function newJumps(record: number): Jumps {
+  return { start: -1, record, spans: new Int32Array(64), length: 0 };
+}
 
 /**
  * Where the value opened at `start` (`text[start]` is `{` or `[`) fails on its first token, or -1
@@ -55,10 +80,15 @@ export function firstTokenStop(text: string, start: number): number {
  * (the offending character, or `text.length`). Every offset before `stop` (before the returned
  * end, on success) was examined. Linear in the length examined.
  */
-export function balancedSpanEnd(text: string, start: number): number {
+export function balancedSpanEnd(text: string, start: number, jumps?: Jumps): number {
   const len = text.length;
   let depth = 0;
   let st = stack;
+  let at = offsets;
+  if (jumps !== undefined) {
+    jumps.start = start;
+    jumps.length = 0;
+  }
   for (let i = start; i < len; i++) {
     const c = text.charCodeAt(i);
     if (c >= 128) return -1 - i;
@@ -83,22 +113,44 @@ export function balancedSpanEnd(text: string, start: number): number {
           const grown = new Uint8Array(st.length * 2);
           grown.set(st);
           st = stack = grown;
+          const grownAt = new Int32Array(at.length * 2);
+          grownAt.set(at);
+          at = offsets = grownAt;
         }
+        at[depth] = i;
         st[depth++] = c === 0x7b ? 0 : 1;
         break;
       case 5:
         if (st[--depth] !== 0) return -1 - i;
         if (depth === 0) return i + 1;
+        if (jumps !== undefined) note(jumps, at[depth] as number, i + 1, 1);
         break;
       case 6:
         if (st[--depth] !== 1) return -1 - i;
         if (depth === 0) return i + 1;
+        if (jumps !== undefined) note(jumps, at[depth] as number, i + 1, 2);
         break;
       default:
         return -1 - i;
     }
   }
   return -1 - len;
+}
+
+/** Lists the value `[from, to)` of kind bit `bit` in `jumps`, in place of the listed values inside it. */
+function note(jumps: Jumps, from: number, to: number, bit: number): void {
+  if ((jumps.record & bit) === 0) return;
+  let n = jumps.length;
+  let spans = jumps.spans;
+  while (n > 0 && (spans[n - 2] as number) > from) n -= 2;
+  if (n + 2 > spans.length) {
+    const grown = new Int32Array(spans.length * 2);
+    grown.set(spans);
+    spans = jumps.spans = grown;
+  }
+  spans[n] = from;
+  spans[n + 1] = to;
+  jumps.length = n + 2;
 }
 
 function isBlank(c: number): boolean {

@@ -6,6 +6,7 @@
  * between calls and grown by doubling (5 bytes per level), so nesting depth is limited by memory,
  * not by the call stack.
  */
+import type { Jumps } from '#src/scan/span.ts';
 
 /**
  * Result of {@link validateFrom}.
@@ -16,11 +17,15 @@
  * - `inner`: when `end === -1`, the complete nested objects/arrays (of the kinds asked for) that
  *   are not inside another such complete value, as a flat list `[start0, end0, start1, end1, ...]`
  *   in document order; otherwise empty.
+ * - `values`: with {@link Jumps}, the values `JSON.parse` built for inner values it validated
+ *   (`values[k]` for the pair at `inner[2k]`; `undefined` for a value the validator read itself);
+ *   otherwise `undefined`.
  */
 export interface Validation {
   end: number;
   failAt: number;
   inner: number[];
+  values: unknown[] | undefined;
 }
 
 /** Kind bit masks for {@link validateFrom}'s `record` argument. */
@@ -39,8 +44,19 @@ const AFTER = 5;
  * mask of {@link OBJECT_BIT} / {@link ARRAY_BIT}: which kinds of complete nested values to list
  * when the value fails. Linear in the length examined (`failAt - start` or `end - start`).
  * A success returns one shared object, overwritten by the next call: read it at once.
+ *
+ * With `jumps` from a `balancedSpanEnd` pass from the same `start` (span.ts; same text, same
+ * `record`), the nested values that pass saw close are built first, all in one `JSON.parse` of
+ * `[value,value,...]`, and the validator steps over each one it reaches as a complete value, listed
+ * with its value, instead of reading it token by token (issue 24: a cut-off document is then read
+ * by the bracket pass, the validator on what lies between its complete values, and `JSON.parse`
+ * once, where it was read by all three). When that batch throws, a listed value of 512 code units
+ * or more is parsed alone as the validator reaches it, and the rest is read as usual; no value
+ * inside a listed one is listed, so each character meets at most two rejected parses. Same `end`,
+ * `failAt` and `inner` as without: a balanced span parses exactly when the validator would
+ * complete it, and ends where its closer is.
  */
-export function validateFrom(text: string, start: number, record: number): Validation {
+export function validateFrom(text: string, start: number, record: number, jumps?: Jumps): Validation {
   const len = text.length;
   let kinds = kindStack;
   let starts = startStack;
@@ -48,6 +64,13 @@ export function validateFrom(text: string, start: number, record: number): Valid
   // Made at the first complete nested value: a span that validates whole allocates nothing.
   let inner: number[] | undefined;
   let innerLength = 0;
+  const jumping = jumps !== undefined && jumps.start === start && jumps.length > 0 && jumps.record === record;
+  const spans = jumping ? jumps.spans : NO_JUMPS;
+  const jumpLength = jumping ? jumps.length : 0;
+  // All of them in one JSON.parse; when that throws, each long one alone as the validator reaches it.
+  const built = jumping ? parseAll(text, spans, jumpLength) : undefined;
+  let jumpAt = 0;
+  let values: unknown[] | undefined;
   let state = VALUE;
   let i = start;
   for (;;) {
@@ -57,7 +80,7 @@ export function validateFrom(text: string, start: number, record: number): Valid
       if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) break;
       i++;
     }
-    if (i >= len) return failure(len, inner, innerLength);
+    if (i >= len) return failure(len, inner, innerLength, values);
     let close = false;
     switch (state) {
       case ARRAY_FIRST:
@@ -68,6 +91,24 @@ export function validateFrom(text: string, start: number, record: number): Valid
       // falls through: an element
       case VALUE:
         if (c === 0x7b || c === 0x5b) {
+          if (jumpAt < jumpLength) {
+            while (jumpAt < jumpLength && (spans[jumpAt] as number) < i) jumpAt += 2;
+            if (jumpAt < jumpLength && spans[jumpAt] === i) {
+              const to = spans[jumpAt + 1] as number;
+              const value = built !== undefined ? built[jumpAt >> 1] : to - i >= JUMP_ALONE ? parseOrUndefined(text, i, to) : undefined;
+              if (value !== undefined) {
+                // Complete: nothing inside it was listed yet (the validator has not read past `i`).
+                values ??= [];
+                inner ??= [];
+                values[innerLength >> 1] = value;
+                inner[innerLength++] = i;
+                inner[innerLength++] = to;
+                i = to;
+                state = AFTER;
+                break;
+              }
+            }
+          }
           if (depth === kinds.length) {
             kinds = kindStack = grow(kinds, new Uint8Array(kinds.length * 2));
             starts = startStack = grow(starts, new Int32Array(starts.length * 2));
@@ -78,7 +119,7 @@ export function validateFrom(text: string, start: number, record: number): Valid
         } else {
           const j =
             c === 0x22 ? skipString(text, i) : c === 0x2d || (c >= 0x30 && c <= 0x39) ? skipNumber(text, i) : skipLiteral(text, i, c);
-          if (j < 0) return failure(-1 - j, inner, innerLength);
+          if (j < 0) return failure(-1 - j, inner, innerLength, values);
           i = j;
           state = AFTER;
         }
@@ -90,15 +131,15 @@ export function validateFrom(text: string, start: number, record: number): Valid
         }
       // falls through: a key
       case OBJECT_KEY: {
-        if (c !== 0x22) return failure(i, inner, innerLength);
+        if (c !== 0x22) return failure(i, inner, innerLength, values);
         const j = skipString(text, i);
-        if (j < 0) return failure(-1 - j, inner, innerLength);
+        if (j < 0) return failure(-1 - j, inner, innerLength, values);
         i = j;
         state = COLON;
         break;
       }
       case COLON:
-        if (c !== 0x3a) return failure(i, inner, innerLength);
+        if (c !== 0x3a) return failure(i, inner, innerLength, values);
         i++;
         state = VALUE;
         break;
@@ -110,7 +151,7 @@ export function validateFrom(text: string, start: number, record: number): Valid
         } else if ((c === 0x7d && top === 0) || (c === 0x5d && top === 1)) {
           close = true;
         } else {
-          return failure(i, inner, innerLength);
+          return failure(i, inner, innerLength, values);
         }
       }
     }
@@ -128,6 +169,7 @@ export function validateFrom(text: string, start: number, record: number): Valid
         inner ??= [];
         // Values completed inside this one are no longer maximal.
         while (innerLength > 0 && (inner[innerLength - 2] as number) > from) innerLength -= 2;
+        if (values !== undefined) values[innerLength >> 1] = undefined;
         inner[innerLength++] = from;
         inner[innerLength++] = i;
       }
@@ -135,6 +177,10 @@ export function validateFrom(text: string, start: number, record: number): Valid
     }
   }
 }
+
+const NO_JUMPS = new Int32Array(0);
+/** Without a batch, a listed value shorter than this is read by the validator, not parsed on its own. */
+const JUMP_ALONE = 512;
 
 /** Stacks of open containers (kind 0 = object, 1 = array; start offset), shared between calls. */
 let kindStack = new Uint8Array(256);
@@ -150,12 +196,33 @@ function grow<T extends Uint8Array | Int32Array>(from: T, to: T): T {
  * anchored scan made 1.5 million short-lived objects, and the young generation grew to hold them):
  * read it before the next call, never keep it. Its `inner` is always empty.
  */
-const VALID: Validation = { end: 0, failAt: 0, inner: [] };
+const VALID: Validation = { end: 0, failAt: 0, inner: [], values: undefined };
 
-function failure(at: number, inner: number[] | undefined, innerLength: number): Validation {
-  if (inner === undefined) return { end: -1, failAt: at, inner: [] };
+function failure(at: number, inner: number[] | undefined, innerLength: number, values: unknown[] | undefined): Validation {
+  if (inner === undefined) return { end: -1, failAt: at, inner: [], values: undefined };
   inner.length = innerLength;
-  return { end: -1, failAt: at, inner };
+  if (values !== undefined) values.length = innerLength >> 1;
+  return { end: -1, failAt: at, inner, values };
+}
+
+/** The values of the spans `[from0, to0, from1, to1, ...]` of `text` (`length` entries), or `undefined` when one is not JSON. */
+function parseAll(text: string, spans: Int32Array, length: number): unknown[] | undefined {
+  const parts: string[] = [];
+  for (let k = 0; k < length; k += 2) parts.push(text.slice(spans[k], spans[k + 1]));
+  try {
+    return JSON.parse(`[${parts.join(',')}]`) as unknown[];
+  } catch {
+    return undefined;
+  }
+}
+
+/** `JSON.parse(text.slice(from, to))`, or `undefined` when it throws (no JSON text parses to `undefined`). */
+function parseOrUndefined(text: string, from: number, to: number): unknown {
+  try {
+    return JSON.parse(text.slice(from, to)) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 /** End of the JSON string at `i` (a `"`), or `-1 - at` with `at` the offending offset. */
