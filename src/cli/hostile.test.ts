@@ -70,7 +70,7 @@ async function waitForLines(file: string, lines: number, ended: () => Promise<st
   for (;;) {
     if ((await readFile(file, 'utf8').catch(() => '')).trim().split('\n').length >= lines) return;
     const why = await ended();
-    if (why !== null) throw new Error(`routecert ended before the fake CLI started: ${why}`);
+    if (why !== null) throw new Error(`routecert ended before the fake CLI or worker started: ${why}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -371,12 +371,7 @@ describe('signals', () => {
     // Wait for the worker to start (its pids are written), however long that takes.
     let exited = false;
     void child.then(() => (exited = true));
-    for (;;) {
-      const text = await readFile(pids, 'utf8').catch(() => '');
-      if (text.trim().split('\n').length >= 2) break;
-      if (exited) throw new Error(`routecert ended before the worker started: ${String((await child).stderr)}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await waitForLines(pids, 2, async () => (exited ? String((await child).stderr) : null));
     const started = (await readFile(pids, 'utf8')).trim().split('\n').map(Number);
     child.kill('SIGTERM');
     const r = await child;
@@ -417,12 +412,7 @@ describe('signals', () => {
     let exited = false;
     void child.then(() => (exited = true));
     // Wait until a worker has written its three pids, however long that takes.
-    for (;;) {
-      const text = await readFile(pids, 'utf8').catch(() => '');
-      if (text.trim().split('\n').length >= 3) break;
-      if (exited) throw new Error(`routecert ended before the worker started: ${String((await child).stderr)}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await waitForLines(pids, 3, async () => (exited ? String((await child).stderr) : null));
     child.kill('SIGINT');
     const r = await child;
     expect(r.exitCode, String(r.stderr)).toBe(130);

@@ -47,14 +47,6 @@ async function caseValidator(): Promise<(value: unknown) => string[]> {
   return validateCase;
 }
 
-/**
- * Every `*.json` file under `dir`, sorted, relative paths joined to `dir`. Missing dir: `[]`.
- * Only the files: see {@link discoverCaseFiles} for what was skipped or could not be read.
- */
-export async function listCaseFiles(dir: string): Promise<string[]> {
-  return (await discoverCaseFiles(dir)).files;
-}
-
 /** A file or folder discovery passed over on purpose (a loop, a second link to one folder, a named pipe), with why. */
 export interface SkippedEntry {
   file: string;
