@@ -71,17 +71,23 @@ describe('reporters never take the others down (issue 23 point 2, repeated)', ()
     await cp(FINDINGS_CASE, path.join(dir, 'cases', 'one.json'));
   };
 
-  it('a reporter that throws a value that cannot be shown (Object.create(null)) is a named fault; json and junit are still written', async () => {
+  it('a reporter that throws a value that cannot be shown (Object.create(null)) and one that empties the report are named faults; json and junit are still written, whole', async () => {
     const dir = path.join(root.dir, 'null-reporter');
     await reporterCase(dir);
     await writeFile(path.join(dir, 'null.mjs'), "export default { name: 'nullish', onRunEnd() { throw Object.create(null); } };\n");
-    const r = await routecert(['run', '--no-probes', '--no-certify', '--cases', 'cases', '--reports', 'reports', '--reporter', './null.mjs', '--reporter', 'json', '--reporter', 'junit'], { cwd: dir });
+    // Experiment 2g: a reporter that changes the report it is handed must not change what the reporters after it write.
+    await writeFile(path.join(dir, 'emptier.mjs'), "export default { name: 'emptier', onCaseResult(c) { c.verdict = null; }, onRunEnd(r) { r.cases.length = 0; r.summary.total = 0; } };\n");
+    const r = await routecert(['run', '--no-probes', '--no-certify', '--cases', 'cases', '--reports', 'reports', '--reporter', './null.mjs', '--reporter', './emptier.mjs', '--reporter', 'json', '--reporter', 'junit'], { cwd: dir });
     expect(r.stderr).toMatch(/the nullish reporter failed: a value that cannot be shown \(\[object Object\]\)/);
+    expect(r.stderr).toMatch(/the emptier reporter failed: .*read[- ]only|the emptier reporter failed: .*(frozen|not extensible|Cannot assign)/);
     expect(r.stderr).not.toMatch(/internal error/);
     expect(r.exitCode).toBe(3);
     const { dir: run, report } = await onlyRun(path.join(dir, 'reports'));
     expect((await readdir(run)).sort()).toEqual(['junit.xml', 'report.json']);
     expect(report.summary.total).toBe(1);
+    expect(report.cases).toHaveLength(1);
+    expect(report.cases[0]!.verdict).not.toBeNull();
+    expect(await readFile(path.join(run, 'junit.xml'), 'utf8')).toMatch(/tests="1"/);
   });
 
   it('a reporter class whose constructor throws is a usage error naming the module, not an internal error', async () => {

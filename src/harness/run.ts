@@ -17,7 +17,7 @@ import type { Activity, Reporter } from '#src/report/reporter.ts';
 import { REPORT_VERSION, type CaseResult, type CliStatus, type RunFault, type RunReport, type RunSummary } from '#src/report/types.ts';
 import { matchesFilter, runCase, type CaseFilter } from './runCorpus.ts';
 import { pushAll } from '#src/arrays.ts';
-import { boundReport } from '#src/report/bound.ts';
+import { boundReport, freezeDeep } from '#src/report/bound.ts';
 import { redactOutput } from '#src/diagnostics/redact.ts';
 import { describeThrown } from '#src/diagnostics/thrown.ts';
 import { interruption, signalExitCode, whenInterrupted } from '#src/process/interrupt.ts';
@@ -132,7 +132,8 @@ export async function runConformance(options: RunOptions): Promise<{ report: Run
   };
   const cases: CaseResult[] = [];
   const faults: RunFault[] = [];
-  const bound = <T>(value: T): T => boundReport(value, { fullValues: options.fullValues ?? false });
+  // Each reporter gets a frozen copy: one that changes it fails alone (freezeDeep).
+  const bound = <T>(value: T): T => freezeDeep(boundReport(value, { fullValues: options.fullValues ?? false }));
   await eachReporter(reporters, faults, (r) => r.onRunStart?.(header));
   const emit = async (result: CaseResult): Promise<void> => {
     if (interruption()) return;

@@ -194,6 +194,25 @@ export function boundString(s: string): string {
 }
 
 /**
+ * `value` with every object and array in it frozen (iterative, so never on depth; shared subtrees
+ * and cycles visited once): what the reporters are handed, so that a reporter that changes the
+ * report (empties `cases`, edits a verdict) throws in its own hook, a fault named after it, instead
+ * of changing what the reporters after it write (issue 23, experiment 2g).
+ */
+export function freezeDeep<T>(value: T): T {
+  const seen = new Set<object>();
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v !== 'object' || v === null || seen.has(v)) continue;
+    seen.add(v);
+    for (const child of Object.values(v)) stack.push(child);
+    Object.freeze(v);
+  }
+  return value;
+}
+
+/**
  * A copy of `report` (any JSON-like value) with every string redacted (src/diagnostics/redact.ts
  * `redactOutput`, before any reporter clips it, so no cut leaves part of a secret) and, unless
  * `fullValues`, long strings and large answer values bounded (see the module comment). Iterative;
