@@ -3,6 +3,8 @@
  * routes); `--startup-table` prints the startup table of every installed schema-flag CLI; otherwise
  * one hermetic probe of a CLI, judged by the pov contract.
  */
+import { availableParallelism } from 'node:os';
+import pLimit from 'p-limit';
 import { schemaSizeProblem } from '#src/schema/limit.ts';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -240,31 +242,36 @@ function cellProgress(): { onPlanned: (cells: number) => void; onCell: (row: { l
 }
 
 async function listClis(json: boolean, bins: Readonly<Record<string, string>>): Promise<number> {
-  const rows = [];
-  for (const known of KNOWN_CLIS) {
-    let installed = false;
-    let version: string | null = null;
-    let where: string | null = null;
-    let installHint: string | null = null;
-    const driver = PROBE_DRIVERS.find((d) => d.cli === known.name);
-    if (driver) {
-      const d = await resolveCli(driver, bins);
-      installed = d.bin !== null;
-      version = d.version;
-      where = d.source === 'candidate' ? `candidate ${d.bin ?? ''}` : d.source;
-      installHint = installed ? null : (d.problem ?? d.installHint);
-    } else if (known.npmPackage !== null || known.hermetic === 'no') {
-      const found = await execa('sh', ['-c', `command -v ${known.bin}`], { reject: false });
-      installed = found.exitCode === 0 && found.stdout.trim() !== '';
-      where = installed ? 'PATH' : null;
-    }
-    rows.push({ ...known, installed, version, where, supported: driver ? rangeText(driver.versions) : null, installHint });
-  }
+  // Each CLI's `--version` takes 0.1-5 s (Gemini CLI and Qwen Code start their whole bundle): they
+  // run side by side, one per core, and each row is printed as soon as it and those above it are known.
+  const limit = pLimit(Math.max(1, availableParallelism()));
+  const pending = KNOWN_CLIS.map((known) =>
+    limit(async () => {
+      let installed = false;
+      let version: string | null = null;
+      let where: string | null = null;
+      let installHint: string | null = null;
+      const driver = PROBE_DRIVERS.find((d) => d.cli === known.name);
+      if (driver) {
+        const d = await resolveCli(driver, bins);
+        installed = d.bin !== null;
+        version = d.version;
+        where = d.source === 'candidate' ? `candidate ${d.bin ?? ''}` : d.source;
+        installHint = installed ? null : (d.problem ?? d.installHint);
+      } else if (known.npmPackage !== null || known.hermetic === 'no') {
+        const found = await execa('sh', ['-c', `command -v ${known.bin}`], { reject: false });
+        installed = found.exitCode === 0 && found.stdout.trim() !== '';
+        where = installed ? 'PATH' : null;
+      }
+      return { ...known, installed, version, where, supported: driver ? rangeText(driver.versions) : null, installHint };
+    }),
+  );
   if (json) {
-    process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify(await Promise.all(pending), null, 2)}\n`);
     return 0;
   }
-  for (const r of rows) {
+  for (const row of pending) {
+    const r = await row;
     const state = r.installed ? pc.green(`installed ${r.version ?? ''}`.trim()) : pc.yellow('not installed');
     process.stdout.write(`${r.name.padEnd(14)} ${state.padEnd(30)} hermetic: ${r.hermetic.padEnd(8)} routes: ${r.routes.join(', ')}${r.supported ? `; supported ${r.supported}` : ''}\n`);
     process.stdout.write(pc.dim(`${''.padEnd(14)} ${r.npmPackage ? `npm ${r.npmPackage}` : 'not on npm'}; ${r.note}\n`));
