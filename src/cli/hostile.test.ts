@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { chmod, cp, mkdir, readFile, readdir, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execa } from 'execa';
+import { execa, type ResultPromise } from 'execa';
 import { projectPath } from '#src/paths.ts';
 import { CANARIES, CANARY_CREDENTIAL_VAR, canaryText, leakedMarkers } from '#src/record/canaries.ts';
 import { procStat } from '#src/process/reap.ts';
@@ -73,6 +73,19 @@ async function waitForLines(file: string, lines: number, ended: () => Promise<st
     if (why !== null) throw new Error(`routecert ended before the fake CLI or worker started: ${why}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/**
+ * `node bin/routecert.js <args>` started in `dir` as a user starts it (no colour, not in CI), once
+ * its fake CLI or worker has written `lines` pids to `pids`, however long that takes.
+ */
+async function startedRoutecert(args: string[], dir: string, pids: string, lines: number): Promise<{ child: ResultPromise }> {
+  const child = execa('node', [projectPath('bin/routecert.js'), ...args], { cwd: dir, reject: false, env: { NO_COLOR: '1', CI: '', GITHUB_ACTIONS: '' }, stdin: 'ignore' });
+  let exited = false;
+  void child.then(() => (exited = true));
+  await waitForLines(pids, lines, async () => (exited ? String((await child).stderr) : null));
+  // In an object: an async function returning the child itself would wait for it to end.
+  return { child };
 }
 
 describe('redaction: no canary of any shape reaches a file routecert writes or its console', () => {
@@ -362,16 +375,7 @@ describe('signals', () => {
       }),
     );
     // Only the certification source (no startup probes of installed CLIs): the worker starts at once.
-    const child = execa('node', [projectPath('bin/routecert.js'), 'run', '--config', 'routecert.config.json', '--cases', 'cases', '--reports', 'reports', '--no-progress', '--route', 'certify:claude-code/json'], {
-      cwd: dir,
-      reject: false,
-      env: { NO_COLOR: '1', CI: '', GITHUB_ACTIONS: '' },
-      stdin: 'ignore',
-    });
-    // Wait for the worker to start (its pids are written), however long that takes.
-    let exited = false;
-    void child.then(() => (exited = true));
-    await waitForLines(pids, 2, async () => (exited ? String((await child).stderr) : null));
+    const { child } = await startedRoutecert(['run', '--config', 'routecert.config.json', '--cases', 'cases', '--reports', 'reports', '--no-progress', '--route', 'certify:claude-code/json'], dir, pids, 2);
     const started = (await readFile(pids, 'utf8')).trim().split('\n').map(Number);
     child.kill('SIGTERM');
     const r = await child;
@@ -403,16 +407,8 @@ describe('signals', () => {
         contract: 'pov',
       }),
     );
-    const child = execa('node', [projectPath('bin/routecert.js'), 'certify', '--config', 'routecert.config.json', '--reports', 'reports'], {
-      cwd: dir,
-      reject: false,
-      env: { NO_COLOR: '1', CI: '', GITHUB_ACTIONS: '' },
-      stdin: 'ignore',
-    });
-    let exited = false;
-    void child.then(() => (exited = true));
     // Wait until a worker has written its three pids, however long that takes.
-    await waitForLines(pids, 3, async () => (exited ? String((await child).stderr) : null));
+    const { child } = await startedRoutecert(['certify', '--config', 'routecert.config.json', '--reports', 'reports'], dir, pids, 3);
     child.kill('SIGINT');
     const r = await child;
     expect(r.exitCode, String(r.stderr)).toBe(130);
@@ -464,15 +460,7 @@ describe('signals', () => {
     const dir = path.join(root.dir, 'record-signal');
     await mkdir(dir, { recursive: true });
     const { bin, pids } = await hangingClaude(dir);
-    const child = execa('node', [projectPath('bin/routecert.js'), 'record', '--cli', 'claude', '--bin', `claude=${bin}`, '--route', 'claude-code/json', '--scenario', 'final', '--out', 'cases', '--probe-timeout', '600000'], {
-      cwd: dir,
-      reject: false,
-      env: { NO_COLOR: '1', CI: '', GITHUB_ACTIONS: '' },
-      stdin: 'ignore',
-    });
-    let exited = false;
-    void child.then(() => (exited = true));
-    await waitForLines(pids, 2, async () => (exited ? String((await child).stderr) : null));
+    const { child } = await startedRoutecert(['record', '--cli', 'claude', '--bin', `claude=${bin}`, '--route', 'claude-code/json', '--scenario', 'final', '--out', 'cases', '--probe-timeout', '600000'], dir, pids, 2);
     child.kill('SIGTERM');
     const r = await child;
     expect(r.exitCode, String(r.stderr)).toBe(143);
