@@ -13,6 +13,9 @@ import type { RunReport } from '#src/report/types.ts';
 /** The bundled corpus folder. */
 export const BUNDLED_CASES = projectPath('fixtures/cases');
 
+/** A bundled findings case whose accepted answer the hostile tests fill with canaries and odd values. */
+export const FINDINGS_CASE = path.join(BUNDLED_CASES, 'contracts/findings-code/claude-code/json/claude-structured-populated.json');
+
 /** A temp root for one test file; `remove()` in afterAll. */
 export async function tempRoot(name: string): Promise<{ dir: string; remove: () => Promise<void> }> {
   const dir = await mkdtemp(path.join(tmpdir(), `routecert-${name}-`));

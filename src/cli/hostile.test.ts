@@ -12,7 +12,7 @@ import { CANARIES, CANARY_CREDENTIAL_VAR, canaryText, leakedMarkers } from '#src
 import { procStat } from '#src/process/reap.ts';
 import { caseId } from '#src/record/caseId.ts';
 import type { RunReport } from '#src/report/types.ts';
-import { BUNDLED_CASES, onlyRun, routecert, routecertInProcess, tempRoot } from './cliTestKit.ts';
+import { FINDINGS_CASE, onlyRun, routecert, routecertInProcess, tempRoot } from './cliTestKit.ts';
 
 let root: { dir: string; remove: () => Promise<void> };
 beforeAll(async () => {
@@ -22,7 +22,6 @@ afterAll(async () => {
   await root.remove();
 });
 
-const FINDINGS_CASE = path.join(BUNDLED_CASES, 'contracts/findings-code/claude-code/json/claude-structured-populated.json');
 
 /** Every file under `dir` (recursively) with its text. */
 async function filesUnder(dir: string): Promise<{ file: string; text: string }[]> {

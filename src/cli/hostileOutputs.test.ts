@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectPath } from '#src/paths.ts';
 import { CANARIES, CANARY_CREDENTIAL_VAR, canaryText, leakedMarkers } from '#src/record/canaries.ts';
 import { caseId } from '#src/record/caseId.ts';
-import { BUNDLED_CASES, onlyRun, routecert, tempRoot } from './cliTestKit.ts';
+import { FINDINGS_CASE, onlyRun, routecert, tempRoot } from './cliTestKit.ts';
 
 let root: { dir: string; remove: () => Promise<void> };
 beforeAll(async () => {
@@ -21,7 +21,6 @@ afterAll(async () => {
   await root.remove();
 });
 
-const FINDINGS_CASE = path.join(BUNDLED_CASES, 'contracts/findings-code/claude-code/json/claude-structured-populated.json');
 const CANARY_ENV = { [CANARY_CREDENTIAL_VAR]: CANARIES.credential };
 
 /** Every file under `dir` (recursively) with its text. */
