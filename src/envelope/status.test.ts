@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { argumentRejectionLine, crashedStatus, incompleteStatus, noteLostOutput, outputTokens, refusalLine, schemaRefusal, schemaRefusedStatus, statusInErrorText } from './status.ts';
+import { argumentRejectionLine, crashedStatus, EMPTY_STDOUT, incompleteStatus, noteLostOutput, outputTokens, refusalLine, schemaRefusal, schemaRefusedStatus, statusInErrorText } from './status.ts';
 
 const run = (stderr: string, exitCode: number | null = 1, stdout = '') => ({ stdout, stderr, exitCode, elapsedMs: 1 });
 
@@ -38,7 +38,19 @@ describe('crashedStatus', () => {
     expect(crashedStatus(run("error: unknown option '--x'\n", 1, '{"type":"init"}\n'))?.kind).toBe('crashed');
     expect(crashedStatus({ ...run("error: unknown option '--x'\n", null), signal: 'SIGKILL' })?.kind).toBe('crashed');
     expect(crashedStatus(run('boom\n'))).toEqual({ kind: 'crashed', message: 'boom' });
-    expect(crashedStatus(run('', 0))).toBeNull();
+    expect(crashedStatus(run('', 0, '{"type":"result"}\n'))).toBeNull();
+  });
+
+  // anomalyco/opencode#31482 and #20799: exit 0, nothing on stdout, the answer went elsewhere.
+  it('is crashed (an incomplete stream) when the CLI exited 0 with nothing on stdout, with stderr as the message when there is one', () => {
+    expect(crashedStatus(run('', 0))).toEqual({ kind: 'crashed', incomplete: EMPTY_STDOUT, message: `incomplete stream: ${EMPTY_STDOUT}` });
+    expect(crashedStatus(run('', 0, ' \n'))).toMatchObject({ kind: 'crashed', incomplete: EMPTY_STDOUT });
+    expect(crashedStatus(run('Loaded cached credentials.\n', 0))).toEqual({ kind: 'crashed', incomplete: EMPTY_STDOUT, message: 'Loaded cached credentials.' });
+  });
+
+  it('leaves an empty stdout that ended at the deadline, or that printed prose, to the caller', () => {
+    expect(crashedStatus({ ...run('', 0), timedOut: true })).toBeNull();
+    expect(crashedStatus(run('', 0, 'I looked at it and prefer A.\n'))).toBeNull();
   });
 });
 
@@ -117,7 +129,7 @@ describe('crashedStatus: a refused invocation whatever the exit code (issue 21.5
     expect(crashedStatus(run("error: unexpected argument '--agent' found\n", 2))).toMatchObject({ kind: 'startup-rejected' });
   });
   it('exit 0 with an ordinary stderr is no failure', () => {
-    expect(crashedStatus(run('warning: update available\n', 0))).toBeNull();
+    expect(crashedStatus(run('warning: update available\n', 0, '{"type":"result"}\n'))).toBeNull();
   });
 });
 

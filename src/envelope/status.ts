@@ -147,7 +147,9 @@ export function errorStatusFromCode(code: unknown, message: string): EnvelopeSta
  * non-zero or by a signal (with the trimmed `stderr` as the message when there is one); else `null`.
  * `stderr` @default the envelope's. Also `startup-rejected` when stdout is empty, the exit code is
  * below 128 (not a signal death) and stderr is the CLI's own refusal ({@link refusalLine}): the run
- * ended before anything was printed, with an error the CLI itself worded, not a crash.
+ * ended before anything was printed, with an error the CLI itself worded, not a crash. Else, when
+ * it exited 0 (not timed out) with nothing on stdout, the `crashed` status of an incomplete stream
+ * ({@link EMPTY_STDOUT}, {@link incompleteStatus}): an empty output is never an answer.
  * Issues 11 and 21: a CLI refusing its own invocation, one of its arguments or the schema flag is
  * `startup-rejected` on every route, whatever its exit code.
  */
@@ -160,8 +162,17 @@ export function crashedStatus(envelope: Envelope, stderr: string = envelope.stde
     const message = stripAnsi(stderr).trim();
     return message !== '' ? { kind: 'crashed', message } : { kind: 'crashed' };
   }
+  if (envelope.stdout.trim() === '' && envelope.timedOut !== true) return incompleteStatus(envelope, EMPTY_STDOUT);
   return null;
 }
+
+/**
+ * Why a run that exited 0 with nothing on stdout is incomplete: no envelope, no event, not even a
+ * first one, so nothing says the run finished (anomalyco/opencode#31482, #20799: `opencode run
+ * --format json --session <id>` exits 0 with empty stdout while the answer went to its session
+ * store). Not "the model answered nothing": a model that answers nothing still gets an envelope.
+ */
+export const EMPTY_STDOUT = 'stdout is empty: no envelope and no event';
 
 /**
  * The status of an incomplete stream (no terminal event, or a cut last line): `crashed` with
