@@ -214,3 +214,27 @@ describe('geminiErrorStatus: the rate-limit hint Gemini CLI appends only to a 42
     expect(geminiErrorStatus({ type: 'unknown', message: '[API Error: Resource has been exhausted (e.g. check quota).]' })).toBeNull();
   });
 });
+
+describe('geminiDecoder(gemini-cli/stream-json): an error event of severity "error" that ends the run', () => {
+  const ts = '2026-12-02T00:00:00.000Z';
+  const init = { type: 'init', timestamp: ts, session_id: 'u', model: 'gemini-2.5-pro' };
+  const success = { type: 'result', timestamp: ts, status: 'success', stats: { total_tokens: 3, input_tokens: 2, output_tokens: 1 } };
+  const text = (value: object) => ({ type: 'message', timestamp: ts, role: 'assistant', content: JSON.stringify(value), delta: true });
+  const frame = (severity: string, message: string) => ({ type: 'error', timestamp: ts, severity, message });
+  const tool = [
+    { type: 'tool_use', timestamp: ts, tool_name: 'read_file', tool_id: 't1', parameters: {} },
+    { type: 'tool_result', timestamp: ts, tool_id: 't1', status: 'success', output: '' },
+  ];
+
+  // Gemini CLI 0.61.0 nonInteractiveCli: the turn limit fires before the next model turn, then RESULT says success.
+  it('is a CLI error with the CLI\'s words first when no assistant text follows it (session turn limit after a tool call)', () => {
+    const d = stream.decode(envelope(lines(init, text(FINAL), ...tool, frame('error', 'Maximum session turns exceeded'), success)), { anchor: 'position' });
+    expect(d.status).toEqual({ kind: 'cli-error', message: 'Maximum session turns exceeded' });
+    expect(d.human[0]).toBe('Maximum session turns exceeded');
+  });
+
+  it('does not end the run when assistant text follows it (a RESOURCE_EXHAUSTED retry), nor as a warning', () => {
+    expect(stream.decode(envelope(lines(init, frame('error', 'Resource has been exhausted (e.g. check quota).'), text(FINAL), success)), { anchor: 'position' }).status.kind).toBe('ok');
+    expect(stream.decode(envelope(lines(init, text(FINAL), frame('warning', 'Loop detected, stopping execution'), success)), { anchor: 'position' }).status.kind).toBe('ok');
+  });
+});

@@ -20,7 +20,10 @@
  *   `{"type":"result","status":"error","error":{"type":"unknown","message":"[API Error: Resource has
  *   been exhausted (e.g. check quota).]\nPlease wait and try again later. To increase your limits,
  *   ..."}}`, exit 173 (429 & 0xFF); a quota error thrown as such is named by its class,
- *   `"type":"TerminalQuotaError"` ({@link geminiErrorStatus}).
+ *   `"type":"TerminalQuotaError"` ({@link geminiErrorStatus});
+ * - when the CLI stops the run itself (session turn limit, invalid stream) stream-json carries an
+ *   `error` event of severity `"error"` and still ends with a `result` of status `"success"`: the
+ *   run failed ({@link finalErrorFrame}).
  */
 import { findJsonObjects } from '#src/scan/index.ts';
 import { framingOf, readJsonDocuments, type JsonDocument } from '#src/envelope/jsonl.ts';
@@ -215,6 +218,27 @@ function assistantSegments(documents: JsonDocument[]): AssistantSegment[] {
   return segments;
 }
 
+/**
+ * The message of the `error` event of severity `"error"` that ended the run, or `null`: the last
+ * such event when no assistant message follows it. Gemini CLI 0.61.0 (nonInteractiveCli) emits one
+ * when it stops the run itself, then still ends with a `result` of status `"success"`: the session
+ * turn limit (`Maximum session turns exceeded`, fired before the next model turn, so the text
+ * before it preceded a tool call and is not the answer) and an invalid stream (`Invalid stream: The
+ * model returned an empty response or malformed tool call.`). A severity-error event followed by
+ * more assistant text (a RESOURCE_EXHAUSTED retry that then succeeded) did not end the run; a
+ * `"warning"` (loop detected, blocked tool) never does by itself.
+ */
+function finalErrorFrame(documents: JsonDocument[]): string | null {
+  let stop: string | null = null;
+  for (const doc of documents) {
+    const v = doc.value;
+    if (!isPlainObject(v)) continue;
+    if (v.type === 'error' && v.severity === 'error') stop = typeof v.message === 'string' && v.message.trim() !== '' ? v.message : 'error event (severity error)';
+    else if (v.type === 'message' && v.role === 'assistant' && typeof v.content === 'string' && v.content.trim() !== '') stop = null;
+  }
+  return stop;
+}
+
 function decodeStream(route: string, envelope: Envelope, options: DecodeOptions = {}): Decoded {
   const docs = readJsonDocuments(envelope.stdout);
   const notes = [...docs.notes];
@@ -236,6 +260,13 @@ function decodeStream(route: string, envelope: Envelope, options: DecodeOptions 
     if (t.status === 'error' || isPlainObject(t.error)) {
       // An error after assistant text came after a model turn: the schema was accepted then.
       status = isPlainObject(t.error) ? errorStatus(t.error, human, ancillary, segments.length > 0) : { kind: 'cli-error', message: 'result status error' };
+    } else {
+      const stop = finalErrorFrame(docs.documents);
+      if (stop !== null) {
+        // The CLI's reason first: it is why the text before it is not an answer.
+        human.unshift(stop);
+        status = { kind: 'cli-error', message: stop };
+      }
     }
   } else if (docs.documents.length > 0 || docs.truncated) {
     // gemini-cli#20183: the stream ends without its result event (exit 1): never accepted.
