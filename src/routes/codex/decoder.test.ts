@@ -191,3 +191,33 @@ describe('codexDecoder: the first thread/item releases (openai/codex#4525)', () 
     expect(d.status.kind).toBe('ok');
   });
 });
+
+describe('codexDecoder: the legacy {"id","msg"} format (before openai/codex#4525)', () => {
+  /** A config summary, the prompt line, then `{"id","msg"}` events, as BloopAI/vibe-kanban's fixtures of it show. */
+  function legacy(...msgs: object[]): string {
+    const lines: object[] = [{ sandbox: 'read-only', approval: 'Never', provider: 'openai', model: 'gpt-5-codex' }, { prompt: 'Give your point of view.' }, { id: '0', msg: { type: 'session_configured', session_id: 's' } }, { id: '1', msg: { type: 'task_started' } }];
+    for (const msg of msgs) lines.push({ id: '1', msg });
+    return `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`;
+  }
+  const text = JSON.stringify(FINAL);
+
+  it('reads agent_message as the answer and task_complete as the end of the turn, with the token_count usage', () => {
+    const usage = { input_tokens: 100, output_tokens: 54 };
+    const d = decoder.decode(envelope(legacy({ type: 'agent_message', message: text }, { type: 'token_count', info: { total_token_usage: usage } }, { type: 'task_complete', last_agent_message: text })), { anchor: 'position' });
+    expect(d.status.kind).toBe('ok');
+    expect(d.candidates.map((c) => c.value)).toEqual([FINAL]);
+    expect(d.usage).toEqual(usage);
+    expect(decoder.detect(envelope(legacy({ type: 'agent_message', message: text })))).toBe(true);
+  });
+
+  it('is an incomplete stream without task_complete, whatever the exit code', () => {
+    const d = decoder.decode(envelope(legacy({ type: 'agent_message', message: text })), { anchor: 'position' });
+    expect(d.status).toMatchObject({ kind: 'crashed', incomplete: 'no task_complete event' });
+  });
+
+  it('is a failure when an error event ends a run that exited non-zero', () => {
+    const message = 'stream disconnected before completion: error sending request';
+    const d = decoder.decode(envelope(legacy({ type: 'stream_error', message: `${message}; retrying 1/5 in 200ms…` }, { type: 'error', message }), { exitCode: 1 }), { anchor: 'position' });
+    expect(d.status).toMatchObject({ kind: 'provider-error', message });
+  });
+});

@@ -18,6 +18,11 @@
  * - the first releases of this format (openai/codex#4525, 2025-09-30, which removed the legacy
  *   `{"id","msg"}` format) spelled the item kind `item_type` and the message `assistant_message`:
  *   both spellings are read;
+ * - the legacy format before it (Codex 0.1x to 0.4x `exec --json`, parsed by consumers such as
+ *   vibe-kanban's codex executor): a config summary object and a `{"prompt":..}` line, then one
+ *   `{"id","msg":{type,...}}` per event: `agent_message {message}` (the answer), `agent_reasoning`,
+ *   `exec_command_*`, `token_count`, `error {message}`, `stream_error`, ending with
+ *   `task_complete {last_agent_message}`; read with the same rules, `task_complete` as the turn's end;
  * - `-o FILE` holds the last agent message's raw text; it is empty when the turn fails or the run
  *   is killed before an answer, and absent when Codex refuses to start;
  * - Codex does not validate the schema client-side: a prose answer is a normal `agent_message`,
@@ -46,6 +51,9 @@ export const CODEX_ROUTE = 'codex/jsonl';
 
 /** The side-file role of the `-o` file (`Envelope.files`). */
 export const CODEX_LAST_MESSAGE_FILE = 'last-message';
+
+/** An event of the legacy `{"id","msg"}` format (before openai/codex#4525). */
+const LEGACY_EVENT = /"msg"\s*:\s*\{\s*"type"\s*:\s*"(?:task_started|task_complete|agent_message|session_configured)"/;
 
 /** stderr lines by which Codex 0.171.0 refuses to start (no JSONL at all). */
 const STARTUP_REJECTION = [/output schema file/i, /^error: (?:unexpected argument|invalid value|the argument)/im];
@@ -116,7 +124,7 @@ export function codexDecoder(): RouteDecoder {
   return {
     route: CODEX_ROUTE,
     header: 'Codex exec --json (JSONL + -o last message)',
-    detect: (envelope) => /"type"\s*:\s*"(?:thread\.started|turn\.(?:started|completed|failed))"/.test(envelope.stdout),
+    detect: (envelope) => /"type"\s*:\s*"(?:thread\.started|turn\.(?:started|completed|failed))"/.test(envelope.stdout) || LEGACY_EVENT.test(envelope.stdout),
     decode: (envelope, options) => decodeCodex(envelope, options),
   };
 }
@@ -132,11 +140,25 @@ function decodeCodex(envelope: Envelope, options: DecodeOptions = {}): Decoded {
   let completed: Record<string, unknown> | undefined;
   let failed: Record<string, unknown> | undefined;
   let terminal: Record<string, unknown> | undefined;
+  let legacy = false;
+  let legacyUsage: unknown;
 
   // JSONL as Codex prints it; a whole-document array of the same events (a capture tool's, or a
   // future framing) is read event by event too, so a framing change is drift, not a lost answer.
   for (const doc of jsonEvents(docs)) {
     const v = doc.value;
+    if (v.type === undefined && isPlainObject(v.msg)) {
+      // The legacy `{"id","msg"}` format: its events mapped onto the ones below.
+      const msg = v.msg;
+      if (msg.type === 'agent_message' && typeof msg.message === 'string') messages.push({ text: msg.message, line: doc.line, offset: doc.offset });
+      else if (msg.type === 'task_complete') {
+        completed = { ...msg, ...(legacyUsage !== undefined ? { usage: legacyUsage } : {}) };
+        terminal = msg;
+      } else if ((msg.type === 'error' || msg.type === 'stream_error') && typeof msg.message === 'string') errorEvents.push(msg.message);
+      else if (msg.type === 'token_count') legacyUsage = isPlainObject(msg.info) && msg.info.total_token_usage !== undefined ? msg.info.total_token_usage : msg;
+      legacy = true;
+      continue;
+    }
     switch (v.type) {
       case 'item.completed': {
         const item = v.item;
@@ -219,13 +241,13 @@ function decodeCodex(envelope: Envelope, options: DecodeOptions = {}): Decoded {
   const code = read.code;
   let status = read.status;
   if (status.kind !== 'startup-rejected' && status.kind !== 'provider-error' && (docs.truncated || (docs.documents.length > 0 && !completed && !failed))) {
-    status = incompleteStatus(envelope, docs.truncated ? 'the last line of stdout is cut' : 'no turn.completed or turn.failed event', ancillary);
+    status = incompleteStatus(envelope, docs.truncated ? 'the last line of stdout is cut' : legacy ? 'no task_complete event' : 'no turn.completed or turn.failed event', ancillary);
   }
   if (completed && status.kind === 'ok') noteLostOutput(completed.usage, candidates.length > 0 || commentary.size > 0 || messages.some((m) => m.text.trim() !== ''), human, notes);
   if (status.kind !== 'ok' && status.message) human.push(status.message);
   if (typeof status.apiErrorStatus === 'number') ancillary.push(`api_error_status=${status.apiErrorStatus}`);
   if (code !== null) ancillary.push(`error_code=${code}`);
-  if (docs.documents.length > 0 && !completed && !failed) notes.push('no turn.completed or turn.failed event: the turn never ended');
+  if (docs.documents.length > 0 && !completed && !failed) notes.push(`${legacy ? 'no task_complete event' : 'no turn.completed or turn.failed event'}: the turn never ended`);
 
   const decoded: Decoded = {
     ...envelopeFacts(envelope, options, docs),
