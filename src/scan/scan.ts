@@ -125,6 +125,8 @@ class HitScanner implements IterableIterator<ScanHit> {
   /** In {@link scanJson} without a needle: what each bracket pass saw close, for the validator after it. */
   private jumps: Jumps | undefined;
   private readonly ownJumps = newJumps(0);
+  /** In {@link scanJson}: the first attempt first tries the whole text as one value (see {@link wholeValueEnd}). */
+  private tryWhole = false;
   private done = true;
 
   constructor(text: string, options: ScanOptions) {
@@ -152,6 +154,7 @@ class HitScanner implements IterableIterator<ScanHit> {
     this.innerValues = undefined;
     this.innerAt = 0;
     this.jumps = undefined;
+    this.tryWhole = false;
     this.ownJumps.start = -1;
     this.ownJumps.record = this.record;
     this.done = typeof text !== 'string' || !(this.maxHits > 0) || !(this.wantObject || this.wantArray);
@@ -172,10 +175,13 @@ class HitScanner implements IterableIterator<ScanHit> {
   /**
    * From now on, the validator builds the complete values it can hand to `JSON.parse` whole (see
    * `validateFrom`): for {@link scanJson} without a needle, where every span is built anyway; never
-   * for {@link eachJsonHit}, which builds a value only when it yields it.
+   * for {@link eachJsonHit}, which builds a value only when it yields it. And when the text may be
+   * one value and nothing else, the first attempt parses it whole before reading it (a failed try
+   * there costs a parse up to the first error, which a lazy caller stopping early should not pay).
    */
   buildWhileValidating(): void {
     this.jumps = this.ownJumps;
+    this.tryWhole = true;
   }
 
   /** The next hit, or `undefined` once the scan is over (and ever after). */
@@ -225,6 +231,20 @@ class HitScanner implements IterableIterator<ScanHit> {
       if (refused >= 0) {
         this.pos = refused;
         continue;
+      }
+
+      // The whole text one value (a CLI's JSON envelope): one JSON.parse, no bracket pass (issue 24).
+      if (this.tryWhole) {
+        this.tryWhole = false;
+        const end = wholeValueEnd(text, start);
+        if (end > 0 && this.mayHold(start, end)) {
+          const value = parseSpan(text, start, end);
+          if (value !== REJECTED) {
+            this.frontier = this.pos = end;
+            if (end - start >= minLength) return this.hit(start, end, value);
+            continue;
+          }
+        }
       }
 
       let v: Validation | undefined;
@@ -301,6 +321,25 @@ class HitScanner implements IterableIterator<ScanHit> {
 }
 
 spare = new HitScanner('', NO_OPTIONS);
+
+/**
+ * When `text` may be nothing but the value opening at `start` (before it only JSON blanks, or a
+ * byte order mark first; after it only JSON blanks, its last other character the closer of
+ * `text[start]`), the end that value then has; else -1. Reads only the blanks at both ends. A
+ * value that `JSON.parse` accepts there is the scan's only hit: the bracket pass from `start`
+ * would end at its closer and nothing but blanks follows.
+ */
+function wholeValueEnd(text: string, start: number): number {
+  for (let i = text.charCodeAt(0) === 0xfeff ? 1 : 0; i < start; i++) if (!isBlank(text.charCodeAt(i))) return -1;
+  let end = text.length;
+  while (end > start && isBlank(text.charCodeAt(end - 1))) end--;
+  const closer = text.charCodeAt(start) === 0x7b ? 0x7d : 0x5d;
+  return end - start >= 2 && text.charCodeAt(end - 1) === closer ? end : -1;
+}
+
+function isBlank(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+}
 
 function parseSpan(text: string, start: number, end: number): unknown {
   try {
