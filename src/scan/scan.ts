@@ -34,9 +34,12 @@ const REJECTED = Symbol('rejected');
  * iterative validator that finds where it fails and which nested values were complete, and the
  * scan resumes there, never at the next character after the opener. Text that a failed pass has
  * already read is only ever re-read by the validator, which always moves forward. When a value
- * never closes, the complete values the bracket pass saw inside it are built in one `JSON.parse`
- * and the validator steps over them (a cut-off document is not read token by token, then parsed
- * again). Never throws; nesting depth is limited by memory, not the call stack.
+ * never closes, the complete values the bracket pass saw inside it are built by `JSON.parse` (the
+ * short ones in one call) and the validator steps over them (a cut-off document is not read token
+ * by token, then parsed again). A text whose first attempt may run to its last non-blank character
+ * (a CLI's JSON envelope, prose before it allowed) is handed to `JSON.parse` from there at once,
+ * without the bracket pass: about the cost of `JSON.parse` alone; when that parse fails, it cost a
+ * read up to the first error. Never throws; nesting depth is limited by memory, not the call stack.
  *
  * @param text - any string (lone surrogates and NUL included); offsets are UTF-16 code units.
  * @param options - {@link ScanOptions}: `maxHits`, `kinds`, `minLength`.
@@ -125,7 +128,7 @@ class HitScanner implements IterableIterator<ScanHit> {
   /** In {@link scanJson} without a needle: what each bracket pass saw close, for the validator after it. */
   private jumps: Jumps | undefined;
   private readonly ownJumps = newJumps(0);
-  /** In {@link scanJson}: the first attempt first tries the whole text as one value (see {@link wholeValueEnd}). */
+  /** In {@link scanJson}: the first attempt first tries the rest of the text as one value (see {@link wholeValueEnd}). */
   private tryWhole = false;
   private done = true;
 
@@ -175,9 +178,9 @@ class HitScanner implements IterableIterator<ScanHit> {
   /**
    * From now on, the validator builds the complete values it can hand to `JSON.parse` whole (see
    * `validateFrom`): for {@link scanJson} without a needle, where every span is built anyway; never
-   * for {@link eachJsonHit}, which builds a value only when it yields it. And when the text may be
-   * one value and nothing else, the first attempt parses it whole before reading it (a failed try
-   * there costs a parse up to the first error, which a lazy caller stopping early should not pay).
+   * for {@link eachJsonHit}, which builds a value only when it yields it. And when the rest of the
+   * text may be one value, the first attempt parses it whole before reading it (a failed try costs
+   * a parse up to the first error, which a lazy caller stopping early should not pay).
    */
   buildWhileValidating(): void {
     this.jumps = this.ownJumps;
@@ -233,7 +236,7 @@ class HitScanner implements IterableIterator<ScanHit> {
         continue;
       }
 
-      // The whole text one value (a CLI's JSON envelope): one JSON.parse, no bracket pass (issue 24).
+      // The text one value, prose before it aside (a CLI's JSON envelope): one JSON.parse, no bracket pass (issue 24).
       if (this.tryWhole) {
         this.tryWhole = false;
         const end = wholeValueEnd(text, start);
@@ -323,14 +326,13 @@ class HitScanner implements IterableIterator<ScanHit> {
 spare = new HitScanner('', NO_OPTIONS);
 
 /**
- * When `text` may be nothing but the value opening at `start` (before it only JSON blanks, or a
- * byte order mark first; after it only JSON blanks, its last other character the closer of
- * `text[start]`), the end that value then has; else -1. Reads only the blanks at both ends. A
- * value that `JSON.parse` accepts there is the scan's only hit: the bracket pass from `start`
- * would end at its closer and nothing but blanks follows.
+ * When the last character of `text` other than JSON blanks closes the value opening at `start`
+ * (`}` for `{`, `]` for `[`), the end that value then has; else -1. Reads only the blanks at the
+ * end. At the scan's first attempt, a span from `start` to there that `JSON.parse` accepts is the
+ * hit the bracket pass and parse would give (a valid value's opener matches its last closer), and
+ * only blanks follow it; whatever precedes `start` holds no attempt (an intro line of prose).
  */
 function wholeValueEnd(text: string, start: number): number {
-  for (let i = text.charCodeAt(0) === 0xfeff ? 1 : 0; i < start; i++) if (!isBlank(text.charCodeAt(i))) return -1;
   let end = text.length;
   while (end > start && isBlank(text.charCodeAt(end - 1))) end--;
   const closer = text.charCodeAt(start) === 0x7b ? 0x7d : 0x5d;
