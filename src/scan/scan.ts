@@ -331,6 +331,10 @@ spare = new HitScanner('', NO_OPTIONS);
  * end. At the scan's first attempt, a span from `start` to there that `JSON.parse` accepts is the
  * hit the bracket pass and parse would give (a valid value's opener matches its last closer), and
  * only blanks follow it; whatever precedes `start` holds no attempt (an intro line of prose).
+ * The price: a text that is not one value but ends with such a closer pays a parse up to its first
+ * error, which is cheap for concatenated values (`{..}\n{..}`: the first one) and a whole read for
+ * a cut-off document that happens to end at a closer of its first opener's kind (paired, a cut-off
+ * nested document cut after a `}`: 1.34x at 1 MiB, 1.50x at 4 MiB; issue 24).
  */
 function wholeValueEnd(text: string, start: number): number {
   let end = text.length;
