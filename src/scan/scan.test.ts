@@ -188,6 +188,43 @@ describe('scanJson: recovery from values that never close', () => {
   });
 });
 
+describe('scanJson: a text that is one value (issue 24)', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('parses a JSON envelope once, prose or blanks before it and blanks after it', () => {
+    const envelope = '{"type":"result","result":"see {\\"a\\": [1]} here","usage":{"in":3}}';
+    for (const [before, after] of [['', ''], ['\uFEFF  ', '\n'], ['Here is the answer:\n[INFO] ', ' \r\n\t']] as const) {
+      const text = before + envelope + after;
+      const parse = vi.spyOn(JSON, 'parse');
+      const hits = scanJson(text);
+      expect(parse).toHaveBeenCalledTimes(1);
+      parse.mockRestore();
+      expect(hits).toEqual([{ start: before.length, end: before.length + envelope.length, value: JSON.parse(envelope), kind: 'object', fenced: false }]);
+    }
+  });
+
+  const before = fc.constantFrom('', ' \n', '\uFEFF', 'answer: ', '[INFO] ', '```json\n', '{"a":1} ', '{"a": x ', '[');
+  const after = fc.constantFrom('', '\n', ' \r\n\t', '}', ']', ' {"z":[]}', '\n```');
+  const options = fc.constantFrom({}, { kinds: ['object'] as const }, { kinds: ['array'] as const }, { minLength: 8 }, { maxHits: 1 });
+  test.prop([before, fc.oneof(container, tokenSoup), after, options], { numRuns: 400 })(
+    'gives the hits of the scan that reads it, whatever surrounds the value',
+    (head, body, tail, opts) => {
+      const text = head + body + tail;
+      expect(scanJson(text, opts)).toEqual([...eachJsonHit(text, opts)]); // eachJsonHit never parses ahead
+    },
+  );
+
+  it('parses a long complete value inside a value that fails before it only once, as its hit', () => {
+    const long = JSON.stringify({ items: Array.from({ length: 60 }, (_, j) => ({ j, w: 'a { b' })) });
+    const text = `{"a" 1, "b": ${long} oops`;
+    const expected = JSON.parse(long) as unknown;
+    const parse = vi.spyOn(JSON, 'parse');
+    const hits = scanJson(text);
+    expect(parse).toHaveBeenCalledTimes(1);
+    expect(hits.map((h) => h.value)).toEqual([expected]);
+  });
+});
+
 describe('scanJson: Markdown fences', () => {
   it('flags values in a ```json fence and not those outside it', () => {
     const text = 'Before {"x":0}\n```json\n{"a":1}\n```\nafter {"z":2}\n';

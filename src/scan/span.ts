@@ -13,8 +13,11 @@
  * escaped, so braces and escaped quotes inside strings do not count.
  */
 
-/** Character classes outside strings: 0 = stop, 1 = skip, 2 = quote, 3..6 = `{` `[` `}` `]`. */
-const CLASS = new Uint8Array(128);
+/**
+ * Character classes outside strings: 0 = stop, 1 = skip, 2 = quote, 3..6 = `{` `[` `}` `]`. One
+ * entry per UTF-16 code unit (64 KiB), so the loop needs no separate test for non-ASCII.
+ */
+const CLASS = new Uint8Array(65536);
 for (const ch of ' \t\n\r,:0123456789+-.eEtrufalsn') CLASS[ch.charCodeAt(0)] = 1;
 CLASS[0x22] = 2;
 CLASS[0x7b] = 3;
@@ -90,11 +93,16 @@ export function balancedSpanEnd(text: string, start: number, jumps?: Jumps): num
     jumps.length = 0;
   }
   for (let i = start; i < len; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 128) return -1 - i;
-    switch (CLASS[c]) {
-      case 1:
-        break;
+    // Runs of blanks, separators, digits and literals in a tight loop of their own, not one trip
+    // through the switch each (issue 24: about 0.75 of the time on brace-dense documents).
+    let c = text.charCodeAt(i);
+    let k = CLASS[c];
+    while (k === 1 && ++i < len) {
+      c = text.charCodeAt(i);
+      k = CLASS[c];
+    }
+    if (i >= len) break;
+    switch (k) {
       case 2: {
         let q = text.indexOf('"', i + 1);
         for (;;) {

@@ -46,13 +46,15 @@ const AFTER = 5;
  * A success returns one shared object, overwritten by the next call: read it at once.
  *
  * With `jumps` from a `balancedSpanEnd` pass from the same `start` (span.ts; same text, same
- * `record`), the nested values that pass saw close are built first, all in one `JSON.parse` of
- * `[value,value,...]`, and the validator steps over each one it reaches as a complete value, listed
- * with its value, instead of reading it token by token (issue 24: a cut-off document is then read
- * by the bracket pass, the validator on what lies between its complete values, and `JSON.parse`
- * once, where it was read by all three). When that batch throws, a listed value of 512 code units
- * or more is parsed alone as the validator reaches it, and the rest is read as usual; no value
- * inside a listed one is listed, so each character meets at most two rejected parses. Same `end`,
+ * `record`), the nested values that pass saw close are built by `JSON.parse`, and the validator
+ * steps over each one it reaches as a complete value, listed with its value, instead of reading it
+ * token by token (issue 24: a cut-off document is then read by the bracket pass, the validator on
+ * what lies between its complete values, and `JSON.parse` once, where it was read by all three).
+ * The values shorter than 512 code units are built first, all in one `JSON.parse` of
+ * `[value,value,...]`; a longer one is parsed alone when the validator reaches it (not copied into
+ * the batch, and not parsed at all when the validator fails before it). A value that does not
+ * parse is read as usual: when the batch throws, every short one. No value inside a listed one is
+ * listed, so each character meets at most one rejected parse. Same `end`,
  * `failAt` and `inner` as without: a balanced span parses exactly when the validator would
  * complete it, and ends where its closer is.
  */
@@ -67,8 +69,8 @@ export function validateFrom(text: string, start: number, record: number, jumps?
   const jumping = jumps !== undefined && jumps.start === start && jumps.length > 0 && jumps.record === record;
   const spans = jumping ? jumps.spans : NO_JUMPS;
   const jumpLength = jumping ? jumps.length : 0;
-  // All of them in one JSON.parse; when that throws, each long one alone as the validator reaches it.
-  const built = jumping ? parseAll(text, spans, jumpLength) : undefined;
+  // The short ones all in one JSON.parse (none when it throws); each long one alone as the validator reaches it.
+  const built = jumping ? parseShort(text, spans, jumpLength) : undefined;
   let jumpAt = 0;
   let values: unknown[] | undefined;
   let state = VALUE;
@@ -95,7 +97,7 @@ export function validateFrom(text: string, start: number, record: number, jumps?
             while (jumpAt < jumpLength && (spans[jumpAt] as number) < i) jumpAt += 2;
             if (jumpAt < jumpLength && spans[jumpAt] === i) {
               const to = spans[jumpAt + 1] as number;
-              const value = built !== undefined ? built[jumpAt >> 1] : to - i >= JUMP_ALONE ? parseOrUndefined(text, i, to) : undefined;
+              const value = to - i >= JUMP_ALONE ? parseOrUndefined(text, i, to) : built?.[jumpAt >> 1];
               if (value !== undefined) {
                 // Complete: nothing inside it was listed yet (the validator has not read past `i`).
                 values ??= [];
@@ -179,7 +181,11 @@ export function validateFrom(text: string, start: number, record: number, jumps?
 }
 
 const NO_JUMPS = new Int32Array(0);
-/** Without a batch, a listed value shorter than this is read by the validator, not parsed on its own. */
+/**
+ * A listed value this long or longer is parsed on its own when the validator reaches it, a shorter
+ * one in the batch of {@link parseShort}. Alone, a long value is not copied into the batch string,
+ * and it is parsed only if the validator gets to it (issue 24).
+ */
 const JUMP_ALONE = 512;
 
 /** Stacks of open containers (kind 0 = object, 1 = array; start offset), shared between calls. */
@@ -205,16 +211,32 @@ function failure(at: number, inner: number[] | undefined, innerLength: number, v
   return { end: -1, failAt: at, inner, values };
 }
 
-/** The values of the spans `[from0, to0, from1, to1, ...]` of `text` (`length` entries), or `undefined` when one is not JSON. */
-function parseAll(text: string, spans: Int32Array, length: number): unknown[] | undefined {
+/**
+ * The values of the spans `[from0, to0, from1, to1, ...]` of `text` (`length` entries) shorter than
+ * {@link JUMP_ALONE}, built in one `JSON.parse`, at the index of their pair (`values[k]` for the pair
+ * at `spans[2k]`; the long ones' entries are empty); `undefined` when one of them is not JSON.
+ */
+function parseShort(text: string, spans: Int32Array, length: number): unknown[] | undefined {
   const parts: string[] = [];
-  for (let k = 0; k < length; k += 2) parts.push(text.slice(spans[k], spans[k + 1]));
+  for (let k = 0; k < length; k += 2) {
+    const from = spans[k] as number;
+    const to = spans[k + 1] as number;
+    if (to - from < JUMP_ALONE) parts.push(text.slice(from, to));
+  }
+  if (parts.length === 0) return NO_VALUES;
+  let batch: unknown[];
   try {
-    return JSON.parse(`[${parts.join(',')}]`) as unknown[];
+    batch = JSON.parse(`[${parts.join(',')}]`) as unknown[];
   } catch {
     return undefined;
   }
+  if (batch.length === length >> 1) return batch;
+  const values: unknown[] = [];
+  for (let k = 0, b = 0; k < length; k += 2) values.push((spans[k + 1] as number) - (spans[k] as number) < JUMP_ALONE ? batch[b++] : undefined);
+  return values;
 }
+
+const NO_VALUES: unknown[] = [];
 
 /** `JSON.parse(text.slice(from, to))`, or `undefined` when it throws (no JSON text parses to `undefined`). */
 function parseOrUndefined(text: string, from: number, to: number): unknown {
