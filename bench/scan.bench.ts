@@ -12,7 +12,11 @@
  *   tried at each `{` or `[` that is not inside an earlier hit: on a success it jumps past the
  *   value, on a failure it moves one character on (the usual way of pulling JSON out of model
  *   output; it is not raw_decode at literally every brace, which would re-read every nested value);
- * - `JSON.parse` on the valid document.
+ * - `JSON.parse` on the valid document;
+ * - `floor`: the scan's own hits rebuilt from their known spans, `JSON.parse` of each span's text and
+ *   a hit record, all kept: what any scanner that builds its values with `JSON.parse` pays on that
+ *   input with nothing left to find (issue 24). `scan/floor` is the scanner's share above it; a
+ *   family whose floor is below the speed target cannot meet it by a faster search.
  *
  * Timing: medians of the process's CPU time (`--clock=cpu`, default; `--clock=wall` for elapsed
  * time). Every subject is timed in the same interleaved rounds (5 by default): each round times
@@ -30,7 +34,7 @@
  * size: no growth) reads `n/a` and does not fail.
  */
 import { availableParallelism, loadavg } from 'node:os';
-import { findJsonObjects, scanJson } from '#src/scan/index.ts';
+import { findJsonObjects, type ScanHit, scanJson } from '#src/scan/index.ts';
 import { runMemorySection } from './memory.bench.ts';
 import { type Benchmark, type Clock, type Milliseconds, median, timeOnce } from './benchmark.ts';
 import { naiveScan } from './naive-scan.ts';
@@ -55,6 +59,9 @@ interface Row {
   growth: number | undefined;
   anchoredMs: Milliseconds;
   anchoredGrowth: number | undefined;
+  floorMs: Milliseconds;
+  /** Median over rounds of scan time / floor time, both timed in the same round. */
+  floorRatio: number | undefined;
   /** Median over rounds of baseline time / scan time, both timed in the same round. */
   baselineRatio: number | undefined;
   hits: string;
@@ -101,12 +108,14 @@ async function run(argv: readonly string[]): Promise<number> {
 
 function measureInput(input: InputKind, seed: number, sizes: readonly number[], rounds: number, clock: Clock): Row[] {
   const texts = sizes.map((sizeMb) => asDecodedOutput(input.generate(Math.round(sizeMb * MB), seed)));
-  const hits = texts.map((text) => scanJson(text).length);
+  const spans = texts.map((text) => hitSpans(scanJson(text)));
+  const hits = spans.map((s) => s.length / 2);
   for (let w = 0; w < 2; w++) for (const text of texts) scanJson(text); // warm-up: let the JIT settle
   for (const text of texts.slice(0, 2)) findJsonObjects(text, { anchor: ANCHOR });
 
   const scan: Milliseconds[][] = sizes.map(() => []);
   const anchored: Milliseconds[][] = sizes.map(() => []);
+  const floor: Milliseconds[][] = sizes.map(() => []);
   const parse: Milliseconds[][] = sizes.map(() => []);
   const baseline: (Milliseconds | undefined)[][] = sizes.map(() => []);
   const baseHits: (number | undefined)[] = sizes.map(() => undefined);
@@ -120,6 +129,8 @@ function measureInput(input: InputKind, seed: number, sizes: readonly number[], 
       const text = texts[k] as string;
       (scan[k] as Milliseconds[]).push(timeOnce(() => scanJson(text), clock, true));
       (anchored[k] as Milliseconds[]).push(timeOnce(() => findJsonObjects(text, { anchor: ANCHOR }), clock, true));
+      const known = spans[k] as Int32Array;
+      (floor[k] as Milliseconds[]).push(timeOnce(() => rebuildHits(text, known), clock, true));
       if (input.validJson) (parse[k] as Milliseconds[]).push(timeOnce(() => JSON.parse(text), clock, true));
       if (r === 0) {
         const sizeMb = sizes[k] as number;
@@ -161,9 +172,35 @@ function measureInput(input: InputKind, seed: number, sizes: readonly number[], 
       growth: k === 0 ? undefined : perRound(times, scan[k - 1] as Milliseconds[], perDoubling),
       anchoredMs: median(anchored[k] as Milliseconds[]),
       anchoredGrowth: k === 0 ? undefined : perRound(anchored[k] as Milliseconds[], anchored[k - 1] as Milliseconds[], perDoubling),
+      floorMs: median(floor[k] as Milliseconds[]),
+      floorRatio: perRound(times, floor[k] as Milliseconds[]),
       hits: hitsCell,
     };
   });
+}
+
+/** `[start0, end0, start1, end1, ...]` of `hits`. */
+function hitSpans(hits: readonly ScanHit[]): Int32Array {
+  const spans = new Int32Array(hits.length * 2);
+  hits.forEach((hit, k) => {
+    spans[2 * k] = hit.start;
+    spans[2 * k + 1] = hit.end;
+  });
+  return spans;
+}
+
+/**
+ * The `floor` subject: a hit for each known span of `text`, its value built by `JSON.parse` of the
+ * span's text, every hit kept (as `scanJson` keeps them). No search, no validation, no fence lookup.
+ */
+function rebuildHits(text: string, spans: Int32Array): ScanHit[] {
+  const hits: ScanHit[] = [];
+  for (let k = 0; k < spans.length; k += 2) {
+    const start = spans[k] as number;
+    const end = spans[k + 1] as number;
+    hits.push({ start, end, value: JSON.parse(text.slice(start, end)) as unknown, kind: text.charCodeAt(start) === 0x7b ? 'object' : 'array', fenced: false });
+  }
+  return hits;
 }
 
 function option(argv: readonly string[], name: string, fallback: string): string {
@@ -171,8 +208,8 @@ function option(argv: readonly string[], name: string, fallback: string): string
   return argv.find((a) => a.startsWith(prefix))?.slice(prefix.length) ?? fallback;
 }
 
-const COLUMNS = ['input', 'MiB', 'scan MB/s', 'growth/2x', 'anchored MB/s', 'growth/2x', 'raw_decode loop MB/s', 'base/scan', 'scan/JSON.parse', 'hits (scan vs base)'];
-const WIDTHS = [10, 3, 18, 9, 18, 9, 26, 9, 17, 17];
+const COLUMNS = ['input', 'MiB', 'scan MB/s', 'growth/2x', 'anchored MB/s', 'growth/2x', 'floor MB/s', 'scan/floor', 'raw_decode loop MB/s', 'base/scan', 'scan/JSON.parse', 'hits (scan vs base)'];
+const WIDTHS = [10, 3, 18, 9, 18, 9, 18, 10, 26, 9, 17, 17];
 
 function printHeader(): void {
   console.log(COLUMNS.map((c, k) => c.padEnd(WIDTHS[k] as number)).join(' | '));
@@ -188,6 +225,8 @@ function printRow(row: Row): void {
     row.growth === undefined ? '-' : row.growth.toFixed(2),
     rate(row.anchoredMs),
     row.anchoredGrowth === undefined ? '-' : row.anchoredGrowth.toFixed(2),
+    rate(row.floorMs),
+    row.floorRatio === undefined ? '-' : row.floorRatio.toFixed(2),
     typeof row.baselineMs === 'string' ? row.baselineMs : rate(row.baselineMs),
     row.baselineRatio === undefined ? '-' : `${row.baselineRatio.toFixed(1)}x`,
     row.parseMs === undefined || row.parseRatio === undefined ? '-' : `${row.parseRatio.toFixed(2)} (${formatMs(row.parseMs)})`,
@@ -256,8 +295,19 @@ function printTargets(rows: readonly Row[]): number {
   if (scanGrowth.value > TARGET_GROWTH) {
     console.log(
       '\nnote: scan builds and keeps every hit; a growth step above 2.2 there is V8 collecting the retained\n' +
-        'results once they outgrow the young generation (JSON.parse shows it too); the anchored column,\n' +
-        'which builds only candidates, is what a decoder pays.',
+        'results once they outgrow the young generation (JSON.parse and the floor column show it too); the\n' +
+        'anchored column, which builds only candidates, is what a decoder pays.',
+    );
+  }
+  const floorRate = (r: Row): number => (r.sizeMb * MB) / 1e6 / (r.floorMs / 1000);
+  for (const family of families) {
+    const of = rows.filter((r) => r.input === family);
+    const floorSlowest = worst(of, floorRate, -1);
+    if (worst(of, rate, -1).value >= TARGET_SCAN_MB_S || floorSlowest.value >= TARGET_SCAN_MB_S) continue;
+    console.log(
+      `note: ${family}: the floor alone (JSON.parse of each hit's span and its hit record, all kept, nothing searched)\n` +
+        `runs at ${floorSlowest.value.toFixed(1)} MB/s (${floorSlowest.where}), below ${TARGET_SCAN_MB_S} MB/s in this run: a faster search alone\n` +
+        'cannot meet this speed target there; only cheaper values or fewer kept objects could.',
     );
   }
   return code;
