@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { clipForOutput, redact, redactOutput, redactValue } from './redact.ts';
-import { CANARIES as SHAPES, CANARY_CREDENTIAL_VAR, canaryText, leakedMarkers } from '#src/record/canaries.ts';
+import { CANARIES as SHAPES, CANARY_CREDENTIAL_VAR, canaryText, leakedMarkers, LOOKALIKES } from '#src/record/canaries.ts';
+import { SECRET_PATTERNS, type Pattern } from './shapes.ts';
 
 // Machine-like paths, spelled in pieces so the repository holds no literal path of a machine.
 const ROOT_HOME = ['', 'root'].join('/');
@@ -138,5 +139,33 @@ describe('redactOutput: any value after a secret-named key (issue 21, hcheck can
   });
   it.each(['"output_tokens":12345678', '"tokens":{"input":1}', 'max_tokens: 4096', '"api_key": null', 'The tokens are counted.', '"is_secret": false'])('leaves %s alone (numbers, booleans, null, objects, prose)', (text) => {
     expect(redactOutput(text)).toBe(text);
+  });
+  // The usage lines CLIs print (issue 23, h23r): counts with a unit, a range, a sentence's full stop.
+  it.each([...LOOKALIKES, 'total tokens: 12k; cost $0.01', 'tokens: 1_532', '"tokens": "1532"', 'tokens: none', '"token_type": "Bearer"'])('leaves the usage look-alike %s alone', (text) => {
+    expect(redactOutput(text)).toBe(text);
+  });
+  it.each([
+    ['token: 1a2b3c4d', '1a2b3c4d'],
+    ['token=1532abc.', '1532abc'],
+    ['password: 12ab.', '12ab'],
+    ['api_key: 42x', '42x'],
+    ['secret=none-of-your-business', 'none-of-your-business'],
+    ['access_token: bearer-7f3a', 'bearer-7f3a'],
+  ])('still hides a value with a letter beside its digits or words: %s', (text, value) => {
+    expect(redactOutput(text)).not.toContain(value);
+  });
+});
+
+describe('the patterns\' quick checks (needs)', () => {
+  // A `needs` that a match can lack would skip its pattern and leak: every canary, alone, in JSON
+  // and in JSON inside JSON, is checked against every pattern that matches it.
+  const texts = Object.values(SHAPES).flatMap((c) => [c, JSON.stringify(c), JSON.stringify(JSON.stringify(`x ${c} y`))]);
+  const missed = (p: Pattern): string[] => texts.filter((t) => new RegExp(p.re.source, p.re.flags).test(t) && p.needs !== undefined && !p.needs.test(t));
+  it.each(SECRET_PATTERNS.map((p) => [p.name, p] as const))('%s: every canary it matches passes its needs', (_name, p) => {
+    expect(missed(p)).toEqual([]);
+  });
+  it('bites: a needs the jwt canary lacks is caught', () => {
+    const jwt = SECRET_PATTERNS.find((p) => p.name === 'jwt')!;
+    expect(missed({ ...jwt, needs: /eyK/ }).length).toBeGreaterThan(0);
   });
 });

@@ -1,0 +1,87 @@
+/**
+ * Issue 23's leftovers (session 4, h23r), each repeated as a user meets it: routecert spawned on
+ * a case folder, a reporter module or a record command, and what it writes and prints read back.
+ * - redaction leaves the usage lines CLIs print alone (`tokens = 1532.`) and still hides every canary;
+ * - the console is redacted on whole lines: a canary split across two writes is hidden;
+ * - a reporter fault raised in `onRunEnd` reaches report.json and every other report;
+ * - `--full-values` redacts each long value once, and SIGINT while it does gives the partial report;
+ * - `record` refuses a symlink on the way to `--out` inside the working folder.
+ */
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CANARIES, CANARY_CREDENTIAL_VAR, canaryText, leakedMarkers, LOOKALIKES } from '#src/record/canaries.ts';
+import { caseId } from '#src/record/caseId.ts';
+import { FINDINGS_CASE, onlyRun, routecert, tempRoot } from './cliTestKit.ts';
+
+let root: { dir: string; remove: () => Promise<void> };
+beforeAll(async () => {
+  root = await tempRoot('hostile-leftovers');
+});
+afterAll(async () => {
+  if (!process.env.KEEP) await root.remove();
+});
+
+const CANARY_ENV = { [CANARY_CREDENTIAL_VAR]: CANARIES.credential };
+
+/** Every file under `dir` (recursively) with its text. */
+async function filesUnder(dir: string): Promise<{ file: string; text: string }[]> {
+  const out: { file: string; text: string }[] = [];
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    out.push({ file, text: await readFile(file, 'utf8') });
+  }
+  return out;
+}
+
+/** No canary (nor any marker of one) in any of `texts`. */
+function expectNoCanary(texts: { file: string; text: string }[]): void {
+  for (const w of texts) {
+    expect(leakedMarkers(w.text), `${w.file} leaks`).toEqual([]);
+    for (const canary of Object.values(CANARIES)) expect(w.text.includes(canary), `${w.file} holds ${canary}`).toBe(false);
+  }
+}
+
+/** The populated findings case with its answer, stdout or stderr edited by `edit`, written to `file` with its id recomputed. */
+/* eslint-disable @typescript-eslint/no-explicit-any -- a test edits any field of a case */
+async function writeFindingsCase(file: string, edit: (c: Record<string, any>, answer: Record<string, any>) => void): Promise<void> {
+  const c = JSON.parse(await readFile(FINDINGS_CASE, 'utf8')) as Record<string, any>;
+  const envelope = JSON.parse(c.attempts[0].stdout) as Record<string, any>;
+  edit(c, envelope.structured_output as Record<string, any>);
+  if (c.attempts[0].exitCode === 0) c.attempts[0].stdout = JSON.stringify(envelope);
+  else c.attempts[0].stdout = c.attempts[0].stderr;
+  c.id = caseId(c as Parameters<typeof caseId>[0]);
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, JSON.stringify(c, null, 2));
+}
+/* eslint-enable @typescript-eslint/no-explicit-any */
+
+describe('redaction hides secrets, not the usage lines CLIs print', () => {
+  it('run: every report and the console keep `tokens = 1532.` and the other look-alikes whole, and hold no canary', async () => {
+    const dir = path.join(root.dir, 'lookalikes');
+    const usage = LOOKALIKES.join('\n');
+    // Accepted: the look-alikes in the answer (report.json quotes it); failing: on stderr, quoted as evidence.
+    await writeFindingsCase(path.join(dir, 'cases', 'accepted.json'), (c, answer) => {
+      answer.notes = `${usage}\n${canaryText()}`;
+      c.attempts[0].stderr = `${usage}\n${canaryText()}`;
+      c.expect = { verdict: 'accepted', origin: 'structured_output' };
+    });
+    await writeFindingsCase(path.join(dir, 'cases', 'prose.json'), (c) => {
+      c.attempts[0].stderr = `${usage}\n${canaryText()}`;
+      c.attempts[0].exitCode = 1;
+      c.expect = { verdict: 'accepted' };
+    });
+    const r = await routecert(['run', '--no-probes', '--no-certify', '--cases', 'cases', '--reports', 'reports', '--reporter', 'verbose', '--reporter', 'json', '--reporter', 'markdown', '--reporter', 'html'], { cwd: dir, env: CANARY_ENV });
+    expect(r.exitCode, r.stderr).toBe(1);
+    const { dir: run, report } = await onlyRun(path.join(dir, 'reports'));
+    const written = await filesUnder(run);
+    expectNoCanary([...written, { file: 'stdout', text: r.stdout }, { file: 'stderr', text: r.stderr }]);
+    const notes = (report.cases.find((c) => c.file.endsWith('accepted.json'))!.verdict as { value: { notes: string } }).value.notes;
+    for (const line of LOOKALIKES) expect(notes, 'report.json').toContain(line);
+    // The failing case's stderr is quoted as evidence (its head and tail): the counts at its head are there.
+    const html = written.find((w) => w.file.endsWith('report.html'))!.text;
+    for (const count of ['tokens = 1532.', 'Tokens: 1,532 in / 31 out', 'output_tokens=31ms', 'tokens=~1532', 'tokens: 200/1000 (20%)']) expect(html, 'report.html').toContain(count);
+    expect(r.stdout, 'the console').toContain('tokens = 1532.');
+  }, 120_000);
+});
