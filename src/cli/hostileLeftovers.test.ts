@@ -85,3 +85,35 @@ describe('redaction hides secrets, not the usage lines CLIs print', () => {
     expect(r.stdout, 'the console').toContain('tokens = 1532.');
   }, 120_000);
 });
+
+describe('the console is redacted a whole line at a time', () => {
+  it('a reporter that prints every canary split in two writes, at every offset, on stdout and stderr: the console holds none, the lines are all there', async () => {
+    const dir = path.join(root.dir, 'split-writes');
+    await mkdir(path.join(dir, 'cases'), { recursive: true });
+    await writeFindingsCase(path.join(dir, 'cases', 'one.json'), () => undefined);
+    const canaries = Object.values(CANARIES);
+    await writeFile(
+      path.join(dir, 'split.mjs'),
+      `const canaries = ${JSON.stringify(canaries)};
+export default {
+  name: 'split',
+  onRunEnd() {
+    let n = 0;
+    for (const c of canaries) for (let at = 1; at < c.length; at += 1) for (const stream of [process.stdout, process.stderr]) {
+      stream.write('split ' + c.slice(0, at));
+      stream.write(c.slice(at) + ' end ' + n++ + '\\n');
+    }
+  },
+};
+`,
+    );
+    const r = await routecert(['run', '--no-probes', '--no-certify', '--cases', 'cases', '--reports', 'reports', '--reporter', './split.mjs', '--reporter', 'json'], { cwd: dir, env: CANARY_ENV });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expectNoCanary([{ file: 'stdout', text: r.stdout }, { file: 'stderr', text: r.stderr }]);
+    const lines = canaries.reduce((n, c) => n + c.length - 1, 0) * 2;
+    for (const [text, first] of [[r.stdout, 0], [r.stderr, 1]] as const) {
+      const seen = new Set([...text.matchAll(/ end (\d+)$/gm)].map((m) => Number(m[1])));
+      expect(Array.from({ length: lines / 2 }, (_, i) => 2 * i + first).filter((n) => !seen.has(n))).toEqual([]);
+    }
+  }, 120_000);
+});

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { clipForOutput, redact, redactOutput, redactValue } from './redact.ts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { clipForOutput, redact, redactedLines, redactOutput, redactValue } from './redact.ts';
 import { CANARIES as SHAPES, CANARY_CREDENTIAL_VAR, canaryText, leakedMarkers, LOOKALIKES } from '#src/record/canaries.ts';
 import { SECRET_PATTERNS, type Pattern } from './shapes.ts';
 
@@ -167,5 +167,56 @@ describe('the patterns\' quick checks (needs)', () => {
   it('bites: a needs the jwt canary lacks is caught', () => {
     const jwt = SECRET_PATTERNS.find((p) => p.name === 'jwt')!;
     expect(missed({ ...jwt, needs: /eyK/ }).length).toBeGreaterThan(0);
+  });
+});
+
+describe('redactedLines: the console redacted a whole line at a time (issue 23, h23r)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  const collect = (idleMs = 0) => {
+    const out: string[] = [];
+    return { out, lines: redactedLines((t) => out.push(t), { idleMs }) };
+  };
+
+  it('a canary of every shape split in two writes at every offset is hidden as a whole', () => {
+    for (const canary of Object.values(SHAPES)) {
+      const line = `said ${canary} here\n`;
+      for (let at = 1; at < line.length - 1; at += 1) {
+        const { out, lines } = collect();
+        lines.write(line.slice(0, at));
+        lines.write(line.slice(at));
+        lines.flush();
+        expect(out.join(''), `${canary} split at ${at}`).toBe(redactOutput(line));
+      }
+    }
+  });
+
+  it('bites: redacting each write alone lets a split canary through', () => {
+    const line = `said ${SHAPES.github} here\n`;
+    const at = line.indexOf('CNRY');
+    expect(redactOutput(line.slice(0, at)) + redactOutput(line.slice(at))).toContain('CNRY');
+  });
+
+  it('a PEM key written a line at a time, and a Bearer token on the line after its scheme, are held until whole', () => {
+    const { out, lines } = collect();
+    for (const l of `${SHAPES.privateKey}\nAuthorization: Bearer\n  CNRYopaque0token9value\ndone\n`.split(/(?<=\n)/)) lines.write(l);
+    lines.flush();
+    expect(leakedMarkers(out.join(''))).toEqual([]);
+    expect(out.join('')).toContain('done\n');
+  });
+
+  it('a whole line is passed on at once; a partial line after `idleMs` without a write, or at flush', () => {
+    vi.useFakeTimers();
+    const { out, lines } = collect(100);
+    lines.write('12 cases\n3/12');
+    expect(out).toEqual(['12 cases\n']);
+    vi.advanceTimersByTime(99);
+    expect(out).toEqual(['12 cases\n']);
+    vi.advanceTimersByTime(1);
+    expect(out).toEqual(['12 cases\n', '3/12']);
+    lines.write('\r\u001b[K4/12');
+    lines.flush();
+    expect(out.join('')).toBe('12 cases\n3/12\r\u001b[K4/12');
   });
 });
