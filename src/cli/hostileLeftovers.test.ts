@@ -117,3 +117,70 @@ export default {
     }
   }, 120_000);
 });
+
+describe('--full-values: each long value redacted once, a slice at a time', () => {
+  it('SIGINT while a long answer is redacted stops it: the partial report is marked interrupted, the answer a clipped preview, exit 130', async () => {
+    const dir = path.join(root.dir, 'full-values-sigint');
+    await writeFindingsCase(path.join(dir, 'cases', 'a.json'), () => undefined);
+    // 3 Mi characters of prose: redacted in slices (2 Mi and more), the last line a canary.
+    const prose = 'the quick brown fox jumps over 13 lazy dogs; tokens = 1532.\n'.repeat(52_429);
+    await writeFindingsCase(path.join(dir, 'cases', 'b.json'), (c, answer) => {
+      answer.notes = `${prose}${CANARIES.github}\n`;
+      c.expect = { verdict: 'accepted', origin: 'structured_output' };
+    });
+    // The signal is sent when case a's result is reported, and handled at the first turn of the
+    // event loop after it: case b is judged without one (its file is in memory), so that turn is
+    // the first pause of its redaction. Nothing is timed.
+    await writeFile(path.join(dir, 'sigint.mjs'), "let sent = false;\nexport default { name: 'sigint', onCaseResult() { if (!sent) { sent = true; process.kill(process.pid, 'SIGINT'); } } };\n");
+    const r = await routecert(['run', '--no-probes', '--no-certify', '--cases', 'cases', '--reports', 'reports', '--reporter', './sigint.mjs', '--reporter', 'json', '--full-values'], { cwd: dir });
+    expect(r.stderr).toMatch(/SIGINT: stopping/);
+    expect(r.exitCode, r.stderr).toBe(130);
+    const { report } = await onlyRun(path.join(dir, 'reports'));
+    expect(report.footer.interrupted).toBe('SIGINT');
+    expect(report.cases.map((c) => path.basename(c.file))).toEqual(['a.json', 'b.json']);
+    // Bounded as without --full-values: a typed preview with its size and digest.
+    expect((report.cases[1]!.verdict as { value: unknown }).value).toMatchObject({ $clipped: 'value', type: 'object', sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect((report.cases[1]!.verdict as { value: { bytes: number } }).value.bytes).toBeGreaterThan(prose.length);
+    expectNoCanary([{ file: 'report.json', text: JSON.stringify(report) }]);
+  }, 120_000);
+
+  it('without a signal the long answer is kept whole, redacted, and reads back equal', async () => {
+    const dir = path.join(root.dir, 'full-values-whole');
+    const prose = 'input tokens: 200, output tokens: 31. The fox at /home/canaryuser/x said so.\n'.repeat(40_000);
+    await writeFindingsCase(path.join(dir, 'cases', 'b.json'), (c, answer) => {
+      answer.notes = `${prose}${CANARIES.github}\n`;
+      c.expect = { verdict: 'accepted', origin: 'structured_output' };
+    });
+    const r = await routecert(['run', '--no-probes', '--no-certify', '--cases', 'cases', '--reports', 'reports', '--reporter', 'json', '--full-values'], { cwd: dir });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const { report } = await onlyRun(path.join(dir, 'reports'));
+    const notes = (report.cases[0]!.verdict as { value: { notes: string } }).value.notes;
+    expect(notes).toBe(`${prose.replaceAll('/home/canaryuser', '<home>')}<redacted:token>\n`);
+  }, 120_000);
+});
+
+describe('a reporter fault raised in onRunEnd reaches every report', () => {
+  it('a reporter listed after json that throws in onRunEnd, and a markdown report that cannot be written: both faults are in report.json and junit.xml, exit 3', async () => {
+    const dir = path.join(root.dir, 'late-fault');
+    await writeFindingsCase(path.join(dir, 'cases', 'one.json'), () => undefined);
+    await writeFile(path.join(dir, 'boom.mjs'), `export default { name: 'boom', onRunEnd() { throw new Error('webhook refused ${CANARIES.github}'); } };\n`);
+    // A folder where summary.md should be: the markdown reporter fails when it writes.
+    await mkdir(path.join(dir, 'summary-is-a-folder'), { recursive: true });
+    const r = await routecert(
+      ['run', '--no-probes', '--no-certify', '--cases', 'cases', '--reports', 'reports', '--reporter', 'json', '--reporter', 'junit', '--reporter', 'markdown', '--reporter', './boom.mjs', '--output-file', 'markdown=summary-is-a-folder'],
+      { cwd: dir },
+    );
+    expect(r.exitCode, r.stderr).toBe(3);
+    expect(r.stderr).toMatch(/the boom reporter failed: webhook refused <redacted:token>/);
+    expect(r.stderr).toMatch(/the markdown reporter failed: .*EISDIR/);
+    const { dir: run, report } = await onlyRun(path.join(dir, 'reports'));
+    expect(report.faults.map((f) => `${f.kind} ${f.where}`).sort()).toEqual(['reporter boom', 'reporter markdown']);
+    expect(report.summary.faults).toBe(2);
+    expect(report.footer.exitCode).toBe(3);
+    const junit = await readFile(path.join(run, 'junit.xml'), 'utf8');
+    expect(junit).toMatch(/the boom reporter failed/);
+    expect(junit).toMatch(/the markdown reporter failed/);
+    expectNoCanary([{ file: 'report.json', text: JSON.stringify(report) }, { file: 'junit.xml', text: junit }, { file: 'stderr', text: r.stderr }]);
+  }, 120_000);
+});
+

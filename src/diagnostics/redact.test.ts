@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { clipForOutput, redact, redactedLines, redactOutput, redactValue } from './redact.ts';
+import { clipForOutput, redact, REDACT_SLICE, redactedLines, redactInSlices, redactOutput, redactValue } from './redact.ts';
 import { CANARIES as SHAPES, CANARY_CREDENTIAL_VAR, canaryText, leakedMarkers, LOOKALIKES } from '#src/record/canaries.ts';
 import { SECRET_PATTERNS, type Pattern } from './shapes.ts';
 
@@ -218,5 +218,45 @@ describe('redactedLines: the console redacted a whole line at a time (issue 23, 
     lines.write('\r\u001b[K4/12');
     lines.flush();
     expect(out.join('')).toBe('12 cases\n3/12\r\u001b[K4/12');
+  });
+});
+
+describe('redactInSlices: a long text redacted a slice at a time (issue 23 experiment 3g)', () => {
+  // Prose with every canary placed again and again, some across where slices would end (the
+  // credential is hidden by its variable's value only).
+  const canaries = Object.entries(SHAPES).filter(([k]) => k !== 'credential').map(([, v]) => v);
+  const line = 'the quick brown fox jumps over 13 lazy dogs; tokens = 1532.\n';
+  const parts: string[] = [];
+  for (let i = 0, size = 0; size < 5 * REDACT_SLICE; i += 1) {
+    const part = i % 97 === 0 ? `${canaries[i % canaries.length]} ` : line;
+    parts.push(part);
+    size += part.length;
+  }
+  const text = parts.join('');
+
+  it('gives what redacting the whole gives, and yields between slices', async () => {
+    let asked = 0;
+    const out = await redactInSlices(text, () => {
+      asked += 1;
+      return false;
+    });
+    expect(out).toBe(redactOutput(text));
+    expect(leakedMarkers(out!)).toEqual([]);
+    expect(asked).toBeGreaterThanOrEqual(2);
+  });
+
+  it('a canary with white space in it where a slice would end is hidden whole', async () => {
+    // A canary with white space in it, starting just before a slice's length: the first white space
+    // after that length is inside the canary, where no cut may fall.
+    for (const canary of [SHAPES.privateKey, SHAPES.awsSecretNamed, SHAPES.bearer, SHAPES.basic]) {
+      const t = `${'x'.repeat(REDACT_SLICE - 3)} ${canary} ${'y'.repeat(2 * REDACT_SLICE)} end`;
+      const out = await redactInSlices(t);
+      expect(leakedMarkers(out!), canary).toEqual([]);
+      expect(out).toBe(redactOutput(t));
+    }
+  });
+
+  it('stops between slices when asked: null', async () => {
+    expect(await redactInSlices(text, () => true)).toBeNull();
   });
 });

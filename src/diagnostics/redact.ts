@@ -249,3 +249,62 @@ export function redactedLines(sink: (text: string) => void, options: RedactedLin
     },
   };
 }
+
+/** Characters redacted at a time by {@link redactInSlices} (1 Mi). */
+export const REDACT_SLICE = 1 << 20;
+
+/**
+ * Characters on each side of a cut that {@link redactInSlices} checks: more than any secret shape
+ * spans (a PEM key, 8 KiB and its lines) and than twice the longest exact secret.
+ */
+function cutMargin(): number {
+  return Math.max(16 * 1024, ...currentSecrets().map((s) => 2 * s.length + 1));
+}
+
+/**
+ * Whether `text` may be redacted apart on either side of `cut`: the character before it is white
+ * space (no token runs through it), and the `margin` characters around it redact the same together
+ * as apart (no secret, exact value or home path is split by it).
+ */
+function cutHolds(text: string, cut: number, margin: number): boolean {
+  if (!/\s/.test(text[cut - 1] ?? '')) return false;
+  const left = text.slice(Math.max(0, cut - margin), cut);
+  const right = text.slice(cut, cut + margin);
+  return redactOutput(left + right) === redactOutput(left) + redactOutput(right);
+}
+
+/**
+ * {@link redactOutput} of a long text (a `--full-values` answer of 240 MiB), a slice of about
+ * {@link REDACT_SLICE} characters at a time, yielding to the event loop between slices so a signal
+ * is handled while it runs. Each slice ends after white space where the text around the cut
+ * redacts the same together as apart (`cutHolds`), so the result is that of redacting the whole;
+ * a text with no such cut (one run of 240 MiB without white space) is redacted in one go.
+ *
+ * @returns the redacted text, or `null` as soon as `stop()` says so (between slices).
+ */
+export async function redactInSlices(text: string, stop: () => boolean = () => false): Promise<string | null> {
+  const margin = cutMargin();
+  const parts: string[] = [];
+  let from = 0;
+  while (text.length - from > 2 * REDACT_SLICE) {
+    let cut = -1;
+    // The first cut that holds after a slice's length (further when the text around it does not allow one).
+    const ws = /\s/g;
+    ws.lastIndex = from + REDACT_SLICE;
+    for (let m = ws.exec(text); m !== null; m = ws.exec(text)) {
+      if (cutHolds(text, m.index + 1, margin)) {
+        cut = m.index + 1;
+        break;
+      }
+      // Tried at one place: the next try a margin further, not at the next space.
+      ws.lastIndex = m.index + margin;
+    }
+    if (cut < 0) break;
+    parts.push(redactOutput(text.slice(from, cut)));
+    from = cut;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (stop()) return null;
+  }
+  parts.push(redactOutput(text.slice(from)));
+  return parts.join('');
+}
