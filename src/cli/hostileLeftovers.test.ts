@@ -7,7 +7,7 @@
  * - `--full-values` redacts each long value once, and SIGINT while it does gives the partial report;
  * - `record` refuses a symlink on the way to `--out` inside the working folder.
  */
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CANARIES, CANARY_CREDENTIAL_VAR, canaryText, leakedMarkers, LOOKALIKES } from '#src/record/canaries.ts';
@@ -184,3 +184,33 @@ describe('a reporter fault raised in onRunEnd reaches every report', () => {
   }, 120_000);
 });
 
+describe('record never writes through a symlink on the way to --out', () => {
+  it('record of a probe: a linked route (probes) folder under --out, a linked folder above --out, a linked fixtures/ for the default --out: each refused, nothing written outside', async () => {
+    const dir = path.join(root.dir, 'record-links');
+    const outside = path.join(root.dir, 'record-links-outside');
+    await mkdir(outside, { recursive: true });
+    await mkdir(dir, { recursive: true });
+    const answer = { type: 'result', subtype: 'success', is_error: false, result: '', session_id: 'x', structured_output: { notes: 'n' } };
+    await writeFile(path.join(dir, 'answer.json'), `${JSON.stringify(answer)}\n`);
+    const fake = path.join(dir, 'fake-claude.sh');
+    await writeFile(fake, `#!/bin/sh\nif [ "$1" = "--version" ]; then echo "2.1.332 (Claude Code)"; exit 0; fi\ncat > /dev/null\ncat '${dir}/answer.json'\n`);
+    await chmod(fake, 0o755);
+    const record = (out: string[]) => routecert(['record', '--cli', 'claude', '--route', 'claude-code/json', '--scenario', 'final', ...out, '--bin', `claude=${fake}`, '--probe-timeout', '60000'], { cwd: dir });
+    // The route's folder under --out (where the probe's case goes) links outside.
+    await mkdir(path.join(dir, 'cases'), { recursive: true });
+    await symlink(outside, path.join(dir, 'cases', 'claude-code'));
+    const probes = await record(['--out', 'cases']);
+    expect(probes.stdout + probes.stderr).toMatch(/cases\/claude-code\/json leads outside \S*cases \(through a symlink\)/);
+    // A folder above --out, inside the working folder, links outside.
+    await symlink(outside, path.join(dir, 'linked'));
+    const above = await record(['--out', 'linked/cases']);
+    expect(above.stdout + above.stderr).toMatch(/linked is a symlink \(to \S+\) on the way to \S*linked\/cases: routecert never writes cases through one/);
+    // No --out: fixtures/cases of the working folder, whose fixtures/ links outside.
+    await symlink(outside, path.join(dir, 'fixtures'));
+    const fixtures = await record([]);
+    expect(fixtures.stdout + fixtures.stderr).toMatch(/fixtures is a symlink \(to \S+\) on the way to \S*fixtures\/cases/);
+    for (const r of [probes, above, fixtures]) expect(r.exitCode, r.stdout + r.stderr).not.toBe(0);
+    // Nothing was made outside, not even a folder.
+    expect(await readdir(outside)).toEqual([]);
+  }, 180_000);
+});
