@@ -13,7 +13,8 @@ import { Command, CommanderError, Option } from 'commander';
 import { PACKAGE_VERSION } from '#src/paths.ts';
 import { COMMANDS, PROGRAM, type CommandSpec, type OptionSpec } from './commandTable.ts';
 import { applyColourEnv } from './options.ts';
-import { hideSecretsFrom, redactOutput } from '#src/diagnostics/redact.ts';
+import { hideSecretsFrom, redactedLines, type RedactedLines } from '#src/diagnostics/redact.ts';
+import { StringDecoder } from 'node:string_decoder';
 import { describeThrown } from '#src/diagnostics/thrown.ts';
 import { interrupt, interruption, mustExitWhenDone, reapEverything, signalExitCode } from '#src/process/interrupt.ts';
 import { providePackageModule } from '#src/harness/certify/configFile.ts';
@@ -22,21 +23,43 @@ import { procStat } from '#src/process/reap.ts';
 import { readFileSync } from 'node:fs';
 
 let consoleRedacted = false;
+/** The console's line redactors (stdout, stderr), flushed when a command ends and at exit. */
+const consoleLines: RedactedLines[] = [];
 
 /**
  * Every byte routecert prints goes through the one redaction of output (src/diagnostics/redact.ts
- * `redactOutput`), whichever module printed it: stdout and stderr are wrapped once per process.
+ * `redactOutput`), whichever module printed it: stdout and stderr are wrapped once per process, and
+ * redacted a whole line at a time (`redactedLines`), so a secret printed in two writes (a key, then
+ * its value; a CLI's output echoed as it arrives) is hidden as a whole. What waits for its line end
+ * is written when the command ends, at exit, or after 100 ms without a write.
  */
 function redactConsole(): void {
   if (consoleRedacted) return;
   consoleRedacted = true;
   for (const stream of [process.stdout, process.stderr]) {
     const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
+    const decoder = new StringDecoder('utf8');
+    const lines = redactedLines((text) => {
+      write(text);
+    });
+    consoleLines.push(lines);
     stream.write = ((chunk: unknown, ...rest: unknown[]) => {
-      const text = typeof chunk === 'string' ? chunk : chunk instanceof Uint8Array ? Buffer.from(chunk).toString('utf8') : null;
-      return write(text === null ? chunk : redactOutput(text), ...rest);
+      const encoding = typeof rest[0] === 'string' ? (rest[0] as BufferEncoding) : undefined;
+      const text =
+        typeof chunk === 'string' ? (encoding === undefined || /^utf-?8$/i.test(encoding) ? chunk : decoder.write(Buffer.from(chunk, encoding))) : chunk instanceof Uint8Array ? decoder.write(Buffer.from(chunk)) : null;
+      if (text === null) return write(chunk, ...rest);
+      lines.write(text);
+      const callback = rest.find((r) => typeof r === 'function') as ((error?: Error | null) => void) | undefined;
+      if (callback) process.nextTick(callback);
+      return true;
     }) as typeof stream.write;
   }
+  process.on('exit', flushConsole);
+}
+
+/** Write what the console's line redactors hold (a partial last line, a held PEM key). */
+function flushConsole(): void {
+  for (const lines of consoleLines) lines.flush();
 }
 
 let crashesRedacted = false;
@@ -157,6 +180,16 @@ function addCommand(program: Command, spec: CommandSpec, argv: readonly string[]
  * @returns the exit code.
  */
 export async function main(argv: string[]): Promise<number> {
+  try {
+    return await command(argv);
+  } finally {
+    // A partial last line the console held for its line end is written before the command returns.
+    flushConsole();
+  }
+}
+
+/** {@link main} without the final flush of the console. */
+async function command(argv: string[]): Promise<number> {
   applyColourEnv();
   // A compiled config's `import ... from 'routecert'` gets the running package entry, not a second copy.
   providePackageModule(() => import('#src/index.ts'));

@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import { clipForOutput, redact, redactOutput, redactValue } from './redact.ts';
-import { CANARIES as SHAPES, CANARY_CREDENTIAL_VAR, canaryText, leakedMarkers } from '#src/record/canaries.ts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { clipForOutput, redact, REDACT_SLICE, redactedLines, redactInSlices, redactOutput, redactValue } from './redact.ts';
+import { CANARIES as SHAPES, CANARY_CREDENTIAL_VAR, canaryText, leakedMarkers, LOOKALIKES } from '#src/record/canaries.ts';
+import { SECRET_PATTERNS, type Pattern } from './shapes.ts';
 
 // Machine-like paths, spelled in pieces so the repository holds no literal path of a machine.
 const ROOT_HOME = ['', 'root'].join('/');
@@ -138,5 +139,124 @@ describe('redactOutput: any value after a secret-named key (issue 21, hcheck can
   });
   it.each(['"output_tokens":12345678', '"tokens":{"input":1}', 'max_tokens: 4096', '"api_key": null', 'The tokens are counted.', '"is_secret": false'])('leaves %s alone (numbers, booleans, null, objects, prose)', (text) => {
     expect(redactOutput(text)).toBe(text);
+  });
+  // The usage lines CLIs print (issue 23, h23r): counts with a unit, a range, a sentence's full stop.
+  it.each([...LOOKALIKES, 'total tokens: 12k; cost $0.01', 'tokens: 1_532', '"tokens": "1532"', 'tokens: none', '"token_type": "Bearer"'])('leaves the usage look-alike %s alone', (text) => {
+    expect(redactOutput(text)).toBe(text);
+  });
+  it.each([
+    ['token: 1a2b3c4d', '1a2b3c4d'],
+    ['token=1532abc.', '1532abc'],
+    ['password: 12ab.', '12ab'],
+    ['api_key: 42x', '42x'],
+    ['secret=none-of-your-business', 'none-of-your-business'],
+    ['access_token: bearer-7f3a', 'bearer-7f3a'],
+  ])('still hides a value with a letter beside its digits or words: %s', (text, value) => {
+    expect(redactOutput(text)).not.toContain(value);
+  });
+});
+
+describe('the patterns\' quick checks (needs)', () => {
+  // A `needs` that a match can lack would skip its pattern and leak: every canary, alone, in JSON
+  // and in JSON inside JSON, is checked against every pattern that matches it.
+  const texts = Object.values(SHAPES).flatMap((c) => [c, JSON.stringify(c), JSON.stringify(JSON.stringify(`x ${c} y`))]);
+  const missed = (p: Pattern): string[] => texts.filter((t) => new RegExp(p.re.source, p.re.flags).test(t) && p.needs !== undefined && !p.needs.test(t));
+  it.each(SECRET_PATTERNS.map((p) => [p.name, p] as const))('%s: every canary it matches passes its needs', (_name, p) => {
+    expect(missed(p)).toEqual([]);
+  });
+  it('bites: a needs the jwt canary lacks is caught', () => {
+    const jwt = SECRET_PATTERNS.find((p) => p.name === 'jwt')!;
+    expect(missed({ ...jwt, needs: /eyK/ }).length).toBeGreaterThan(0);
+  });
+});
+
+describe('redactedLines: the console redacted a whole line at a time (issue 23, h23r)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  const collect = (idleMs = 0) => {
+    const out: string[] = [];
+    return { out, lines: redactedLines((t) => out.push(t), { idleMs }) };
+  };
+
+  it('a canary of every shape split in two writes at every offset is hidden as a whole', () => {
+    for (const canary of Object.values(SHAPES)) {
+      const line = `said ${canary} here\n`;
+      for (let at = 1; at < line.length - 1; at += 1) {
+        const { out, lines } = collect();
+        lines.write(line.slice(0, at));
+        lines.write(line.slice(at));
+        lines.flush();
+        expect(out.join(''), `${canary} split at ${at}`).toBe(redactOutput(line));
+      }
+    }
+  });
+
+  it('bites: redacting each write alone lets a split canary through', () => {
+    const line = `said ${SHAPES.github} here\n`;
+    const at = line.indexOf('CNRY');
+    expect(redactOutput(line.slice(0, at)) + redactOutput(line.slice(at))).toContain('CNRY');
+  });
+
+  it('a PEM key written a line at a time, and a Bearer token on the line after its scheme, are held until whole', () => {
+    const { out, lines } = collect();
+    for (const l of `${SHAPES.privateKey}\nAuthorization: Bearer\n  CNRYopaque0token9value\ndone\n`.split(/(?<=\n)/)) lines.write(l);
+    lines.flush();
+    expect(leakedMarkers(out.join(''))).toEqual([]);
+    expect(out.join('')).toContain('done\n');
+  });
+
+  it('a whole line is passed on at once; a partial line after `idleMs` without a write, or at flush', () => {
+    vi.useFakeTimers();
+    const { out, lines } = collect(100);
+    lines.write('12 cases\n3/12');
+    expect(out).toEqual(['12 cases\n']);
+    vi.advanceTimersByTime(99);
+    expect(out).toEqual(['12 cases\n']);
+    vi.advanceTimersByTime(1);
+    expect(out).toEqual(['12 cases\n', '3/12']);
+    lines.write('\r\u001b[K4/12');
+    lines.flush();
+    expect(out.join('')).toBe('12 cases\n3/12\r\u001b[K4/12');
+  });
+});
+
+describe('redactInSlices: a long text redacted a slice at a time (issue 23 experiment 3g)', () => {
+  // Prose with every canary placed again and again, some across where slices would end (the
+  // credential is hidden by its variable's value only).
+  const canaries = Object.entries(SHAPES).filter(([k]) => k !== 'credential').map(([, v]) => v);
+  const line = 'the quick brown fox jumps over 13 lazy dogs; tokens = 1532.\n';
+  const parts: string[] = [];
+  for (let i = 0, size = 0; size < 5 * REDACT_SLICE; i += 1) {
+    const part = i % 97 === 0 ? `${canaries[i % canaries.length]} ` : line;
+    parts.push(part);
+    size += part.length;
+  }
+  const text = parts.join('');
+
+  it('gives what redacting the whole gives, and yields between slices', async () => {
+    let asked = 0;
+    const out = await redactInSlices(text, () => {
+      asked += 1;
+      return false;
+    });
+    expect(out).toBe(redactOutput(text));
+    expect(leakedMarkers(out!)).toEqual([]);
+    expect(asked).toBeGreaterThanOrEqual(2);
+  });
+
+  it('a canary with white space in it where a slice would end is hidden whole', async () => {
+    // A canary with white space in it, starting just before a slice's length: the first white space
+    // after that length is inside the canary, where no cut may fall.
+    for (const canary of [SHAPES.privateKey, SHAPES.awsSecretNamed, SHAPES.bearer, SHAPES.basic]) {
+      const t = `${'x'.repeat(REDACT_SLICE - 3)} ${canary} ${'y'.repeat(2 * REDACT_SLICE)} end`;
+      const out = await redactInSlices(t);
+      expect(leakedMarkers(out!), canary).toEqual([]);
+      expect(out).toBe(redactOutput(t));
+    }
+  });
+
+  it('stops between slices when asked: null', async () => {
+    expect(await redactInSlices(text, () => true)).toBeNull();
   });
 });

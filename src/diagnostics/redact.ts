@@ -158,3 +158,153 @@ export function clipForOutput(text: string, head: number, tail: number): { text:
   const kept = { head: text.slice(0, h), tail: text.slice(t) };
   return { text: `${kept.head}…${kept.tail}`, ...kept, clipped: true };
 }
+
+/** A partial line longer than this (characters) is written without waiting for its end. */
+const LINE_HOLD_CAP = 64 * 1024;
+
+/** A PEM private key's opening line: the key that follows spans lines, so it is held to its end. */
+const PEM_BEGIN = /^-----BEGIN [A-Z ]*PRIVATE KEY-----/;
+const PEM_END = /-----END [A-Z ]*PRIVATE KEY-----/;
+
+/**
+ * A line that ends with what introduces a secret on the next line (the shapes that may span a line
+ * end: `Bearer`/`Basic` and their token, `aws_secret_access_key =` and its value, `session_id:`).
+ */
+const INTRODUCES_NEXT_LINE = /(?:\b(?:bearer|basic)|secret_?access_?key|SecretAccessKey|aws_secret|(?:session|conversation|thread)[_-]?id)(?:\\*["']|\s)*[:=]?\s*$/i;
+
+/** Options of {@link redactedLines}. */
+export interface RedactedLinesOptions {
+  /**
+   * A partial line (no line end yet: a dot reporter's dots, a progress line redrawn after `\r`) is
+   * written after this many milliseconds without a write; @default 100. 0 holds it to the next
+   * line end or {@link RedactedLines.flush}.
+   */
+  idleMs?: number;
+}
+
+/** A text sink that redacts whole lines: see {@link redactedLines}. */
+export interface RedactedLines {
+  /** Take `text`; whatever ends a line is redacted and passed on, the rest waits. Returns whether something was passed on. */
+  write(text: string): boolean;
+  /** Redact and pass on everything that waits (the end of output). */
+  flush(): void;
+}
+
+/**
+ * Redaction of a stream written in pieces (the console): the text is redacted a whole line at a
+ * time ({@link redactOutput} of every line ended by `\n` or `\r`), so a secret written in two
+ * pieces (a CLI's stderr echoed as it arrives, a reporter that writes a key and then its value) is
+ * hidden as a whole. What is held back: the partial last line, and the lines of a secret that spans
+ * lines (a PEM private key to its END line, up to 16 KiB; a line ending with `Bearer`, `Basic` or an
+ * AWS secret's or session id's name). A partial line is passed on after `idleMs` without a write
+ * (so dots and progress lines show), when it exceeds 64 KiB, and at {@link RedactedLines.flush}:
+ * halves of a secret written further apart than `idleMs` on one line are redacted apart.
+ */
+export function redactedLines(sink: (text: string) => void, options: RedactedLinesOptions = {}): RedactedLines {
+  const idleMs = options.idleMs ?? 100;
+  let pending = '';
+  let timer: NodeJS.Timeout | undefined;
+  const pass = (cut: number): boolean => {
+    if (cut <= 0) return false;
+    const text = pending.slice(0, cut);
+    pending = pending.slice(cut);
+    sink(redactOutput(text));
+    return true;
+  };
+  /** Where the text that may be passed on ends, at most `cut`: before an open PEM key or a line that introduces a secret on the next. */
+  const heldFrom = (cut: number): number => {
+    const pem = pending.lastIndexOf('-----BEGIN ', cut - 1);
+    if (pem >= 0 && PEM_BEGIN.test(pending.slice(pem, pem + 64)) && pending.length - pem < 16 * 1024) {
+      // The key's END line must lie before the cut, else the cut would split the key.
+      const end = PEM_END.exec(pending.slice(pem));
+      if (end === null || pem + end.index + end[0].length > cut) cut = pem;
+    }
+    const lineStart = Math.max(pending.lastIndexOf('\n', cut - 2), pending.lastIndexOf('\r', cut - 2)) + 1;
+    if (INTRODUCES_NEXT_LINE.test(pending.slice(lineStart, cut))) cut = lineStart;
+    return cut;
+  };
+  const idle = (): void => {
+    timer = undefined;
+    pass(heldFrom(pending.length));
+  };
+  return {
+    write(text) {
+      pending += text;
+      let passed = false;
+      const end = Math.max(pending.lastIndexOf('\n'), pending.lastIndexOf('\r')) + 1;
+      if (end > 0) passed = pass(heldFrom(end));
+      if (pending.length > LINE_HOLD_CAP) passed = pass(pending.length) || passed;
+      if (timer !== undefined) clearTimeout(timer);
+      timer = undefined;
+      if (pending !== '' && idleMs > 0) {
+        timer = setTimeout(idle, idleMs);
+        timer.unref();
+      }
+      return passed;
+    },
+    flush() {
+      if (timer !== undefined) clearTimeout(timer);
+      timer = undefined;
+      pass(pending.length);
+    },
+  };
+}
+
+/** Characters redacted at a time by {@link redactInSlices} (1 Mi). */
+export const REDACT_SLICE = 1 << 20;
+
+/**
+ * Characters on each side of a cut that {@link redactInSlices} checks: more than any secret shape
+ * spans (a PEM key, 8 KiB and its lines) and than twice the longest exact secret.
+ */
+function cutMargin(): number {
+  return Math.max(16 * 1024, ...currentSecrets().map((s) => 2 * s.length + 1));
+}
+
+/**
+ * Whether `text` may be redacted apart on either side of `cut`: the character before it is white
+ * space (no token runs through it), and the `margin` characters around it redact the same together
+ * as apart (no secret, exact value or home path is split by it).
+ */
+function cutHolds(text: string, cut: number, margin: number): boolean {
+  if (!/\s/.test(text[cut - 1] ?? '')) return false;
+  const left = text.slice(Math.max(0, cut - margin), cut);
+  const right = text.slice(cut, cut + margin);
+  return redactOutput(left + right) === redactOutput(left) + redactOutput(right);
+}
+
+/**
+ * {@link redactOutput} of a long text (a `--full-values` answer of 240 MiB), a slice of about
+ * {@link REDACT_SLICE} characters at a time, yielding to the event loop between slices so a signal
+ * is handled while it runs. Each slice ends after white space where the text around the cut
+ * redacts the same together as apart (`cutHolds`), so the result is that of redacting the whole;
+ * a text with no such cut (one run of 240 MiB without white space) is redacted in one go.
+ *
+ * @returns the redacted text, or `null` as soon as `stop()` says so (between slices).
+ */
+export async function redactInSlices(text: string, stop: () => boolean = () => false): Promise<string | null> {
+  const margin = cutMargin();
+  const parts: string[] = [];
+  let from = 0;
+  while (text.length - from > 2 * REDACT_SLICE) {
+    let cut = -1;
+    // The first cut that holds after a slice's length (further when the text around it does not allow one).
+    const ws = /\s/g;
+    ws.lastIndex = from + REDACT_SLICE;
+    for (let m = ws.exec(text); m !== null; m = ws.exec(text)) {
+      if (cutHolds(text, m.index + 1, margin)) {
+        cut = m.index + 1;
+        break;
+      }
+      // Tried at one place: the next try a margin further, not at the next space.
+      ws.lastIndex = m.index + margin;
+    }
+    if (cut < 0) break;
+    parts.push(redactOutput(text.slice(from, cut)));
+    from = cut;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (stop()) return null;
+  }
+  parts.push(redactOutput(text.slice(from)));
+  return parts.join('');
+}

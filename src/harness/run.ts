@@ -17,7 +17,7 @@ import type { Activity, Reporter } from '#src/report/reporter.ts';
 import { REPORT_VERSION, type CaseResult, type CliStatus, type RunFault, type RunReport, type RunSummary } from '#src/report/types.ts';
 import { matchesFilter, runCase, type CaseFilter } from './runCorpus.ts';
 import { pushAll } from '#src/arrays.ts';
-import { boundReport, freezeDeep } from '#src/report/bound.ts';
+import { sealReport } from '#src/report/bound.ts';
 import { redactOutput } from '#src/diagnostics/redact.ts';
 import { describeThrown } from '#src/diagnostics/thrown.ts';
 import { interruption, signalExitCode, whenInterrupted } from '#src/process/interrupt.ts';
@@ -63,13 +63,52 @@ export interface RunOptions {
  * Call one hook of every reporter; a reporter that throws is that reporter's fault (recorded in
  * `faults`, said on stderr), never the others': they are still called.
  */
-async function eachReporter(reporters: readonly Reporter[], faults: RunFault[], call: (r: Reporter) => void | Promise<void> | undefined): Promise<void> {
+async function eachReporter(reporters: readonly Reporter[], faults: RunFault[], call: (r: Reporter) => void | Promise<void> | undefined): Promise<Set<Reporter>> {
+  const failed = new Set<Reporter>();
   for (const r of reporters) {
     try {
       await call(r);
     } catch (error) {
       reporterFault(r, faults, error);
+      failed.add(r);
     }
+  }
+  return failed;
+}
+
+/** Whether `r` says its `onRunEnd` writes whole files from the report (src/report/reporter.ts `rewrites`); false when reading it fails. */
+function rewrites(r: Reporter): boolean {
+  try {
+    return r.rewrites === true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Call `onRunEnd` of every reporter so that every reporter fault reaches every report that can
+ * still name it: the reporters that write whole files from the report (`rewrites`: json, junit,
+ * markdown, html) are called after the others, each with the faults known by then
+ * (`reportWith()`); when one of them fails, those called before it are called again with its
+ * fault. A reporter that failed is not called again.
+ */
+async function endReporters(reporters: readonly Reporter[], faults: RunFault[], reportWith: () => Promise<RunReport>): Promise<void> {
+  const ordered = [...reporters.filter((r) => !rewrites(r)), ...reporters.filter((r) => rewrites(r))];
+  const handed = new Map<Reporter, number>();
+  const failed = new Set<Reporter>();
+  const end = async (list: readonly Reporter[]): Promise<void> => {
+    for (const r of list) {
+      const shown = await reportWith();
+      handed.set(r, shown.faults.length);
+      for (const f of await eachReporter([r], faults, (x) => x.onRunEnd?.(shown))) failed.add(f);
+    }
+  };
+  await end(ordered);
+  // Each round adds a fault or ends: at most one round per reporter.
+  for (let round = 0; round < ordered.length; round += 1) {
+    const stale = ordered.filter((r) => rewrites(r) && !failed.has(r) && (handed.get(r) ?? 0) < faults.length);
+    if (stale.length === 0) break;
+    await end(stale);
   }
 }
 
@@ -132,15 +171,17 @@ export async function runConformance(options: RunOptions): Promise<{ report: Run
   };
   const cases: CaseResult[] = [];
   const faults: RunFault[] = [];
-  // Each reporter gets a frozen copy: one that changes it fails alone (freezeDeep).
-  const bound = <T>(value: T): T => freezeDeep(boundReport(value, { fullValues: options.fullValues ?? false }));
+  // Each reporter gets a sealed copy (src/report/bound.ts `sealReport`): bounded and redacted once,
+  // frozen, so one that changes it fails alone. A signal stops the redaction of long values.
+  const seal = async <T>(value: T): Promise<T> => (await sealReport(value, { fullValues: options.fullValues ?? false, stop: () => interruption() !== null })).sealed;
   await eachReporter(reporters, faults, (r) => r.onRunStart?.(header));
   const emit = async (result: CaseResult): Promise<void> => {
     if (interruption()) return;
-    const shown = bound(result);
-    // The report keeps what reporters were shown: a case's full texts (a 200 MiB `result`) are not
-    // held to the end of the run unless `--full-values` asks for them.
-    cases.push(options.fullValues ? result : shown);
+    const shown = await seal(result);
+    // The report keeps what reporters were shown: a case is redacted once (the report sealed at the
+    // end takes it as it is), and its full texts (a 200 MiB `result`) are not held to the end of the
+    // run unless `--full-values` asks for them.
+    cases.push(shown);
     await eachReporter(reporters, faults, (r) => r.onCaseResult?.(shown));
   };
 
@@ -187,29 +228,40 @@ export async function runConformance(options: RunOptions): Promise<{ report: Run
   await turn;
   for (const ran of ranFaults) pushAll(faults, ran);
 
-  const stoppedBy = interruption();
-  const summary = summarise(cases, faults);
-  const exitCode = stoppedBy ? signalExitCode(stoppedBy) : exitCodeFor(cases, faults);
-  const sections = (stoppedBy ? {} : Object.assign({}, ...(options.live ?? []).map((live) => live.sections?.() ?? {}))) as Partial<Pick<RunReport, 'startupProbes' | 'versions'>>;
-  const report: RunReport = {
-    reportVersion: REPORT_VERSION,
-    header,
-    cases,
-    faults,
-    summary,
-    ...sections,
-    footer: {
-      finishedAt: new Date().toISOString(),
-      durationMs: Math.round(performance.now() - started),
-      exitCode,
+  const sections = (interruption() ? {} : Object.assign({}, ...(options.live ?? []).map((live) => live.sections?.() ?? {}))) as Partial<Pick<RunReport, 'startupProbes' | 'versions'>>;
+  const finishedAt = new Date().toISOString();
+  const durationMs = Math.round(performance.now() - started);
+  /** The report as it stands: the faults known now, and the signal if one came (also while the report is sealed). */
+  const reportNow = (): RunReport => {
+    const stoppedBy = interruption();
+    const reporterFailed = faults.some((f) => f.kind === 'reporter');
+    const exitCode = stoppedBy ? signalExitCode(stoppedBy) : reporterFailed ? Math.max(exitCodeFor(cases, faults), 3) : exitCodeFor(cases, faults);
+    return {
+      reportVersion: REPORT_VERSION,
+      header,
+      cases,
+      faults: [...faults],
+      summary: summarise(cases, faults),
+      ...sections,
       // A partial report: the run was stopped by a signal; the cases above are those judged before it.
-      ...(stoppedBy ? { interrupted: stoppedBy } : {}),
-    },
+      footer: { finishedAt, durationMs, exitCode, ...(stoppedBy ? { interrupted: stoppedBy } : {}) },
+    };
   };
-  const shown = bound(report);
-  await eachReporter(reporters, faults, (r) => r.onRunEnd?.(shown));
-  const reporterFailed = faults.some((f) => f.kind === 'reporter');
-  return { report, exitCode: reporterFailed && !stoppedBy ? Math.max(exitCode, 3) : exitCode };
+  // What the reporters are handed, sealed again only when a fault or a signal came since (the cases
+  // are sealed already: sealing the report again redacts its header and faults only).
+  let shown: RunReport | null = null;
+  const shownNow = async (): Promise<RunReport> => {
+    const current = reportNow();
+    if (shown === null || shown.faults.length !== current.faults.length || shown.footer.interrupted !== current.footer.interrupted) {
+      shown = await seal(current);
+      // A signal that came while the report was sealed: seal it again, marked interrupted.
+      if (interruption() && !shown.footer.interrupted) shown = await seal(reportNow());
+    }
+    return shown;
+  };
+  await endReporters(reporters, faults, shownNow);
+  const report = reportNow();
+  return { report, exitCode: report.footer.exitCode };
 }
 
 /** Counts by outcome and verdict. */

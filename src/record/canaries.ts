@@ -65,6 +65,24 @@ export function canaryText(): string {
   ].join('\n');
 }
 
+/**
+ * Texts that look like a credential and are none: the usage lines every CLI prints (counts of
+ * tokens with a unit, a range, a sentence's full stop), words that say there is no value, a token
+ * type. Redaction must leave each as it is (issue 23, h23r: `tokens = 1532.` was hidden).
+ */
+export const LOOKALIKES = [
+  'tokens = 1532.',
+  'input tokens: 200, output tokens: 31.',
+  'Tokens: 1,532 in / 31 out',
+  'tokens: 1.2k',
+  'output_tokens=31ms',
+  'tokens=~1532',
+  'tokens: 200/1000 (20%)',
+  'tokens: n/a',
+  'token_type: bearer',
+  'tokenizer: cl100k_base',
+] as const;
+
 /** The credential variable a test sets to {@link CANARIES.credential} (a route declares it: claude's `live.credential.from`). */
 export const CANARY_CREDENTIAL_VAR = 'ANTHROPIC_API_KEY';
 

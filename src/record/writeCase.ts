@@ -4,8 +4,9 @@
  * a hard link, which fails when the name exists (so two concurrent recordings of the same case
  * never both claim it), or, with `force`, a rename (which replaces a file or a symlink itself,
  * never what a symlink points at). The target must lie inside `root` (the `--out` folder) by its
- * real path, `root` may not be a symlink, and no folder on the way may be a symlink that leads
- * outside it; folders are made one at a time below `root`, so none is ever made outside it.
+ * real path, `root` may not be a symlink nor reached through one inside the working folder, and no
+ * folder on the way may be a symlink that leads outside it; folders are made one at a time below
+ * `root`, so none is ever made outside it.
  */
 import { randomBytes } from 'node:crypto';
 import { link, lstat, mkdir, open, realpath, rename, rm, stat } from 'node:fs/promises';
@@ -26,6 +27,29 @@ function inside(root: string, target: string): boolean {
 }
 
 /**
+ * Refuse a `--out` (`absRoot`) reached through a symlink inside the working folder: a folder of a
+ * checkout (`fixtures` -> somewhere else, the probes' or a contract's folder linked out) would send
+ * the recordings outside the folder the user named. Each folder from the working folder down to
+ * `absRoot` is checked by `lstat` before anything is made; a folder not made yet ends the check
+ * (what is missing is made as real folders). Links above the working folder (a system's `/tmp`, a
+ * home reached through a link) are the user's own and followed.
+ */
+async function noLinkAbove(absRoot: string, shownRoot: string, shownFile: string): Promise<void> {
+  const cwd = process.cwd();
+  if (!inside(cwd, absRoot)) return;
+  let at = cwd;
+  for (const step of path.relative(cwd, path.dirname(absRoot)).split(path.sep).filter((s) => s !== '')) {
+    at = path.join(at, step);
+    const info = await lstat(at).catch(() => null);
+    if (info === null) return;
+    if (info.isSymbolicLink()) {
+      const target = await realpath(at).catch(() => '(a link that cannot be followed)');
+      throw new UnsafeCasePathError(`${path.relative(cwd, at)} is a symlink (to ${target}) on the way to ${shownRoot}: routecert never writes cases through one (name the folder it points to instead): ${shownFile} not written`);
+    }
+  }
+}
+
+/**
  * The folder `dir` (inside `absRoot`), made one step at a time below `absRoot` and never through a
  * symlink that leads outside it: each existing step is checked before the next is made, so nothing
  * (not even an empty folder) is created outside `--out`. `absRoot` itself must not be a symlink:
@@ -34,6 +58,7 @@ function inside(root: string, target: string): boolean {
  * @returns the real path of `dir`.
  */
 async function safeFolder(absRoot: string, dir: string, shownRoot: string, shownFile: string): Promise<string> {
+  await noLinkAbove(absRoot, shownRoot, shownFile);
   const rootInfo = await lstat(absRoot).catch(() => null);
   if (rootInfo?.isSymbolicLink()) {
     throw new UnsafeCasePathError(`${shownRoot} is a symlink: routecert never writes cases through one (name the folder it points to instead): ${shownFile} not written`);

@@ -8,13 +8,17 @@
  *   answer value (`value` of a verdict) that is larger than {@link MAX_VALUE_BYTES} serialised or
  *   deeper than {@link MAX_VALUE_DEPTH} becomes a {@link ClippedValue}: a typed preview with its
  *   size, depth and digest. `fullValues` (`run --full-values`) keeps answers whole.
+ * - {@link sealReport}: what a reporter is handed: {@link boundReport}, frozen, and remembered as
+ *   sealed, so it is never redacted again: a case sealed when it was judged is taken as it is into
+ *   the report sealed at the end, and {@link writeJson} writes a sealed value's strings as they are.
+ *   Long strings kept whole (`--full-values`) are redacted a slice at a time, the event loop free
+ *   between slices, so SIGINT stops the run while they are (issue 23 experiment 3g).
  * - {@link writeJson}: JSON text written in chunks straight to a file, iteratively, every string
- *   (keys included) through {@link redactOutput}.
+ *   (keys included) through {@link redactOutput}, except a sealed value's.
  */
 import { createHash } from 'node:crypto';
-import { clipForOutput } from '#src/diagnostics/redact.ts';
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { mapStrings, redactOutput, withSecretsSnapshot } from '#src/diagnostics/redact.ts';
+import { clipForOutput, mapStrings, redactInSlices, redactOutput, REDACT_SLICE, withSecretsSnapshot } from '#src/diagnostics/redact.ts';
 
 /** Longest string a report quotes whole (characters); longer ones keep their head and tail. */
 export const MAX_STRING_CHARS = 16 * 1024;
@@ -50,17 +54,19 @@ export interface BoundOptions {
   fullValues?: boolean;
 }
 
-type Frame = { kind: 'open'; value: unknown; depth: number } | { kind: 'text'; text: string };
+type Frame = { kind: 'open'; value: unknown; depth: number; map: (s: string) => string } | { kind: 'text'; text: string };
 
 /**
  * Feed the compact JSON of `value` to `sink`, piece by piece, without recursion.
- * `mapString` is applied to every string (keys included) before it is quoted; `undefined` and
- * functions are skipped in objects and written `null` in arrays, as JSON.stringify does.
+ * `mapString` is applied to every string (keys included) before it is quoted, except below an
+ * object `asIs` names; `undefined` and functions are skipped in objects and written `null` in
+ * arrays, as JSON.stringify does.
  * Returns the deepest nesting seen.
  */
-export function streamJson(value: unknown, sink: (text: string) => void, mapString: (s: string) => string = (s) => s, indent = 0): number {
+export function streamJson(value: unknown, sink: (text: string) => void, mapString: (s: string) => string = (s) => s, indent = 0, asIs: (v: object) => boolean = () => false): number {
   let deepest = 0;
-  const stack: Frame[] = [{ kind: 'open', value, depth: 0 }];
+  const same = (s: string): string => s;
+  const stack: Frame[] = [{ kind: 'open', value, depth: 0, map: mapString }];
   // Indentation stops at INDENT_DEPTH: deeper levels are written compact, so the text stays linear
   // in the value (a 200,000-deep array indented would be tens of gigabytes of spaces).
   const nl = (depth: number): string => (indent > 0 && depth <= INDENT_DEPTH ? `\n${' '.repeat(indent * depth)}` : '');
@@ -73,8 +79,10 @@ export function streamJson(value: unknown, sink: (text: string) => void, mapStri
     }
     let v = frame.value;
     if (typeof v === 'object' && v !== null && typeof (v as { toJSON?: unknown }).toJSON === 'function') v = (v as { toJSON: () => unknown }).toJSON();
+    // Below a value `asIs` names, strings (keys too) are written as they are.
+    const map = typeof v === 'object' && v !== null && asIs(v) ? same : frame.map;
     if (v === null || v === undefined || typeof v === 'function' || typeof v === 'symbol') sink('null');
-    else if (typeof v === 'string') sinkString(mapString(v), sink);
+    else if (typeof v === 'string') sinkString(map(v), sink);
     else if (typeof v === 'number') sink(Number.isFinite(v) ? String(v) : 'null');
     else if (typeof v === 'boolean') sink(v ? 'true' : 'false');
     else if (typeof v === 'bigint') sink(JSON.stringify(v.toString()));
@@ -89,7 +97,7 @@ export function streamJson(value: unknown, sink: (text: string) => void, mapStri
         }
         sink('[');
         v.forEach((item, i) => {
-          parts.push({ kind: 'text', text: `${i > 0 ? ',' : ''}${nl(depth)}` }, { kind: 'open', value: item, depth });
+          parts.push({ kind: 'text', text: `${i > 0 ? ',' : ''}${nl(depth)}` }, { kind: 'open', value: item, depth, map });
         });
         parts.push({ kind: 'text', text: `${nl(depth - 1)}]` });
       } else {
@@ -100,7 +108,7 @@ export function streamJson(value: unknown, sink: (text: string) => void, mapStri
         }
         sink('{');
         entries.forEach(([k, x], i) => {
-          parts.push({ kind: 'text', text: `${i > 0 ? ',' : ''}${nl(depth)}${JSON.stringify(mapString(k))}${sep}` }, { kind: 'open', value: x, depth });
+          parts.push({ kind: 'text', text: `${i > 0 ? ',' : ''}${nl(depth)}${JSON.stringify(map(k))}${sep}` }, { kind: 'open', value: x, depth, map });
         });
         parts.push({ kind: 'text', text: `${nl(depth - 1)}}` });
       }
@@ -213,19 +221,44 @@ export function freezeDeep<T>(value: T): T {
 }
 
 /**
+ * Values sealed by {@link sealReport} (bounded, redacted, frozen), each with whether its long
+ * strings and answers were kept whole.
+ */
+const sealed = new WeakMap<object, { fullValues: boolean }>();
+
+/** Whether `value` was sealed by {@link sealReport}: its strings are redacted already. */
+export function isSealed(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && sealed.has(value);
+}
+
+/** Strings at least this long are redacted a slice at a time by {@link sealReport} (`--full-values`). */
+const LONG_TEXT = 2 * REDACT_SLICE;
+
+/**
  * A copy of `report` (any JSON-like value) with every string redacted (src/diagnostics/redact.ts
  * `redactOutput`, before any reporter clips it, so no cut leaves part of a secret) and, unless
  * `fullValues`, long strings and large answer values bounded (see the module comment). Iterative;
- * never throws on depth.
+ * never throws on depth. A part of `report` that {@link sealReport} sealed is taken as it is (unless
+ * it kept values whole and this copy bounds them). An object met twice is copied once.
  */
 export function boundReport<T>(report: T, options: BoundOptions = {}): T {
-  return withSecretsSnapshot(() => boundReportNow(report, options));
+  return withSecretsSnapshot(() => boundReportNow(report, options, new Map(), false));
 }
 
-function boundReportNow<T>(report: T, options: BoundOptions): T {
+/**
+ * @param redacted long strings already redacted (by {@link redactInSlices}), by their text.
+ * @param stopped the run was interrupted while long strings were redacted: a long string not in
+ *   `redacted` is clipped ({@link boundString}) instead of being redacted whole.
+ */
+function boundReportNow<T>(report: T, options: BoundOptions, redacted: ReadonlyMap<string, string>, stopped: boolean): T {
   const full = options.fullValues ?? false;
-  const text = (s: string): string => redactOutput(full ? s : boundString(s));
-  const value = (v: unknown): unknown => (full ? mapStrings(v, redactOutput) : boundValue(v));
+  const text = (s: string): string => redacted.get(s) ?? redactOutput(full && !(stopped && s.length >= LONG_TEXT) ? s : boundString(s));
+  const value = (v: unknown): unknown => (full && !stopped ? mapStrings(v, text) : boundValue(v));
+  const reuse = (v: object): boolean => {
+    const seal = sealed.get(v);
+    return seal !== undefined && (full || !seal.fullValues);
+  };
+  const copies = new Map<object, unknown>();
   const root: Record<string, unknown> = { v: report };
   const stack: { parent: Record<string | number, unknown>; key: string | number }[] = [{ parent: root, key: 'v' }];
   while (stack.length > 0) {
@@ -235,9 +268,15 @@ function boundReportNow<T>(report: T, options: BoundOptions): T {
       parent[key] = text(v);
       continue;
     }
-    if (typeof v !== 'object' || v === null) continue;
+    if (typeof v !== 'object' || v === null || reuse(v)) continue;
+    const known = copies.get(v);
+    if (known !== undefined) {
+      parent[key] = known;
+      continue;
+    }
     // Keys are output too: an object's copy has its keys redacted.
     const copy = (Array.isArray(v) ? [...v] : Object.fromEntries(Object.entries(v as object).map(([k, x]) => [redactOutput(k), x]))) as Record<string | number, unknown>;
+    copies.set(v, copy);
     parent[key] = copy;
     const isVerdict = !Array.isArray(v) && typeof (v as { verdict?: unknown }).verdict === 'string';
     for (const k of Object.keys(copy)) {
@@ -248,9 +287,64 @@ function boundReportNow<T>(report: T, options: BoundOptions): T {
   return root.v as T;
 }
 
+/** The strings of `value` at least `min` characters long, each once, outside sealed parts. */
+function longStrings(value: unknown, min: number): string[] {
+  const found = new Set<string>();
+  const seen = new Set<object>();
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === 'string') {
+      if (v.length >= min) found.add(v);
+    } else if (typeof v === 'object' && v !== null && !seen.has(v) && !sealed.has(v)) {
+      seen.add(v);
+      for (const [k, x] of Object.entries(v)) stack.push(k, x);
+    }
+  }
+  return [...found];
+}
+
+/** Options of {@link sealReport}. */
+export interface SealOptions extends BoundOptions {
+  /** Asked between slices of a long string: true stops redacting them (the run was interrupted); the rest are clipped. */
+  stop?: () => boolean;
+}
+
+/**
+ * What a reporter is handed: {@link boundReport} of `value`, deep-frozen (a reporter that changes
+ * it fails alone, a fault named after it: issue 23 experiment 2g) and sealed: a sealed value in a
+ * later one is taken as it is, and {@link writeJson} writes its strings as they are, so every
+ * string is redacted once however many reports quote it.
+ *
+ * With `fullValues`, each long string (2 Mi characters or more) is redacted first, a slice at a time
+ * with the event loop free between slices (src/diagnostics/redact.ts `redactInSlices`); once
+ * `stop()` says so, the long strings not yet redacted are clipped as without `fullValues` and
+ * `stopped` is true.
+ */
+export async function sealReport<T>(value: T, options: SealOptions = {}): Promise<{ sealed: T; stopped: boolean }> {
+  if (typeof value === 'object' && value !== null && sealed.has(value)) return { sealed: value, stopped: false };
+  const stop = options.stop ?? (() => false);
+  const redacted = new Map<string, string>();
+  let stopped = false;
+  if (options.fullValues) {
+    for (const s of longStrings(value, LONG_TEXT)) {
+      const r = stop() ? null : await redactInSlices(s, stop);
+      if (r === null) {
+        stopped = true;
+        break;
+      }
+      redacted.set(s, r);
+    }
+  }
+  const shown = freezeDeep(withSecretsSnapshot(() => boundReportNow(value, options, redacted, stopped)));
+  if (typeof shown === 'object' && shown !== null) sealed.set(shown, { fullValues: (options.fullValues ?? false) && !stopped });
+  return { sealed: shown, stopped };
+}
+
 /**
  * Write `value` as JSON (2-space indent, trailing newline) to `file`, in chunks, iteratively,
- * every string through {@link redactOutput}. A value of any depth or size that fits on disk is
+ * every string through {@link redactOutput} but those of a sealed value ({@link sealReport}), which
+ * are redacted already. A value of any depth or size that fits on disk is
  * written; nothing is built as one string, and at most one chunk (64 KiB, or one string's JSON) is
  * held at a time: the text goes to the file as it is made (a `--full-values` report of three
  * 200 MiB answers is never held whole).
@@ -266,7 +360,7 @@ export async function writeJson(file: string, value: unknown, flags = 'w'): Prom
           writeAllSync(fd, buffer);
           buffer = '';
         }
-      }, (s) => redactOutput(s), 2),
+      }, (s) => redactOutput(s), 2, isSealed),
     );
     writeAllSync(fd, `${buffer}\n`);
   } finally {

@@ -239,6 +239,7 @@ ${clis ? `<h2 id="clis">CLIs</h2><ul>${clis}</ul>` : ''}
 export function htmlReporter(options: OutputOptions): Reporter {
   return {
     name: 'html',
+    rewrites: true,
     async onRunEnd(report) {
       await writeOutput(options, 'report.html', htmlReport(report));
     },

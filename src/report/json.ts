@@ -12,6 +12,7 @@ import { writeJsonOutput, type OutputOptions } from './output.ts';
 export function jsonReporter(options: OutputOptions): Reporter {
   return {
     name: 'json',
+    rewrites: true,
     async onRunEnd(report) {
       await writeJsonOutput(options, 'report.json', report);
     },

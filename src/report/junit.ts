@@ -100,6 +100,7 @@ function seconds(ms: number): string {
 export function junitReporter(options: OutputOptions): Reporter {
   return {
     name: 'junit',
+    rewrites: true,
     async onRunEnd(report) {
       await writeOutput(options, 'junit.xml', junitXml(report));
     },

@@ -94,6 +94,7 @@ export function markdownSummary(report: RunReport): string {
 export function markdownReporter(options: OutputOptions): Reporter {
   return {
     name: 'markdown',
+    rewrites: true,
     async onRunEnd(report) {
       await writeOutput(options, 'summary.md', markdownSummary(report));
     },

@@ -37,4 +37,10 @@ export interface Reporter {
   onActivity?(activity: Activity): void;
   onCaseResult?(result: CaseResult): void | Promise<void>;
   onRunEnd?(report: RunReport): void | Promise<void>;
+  /**
+   * Its `onRunEnd` writes whole files from the report it is handed, replacing what it wrote before
+   * (json, junit, markdown, html): it is called after the reporters without this flag, so their
+   * faults are in its files, and called again when a reporter after it fails.
+   */
+  rewrites?: boolean;
 }

@@ -7,7 +7,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { boundReport, writeJson } from '#src/report/bound.ts';
+import { sealReport, writeJson } from '#src/report/bound.ts';
 import { redactOutput } from '#src/diagnostics/redact.ts';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -260,7 +260,8 @@ export async function writeCertificate(dir: string, c: Certificate): Promise<{ j
   await mkdir(dir, { recursive: true });
   const json = path.join(dir, 'certificate.json');
   const markdown = path.join(dir, 'certificate.md');
-  const shown = boundReport(c);
+  // Sealed: redacted once here, written as it is (src/report/bound.ts).
+  const { sealed: shown } = await sealReport(c);
   await writeJson(json, shown);
   await writeFile(markdown, redactOutput(certificateMarkdown(shown)));
   return { json, markdown };
