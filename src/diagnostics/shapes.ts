@@ -80,7 +80,7 @@ export const SECRET_PATTERNS: Pattern[] = [
   // `token_type: bearer`): digits with `,._/` and a unit; a value with any letter beside is hidden.
   {
     name: 'named-credential', needs: /secret|token|api[_-]?key|apikey|passw(?:or)?d|credential|private[_-]?key/i,
-    re: /(?:(?<![A-Za-z0-9_\\])|(?<=\\[nrtbf]))([A-Za-z0-9_-]*(?:secret|token(?!izer)|api[_-]?key|apikey|passw(?:or)?d|credential|private[_-]?key)[A-Za-z0-9_-]*(?:\\*["']|[ \t])*[:=][ \t]*(?:\\*["'])?)(?![<\s"'\\{[])(?!(?:[-+~]?\d[\d,._/]*(?:[kmb]|ms|s|%)?|true|false|null|nil|none|n\/a|unknown|unset|undefined|empty|bearer|basic)\.?(?![^\s"'\\,;&)}\]]))(?=[^\s"'\\,;&)}\]]*[A-Za-z0-9])[^\s"'\\,;&)}\]]+/gi,
+    re: /(?:(?<![A-Za-z0-9_\\])|(?<=\\[nrtbf]))([A-Za-z0-9_-]*(?:secret|token(?!izer)|api[_-]?key|apikey|passw(?:or)?d|credential|private[_-]?key)[A-Za-z0-9_-]*(?:\\*["']|[ \t])*[:=][ \t]*(?:\\*["'])?)(?![<\s"'\\{[])(?!(?:[-+~]?\d[\d,._/]*(?:[kmb]|ms|s|%)?|true|false|null|nil|none|n\/a|unknown|unset|undefined|empty|bearer|basic)[.:;!?]?(?![^\s"'\\,;&)}\]]))(?=[^\s"'\\,;&)}\]]*[A-Za-z0-9])[^\s"'\\,;&)}\]]+/gi,
     placeholder: '$1<redacted:secret>',
   },
   { name: 'email', needs: /@/, re: /(?:(?<![A-Za-z0-9._%+\\-])|(?<=\\[nrtbf]))[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b/g, placeholder: '<email>' },

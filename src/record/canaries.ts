@@ -81,6 +81,8 @@ export const LOOKALIKES = [
   'tokens: n/a',
   'token_type: bearer',
   'tokenizer: cl100k_base',
+  'usage.output_tokens = 5: the model answered',
+  'max_tokens: 4096; stop',
 ] as const;
 
 /** The credential variable a test sets to {@link CANARIES.credential} (a route declares it: claude's `live.credential.from`). */
