@@ -220,7 +220,7 @@ describe("a fresh user's team contract", { timeout: 400_000 }, () => {
     expect(decision!.retry.paragraph).not.toMatch(/position|evidence|Blocked|"final"/);
   });
 
-  it('certify --check nosuch names the option, not the config file', async () => {
+  it('certify --check nosuch names the option, not the config file, and fails before any work (no "certifying" line, the valid checks listed)', async () => {
     const dir = await doneProject('certify-option');
     const config = JSON.parse(await readFile(path.join(dir, 'routecert.config.json'), 'utf8')) as Record<string, unknown>;
     await writeFile(path.join(dir, 'routecert.config.json'), JSON.stringify({ ...config, worker: { name: 'w', command: ['bash', 'w.sh', '{prompt}'], prompt: 'file', artifact: '{outDir}/a.json', windowEnv: { hardWindowS: 'H', retryMinS: 'R' } }, routes: ['claude-code/json'], contract: 'decision' }), 'utf8');
@@ -229,7 +229,11 @@ describe("a fresh user's team contract", { timeout: 400_000 }, () => {
       expect(r.exitCode, r.stderr).toBe(2);
       expect(r.stderr).toContain(`[routecert] ${option} ${value}: `);
       expect(r.stderr).not.toContain('config file');
+      // Refused before the run starts: nothing on stdout (no "certifying ..." line).
+      expect(r.stdout).toBe('');
     }
+    const nosuch = await routecert(['certify', '--check', 'nosuch'], { cwd: dir });
+    expect(nosuch.stderr).toMatch(/Checks: .*accepted-artifact.*forbidden-flags/);
   });
 
   it('missing-final removes the finality key the contract names (`done`): a worker that publishes an answer without it is refused', async () => {
