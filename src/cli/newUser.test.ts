@@ -124,6 +124,24 @@ describe('a contract without `selection`', () => {
   }, 120_000);
 });
 
+describe('a hand-written case without an id', { timeout: 240_000 }, () => {
+  it('is refused naming the command that writes its id; after `record --fix-ids` the run passes', async () => {
+    const dir = path.join(root.dir, 'hand-written');
+    await mkdir(path.join(dir, 'cases'), { recursive: true });
+    const bundled = JSON.parse(await readFile(projectPath('fixtures/cases/claude-code/json/final.json'), 'utf8')) as Record<string, unknown>;
+    delete bundled.id;
+    await writeFile(path.join(dir, 'cases', 'mine.json'), JSON.stringify(bundled, null, 2), 'utf8');
+    const before = await routecert(['run', '--no-probes', '--no-certify', '--cases', 'cases'], { cwd: dir });
+    expect(before.exitCode).toBe(2);
+    expect(before.stderr).toContain("must have required property 'id' (the id is the content hash: `routecert record --fix-ids --out <its cases folder>` writes it)");
+    const fixed = await routecertInProcess(['record', '--fix-ids', '--out', 'cases'], { cwd: dir });
+    expect(fixed.exitCode).toBe(0);
+    expect(fixed.stdout).toMatch(/mine\.json: id \(none\) -> [0-9a-f]{16}/);
+    const after = await routecertInProcess(['run', '--no-probes', '--no-certify', '--cases', 'cases'], { cwd: dir });
+    expect(after.exitCode, after.stderr).toBe(0);
+  });
+});
+
 describe('--reporter with a path that does not exist', () => {
   it('is one line naming the path and the reporters that exist, exit 2, and writes nothing', async () => {
     const dir = path.join(root.dir, 'reporter');
