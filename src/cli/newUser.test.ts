@@ -142,6 +142,19 @@ describe('a hand-written case without an id', { timeout: 240_000 }, () => {
   });
 });
 
+describe('a path that does not exist', () => {
+  it('a missing --config or lint path says what to do next, exit 2, the path as the user gave it', async () => {
+    const dir = path.join(root.dir, 'missing-paths');
+    await mkdir(dir, { recursive: true });
+    const run = await routecert(['run', '--no-probes', '--config', 'nosuch.ts'], { cwd: dir });
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toContain('config file nosuch.ts not found: check the path, or write one with `npx routecert init`');
+    const lint = await routecertInProcess(['lint', 'nosuch.schema.json'], { cwd: dir });
+    expect(lint.exitCode).toBe(2);
+    expect(lint.stderr).toContain('lint: no such file or folder: nosuch.schema.json (give *.schema.json files or folders holding them');
+  });
+});
+
 describe('--reporter with a path that does not exist', () => {
   it('is one line naming the path and the reporters that exist, exit 2, and writes nothing', async () => {
     const dir = path.join(root.dir, 'reporter');
