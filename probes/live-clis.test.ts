@@ -73,7 +73,7 @@ async function standIn(cli: CliName, key: string, canaries: readonly string[]) {
     return undefined;
   });
   const final = { ...DEFAULT_PAYLOADS.final, reasoning: `key ${key}, org ${canaries[1]}, mail ${canaries[2]}, file ${canaries[3]}/notes.txt` };
-  const server: LoopbackServer = await startLoopbackServer([peek, ...driver.handlers('final', { ...DEFAULT_PAYLOADS, final })], driver.sideRequests ? { side: driver.sideRequests } : {});
+  const server: LoopbackServer = await startLoopbackServer([peek, ...(await driver.handlers('final', { ...DEFAULT_PAYLOADS, final }))], driver.sideRequests ? { side: driver.sideRequests } : {});
   const names = [...spec.credential.from, spec.endpoint.env];
   const saved = new Map(names.map((n) => [n, process.env[n]]));
   for (const n of spec.credential.from) delete process.env[n];

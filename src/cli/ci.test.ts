@@ -5,7 +5,7 @@
  * spawned at least once; further inputs of the same rule run in process (cliTestKit `routecertInProcess`).
  */
 import { existsSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunReport } from '#src/report/types.ts';
@@ -127,9 +127,22 @@ describe('diff', { timeout: 240_000 }, () => {
     expect((await routecertInProcess(['diff', certified, certified], { cwd: root.dir })).exitCode).toBe(0);
   });
 
-  it('exits 2 on a folder without a report', async () => {
-    const d = await routecertInProcess(['diff', whole.dir, root.dir], { cwd: root.dir });
+  it('exits 2 on a folder of several runs, naming them and the run to give; a --reports folder of one run is that run', async () => {
+    // root.dir holds whole/, shard-1/, shard-2/ (and merged/), a run in each: a parent folder, not a run.
+    const d = await routecert(['diff', whole.dir, root.dir], { cwd: root.dir });
     expect(d.exitCode).toBe(2);
-    expect(d.stderr).toContain('holds no report.json');
+    expect(d.stderr).toMatch(/is a folder of \d+ runs \(.*\), not a run: diff compares two runs; give one run folder, e.g. .*, or its report.json/);
+    expect(d.stderr).not.toContain('shards');
+    // `--reports whole` made whole/<time>/: the folder names its one run (the README's `diff release/report.json merged`).
+    const same = await routecertInProcess(['diff', path.join(root.dir, 'whole'), whole.dir], { cwd: root.dir });
+    expect(same.exitCode, same.stderr).toBe(0);
+  });
+
+  it('exits 2 on a folder without a report, saying what to give', async () => {
+    const empty = path.join(root.dir, 'no-runs');
+    await mkdir(empty, { recursive: true });
+    const d = await routecertInProcess(['diff', whole.dir, empty], { cwd: root.dir });
+    expect(d.exitCode).toBe(2);
+    expect(d.stderr).toContain('holds no report.json, nor any run folder with one: give a run folder');
   });
 });

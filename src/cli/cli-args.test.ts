@@ -28,7 +28,8 @@ describe('numbers and names are validated', { timeout: 180_000 }, () => {
     [['certify', '--concurrency', 'many'], /argument 'many' is invalid/],
     [['run', '--no-probes', '--shard', '3/2'], /option '--shard <i\/n>' argument '3\/2' is invalid/],
     [['run', '--no-probes', '--reporter', 'junt'], /Unknown reporter "junt"; did you mean "junit"\?/],
-    [['run', '--no-probes', '--reporter', 'default', '--output-file', 'x.xml'], /must say which reporter writes it/],
+    [['run', '--no-probes', '--reporter', 'default', '--output-file', 'x.xml'], /no reporter chosen writes a file \(default writes to the console\): choose one and name it, e.g. --reporter junit --output-file junit=x.xml/],
+    [['run', '--no-probes', '--reporter', 'junit', '--reporter', 'html', '--output-file', 'x.xml'], /must say which reporter writes it \(e.g. junit=x.xml\): the file-writing reporters chosen are junit, html/],
   ].map(([args, message], i) => [args, message, i === 0] as [string[], RegExp, boolean]))('%j exits 2', async (args, message, spawned) => {
     // The first spawned as a user runs it; the others hold each option to the same rule in process.
     const r = spawned ? await routecert(args, { cwd: root.dir }) : await routecertInProcess(args, { cwd: root.dir });

@@ -327,7 +327,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'diff',
     description: 'Compare two reports case by case (verdict changes, cases added or removed, drift lines); exit 1 on a regression',
     readme:
-      'compares two reports case by case (`diff <before> <after>`, run folders or report.json): verdict changes, cases added or removed, drift lines, new run faults, startup cells that changed or were not probed again, lost worker certificates; exits 1 on a regression (a case that now fails, a new run fault, a route certified before and not after); `--json`',
+      'compares two reports case by case (`diff <before> <after>`, run folders, report.json files, or a `--reports` folder holding one run; a folder of several runs is refused naming them): verdict changes, cases added or removed, drift lines, new run faults, startup cells that changed or were not probed again, lost worker certificates; exits 1 on a regression (a case that now fails, a new run fault, a route certified before and not after); `--json`',
     arguments: [
       { name: '<before>', description: 'run folder or report.json of the earlier run' },
       { name: '<after>', description: 'run folder or report.json of the later run' },

@@ -124,6 +124,37 @@ describe('a contract without `selection`', () => {
   }, 120_000);
 });
 
+describe('a hand-written case without an id', { timeout: 240_000 }, () => {
+  it('is refused naming the command that writes its id; after `record --fix-ids` the run passes', async () => {
+    const dir = path.join(root.dir, 'hand-written');
+    await mkdir(path.join(dir, 'cases'), { recursive: true });
+    const bundled = JSON.parse(await readFile(projectPath('fixtures/cases/claude-code/json/final.json'), 'utf8')) as Record<string, unknown>;
+    delete bundled.id;
+    await writeFile(path.join(dir, 'cases', 'mine.json'), JSON.stringify(bundled, null, 2), 'utf8');
+    const before = await routecert(['run', '--no-probes', '--no-certify', '--cases', 'cases'], { cwd: dir });
+    expect(before.exitCode).toBe(2);
+    expect(before.stderr).toContain("must have required property 'id' (the id is the content hash: `routecert record --fix-ids --out <its cases folder>` writes it)");
+    const fixed = await routecertInProcess(['record', '--fix-ids', '--out', 'cases'], { cwd: dir });
+    expect(fixed.exitCode).toBe(0);
+    expect(fixed.stdout).toMatch(/mine\.json: id \(none\) -> [0-9a-f]{16}/);
+    const after = await routecertInProcess(['run', '--no-probes', '--no-certify', '--cases', 'cases'], { cwd: dir });
+    expect(after.exitCode, after.stderr).toBe(0);
+  });
+});
+
+describe('a path that does not exist', () => {
+  it('a missing --config or lint path says what to do next, exit 2, the path as the user gave it', async () => {
+    const dir = path.join(root.dir, 'missing-paths');
+    await mkdir(dir, { recursive: true });
+    const run = await routecert(['run', '--no-probes', '--config', 'nosuch.ts'], { cwd: dir });
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toContain('config file nosuch.ts not found: check the path, or write one with `npx routecert init`');
+    const lint = await routecertInProcess(['lint', 'nosuch.schema.json'], { cwd: dir });
+    expect(lint.exitCode).toBe(2);
+    expect(lint.stderr).toContain('lint: no such file or folder: nosuch.schema.json (give *.schema.json files or folders holding them');
+  });
+});
+
 describe('--reporter with a path that does not exist', () => {
   it('is one line naming the path and the reporters that exist, exit 2, and writes nothing', async () => {
     const dir = path.join(root.dir, 'reporter');
@@ -220,7 +251,7 @@ describe("a fresh user's team contract", { timeout: 400_000 }, () => {
     expect(decision!.retry.paragraph).not.toMatch(/position|evidence|Blocked|"final"/);
   });
 
-  it('certify --check nosuch names the option, not the config file', async () => {
+  it('certify --check nosuch names the option, not the config file, and fails before any work (no "certifying" line, the valid checks listed)', async () => {
     const dir = await doneProject('certify-option');
     const config = JSON.parse(await readFile(path.join(dir, 'routecert.config.json'), 'utf8')) as Record<string, unknown>;
     await writeFile(path.join(dir, 'routecert.config.json'), JSON.stringify({ ...config, worker: { name: 'w', command: ['bash', 'w.sh', '{prompt}'], prompt: 'file', artifact: '{outDir}/a.json', windowEnv: { hardWindowS: 'H', retryMinS: 'R' } }, routes: ['claude-code/json'], contract: 'decision' }), 'utf8');
@@ -229,7 +260,11 @@ describe("a fresh user's team contract", { timeout: 400_000 }, () => {
       expect(r.exitCode, r.stderr).toBe(2);
       expect(r.stderr).toContain(`[routecert] ${option} ${value}: `);
       expect(r.stderr).not.toContain('config file');
+      // Refused before the run starts: nothing on stdout (no "certifying ..." line).
+      expect(r.stdout).toBe('');
     }
+    const nosuch = await routecert(['certify', '--check', 'nosuch'], { cwd: dir });
+    expect(nosuch.stderr).toMatch(/Checks: .*accepted-artifact.*forbidden-flags/);
   });
 
   it('missing-final removes the finality key the contract names (`done`): a worker that publishes an answer without it is refused', async () => {

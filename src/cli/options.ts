@@ -89,7 +89,11 @@ export function outputFiles(values: readonly string[], chosen: readonly BuiltinR
     const file = eq > 0 ? value.slice(eq + 1) : value;
     if (file === '') throw new UsageError(`--output-file "${value}" names no file`);
     if (name === undefined) {
-      if (writers.length !== 1) throw new UsageError(`--output-file "${value}" must say which reporter writes it (e.g. junit=${value}): the file-writing reporters chosen are ${writers.join(', ') || 'none'}`);
+      if (writers.length === 0) {
+        const onConsole = chosen.filter((n) => !FILE_REPORTERS.includes(n));
+        throw new UsageError(`--output-file "${value}": no reporter chosen writes a file (${onConsole.join(', ')} ${onConsole.length === 1 ? 'writes' : 'write'} to the console): choose one and name it, e.g. --reporter junit --output-file junit=${value} (file reporters: ${FILE_REPORTERS.join(', ')})`);
+      }
+      if (writers.length > 1) throw new UsageError(`--output-file "${value}" must say which reporter writes it (e.g. ${writers[0]}=${value}): the file-writing reporters chosen are ${writers.join(', ')}`);
       files[writers[0]!] = file;
       continue;
     }

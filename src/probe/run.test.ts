@@ -27,7 +27,7 @@ function scriptDriver(argv: string[]): ProbeDriver {
     npmPackage: 'stand-in',
     routes: ['stand-in/json'],
     schemaFlag: false,
-    handlers: () => [],
+    handlers: async () => [],
     prepare: async ({ workspace, mockUrl }) => ({ argv, display: argv, env: { PATH: process.env.PATH ?? '', HOME: workspace.home, MOCK: mockUrl } }),
   };
 }

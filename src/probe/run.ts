@@ -14,13 +14,13 @@ import type { Envelope, Milliseconds } from '#src/envelope/types.ts';
 import { readFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 import { DEFAULT_PAYLOADS, type ScenarioName, type ScenarioPayloads } from '#src/mock/scenarios.ts';
-import { startLoopbackServer, type LoopbackServer, type RecordedRequest } from '#src/mock/server.ts';
+import type { LoopbackServer, RecordedRequest } from '#src/mock/server.ts';
 import type { DiscoveredCli } from '#src/probe/discover.ts';
 import type { ProbeDriver } from '#src/probe/driver.ts';
 import { driverFor } from '#src/probe/drivers.ts';
 import { supervise } from '#src/process/supervise.ts';
 import { liveSetup, type LiveSetup } from '#src/probe/live.ts';
-import { startLiveTap, type LiveTap } from '#src/probe/liveTap.ts';
+import type { LiveTap } from '#src/probe/liveTap.ts';
 
 /** Default hard deadline of one probe run, in ms. Runs against the mock take 1-2 s (Claude Code 2.1.332). */
 export const DEFAULT_PROBE_TIMEOUT_MS: Milliseconds = 30_000;
@@ -204,8 +204,14 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
   };
   const hideSecret = (text: string): string => (live ? text.split(live.credential).join('<redacted:secret>') : text);
   try {
-    if (!live) server = await startLoopbackServer(driver.handlers(options.scenario, options.payloads ?? DEFAULT_PAYLOADS), { ...(driver.sideRequests ? { side: driver.sideRequests } : {}), onRequest });
-    else if (options.stopAtFirstResponse === true) tap = await startLiveTap(live.endpoint, { onFirstResponse: () => afterRequest.abort() });
+    // The mock layer (msw) and the tap load here, at the first probe: a command that probes nothing never loads them.
+    if (!live) {
+      const { startLoopbackServer } = await import('#src/mock/server.ts');
+      server = await startLoopbackServer(await driver.handlers(options.scenario, options.payloads ?? DEFAULT_PAYLOADS), { ...(driver.sideRequests ? { side: driver.sideRequests } : {}), onRequest });
+    } else if (options.stopAtFirstResponse === true) {
+      const { startLiveTap } = await import('#src/probe/liveTap.ts');
+      tap = await startLiveTap(live.endpoint, { onFirstResponse: () => afterRequest.abort() });
+    }
     // What the CLI is pointed at: the mock, the tap in front of the provider, or the provider itself.
     const target = server ? server.url.replace(/\/+$/, '') : tap ? tap.url : live!.endpoint;
     root = await mkdtemp(join(tmpdir(), 'routecert-probe-'));

@@ -138,7 +138,7 @@ function miniDriver(cli: string, routes: readonly string[]): ProbeDriver {
     npmPackage: 'none',
     routes,
     schemaFlag: true,
-    handlers: () => [
+    handlers: async () => [
       http.post('*/v1/mini', async ({ request }) => {
         const schema = (await request.json()) as Record<string, unknown>;
         if ('if' in schema) return HttpResponse.json({ error: { message: "Invalid schema for response_format 'x': In context=(), 'if' is not permitted.", code: 'invalid_json_schema' } }, { status: 400 });
@@ -218,7 +218,7 @@ describe('runStartupTable (with a miniature CLI)', () => {
     const driver = miniDriver('mini', ['mini/json']);
     const counting: ProbeDriver = {
       ...driver,
-      handlers: (s, p) => [http.post('*/v1/mini', () => { posts += 1; return undefined; }), ...driver.handlers(s, p)],
+      handlers: async (s, p) => [http.post('*/v1/mini', () => { posts += 1; return undefined; }), ...(await driver.handlers(s, p))],
     };
     await runStartupTable({
       targets: [{ driver: counting, cli: cli('mini', process.execPath), profile: null }],

@@ -105,7 +105,7 @@ describe('candidate binaries', () => {
 
 describe('side requests', () => {
   it('the mock answers Claude Code 2.1.250\'s HEAD /api/hello with 200 (kept apart from model requests) and still 501s anything unknown', async () => {
-    const server = await startLoopbackServer(claudeDriver.handlers('final', DEFAULT_PAYLOADS), { side: CLAUDE_SIDE_REQUESTS });
+    const server = await startLoopbackServer(await claudeDriver.handlers('final', DEFAULT_PAYLOADS), { side: CLAUDE_SIDE_REQUESTS });
     try {
       expect((await fetch(`${server.url}/api/hello`, { method: 'HEAD' })).status).toBe(200);
       expect((await fetch(`${server.url}/api/hello`)).status).toBe(200);

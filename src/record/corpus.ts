@@ -197,7 +197,10 @@ export async function loadCaseFile(file: string, displayName = file, options: Lo
     return {
       errors: problems.map((p) => {
         const space = p.indexOf(' ');
-        return { file: displayName, where: p.slice(0, space), message: `does not match schemas/case.schema.json: ${p.slice(space + 1)}` };
+        const problem = p.slice(space + 1);
+        // A hand-written case has no id yet: it is computed from the content, by the command named here.
+        const next = problem === "must have required property 'id'" ? ' (the id is the content hash: `routecert record --fix-ids --out <its cases folder>` writes it)' : '';
+        return { file: displayName, where: p.slice(0, space), message: `does not match schemas/case.schema.json: ${problem}${next}` };
       }),
     };
   }

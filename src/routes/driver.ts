@@ -61,7 +61,8 @@ export interface PreparedRun {
  * - `npmPackage`: the package probes/package.json pins;
  * - `routes`: the routes it can run; `schemaFlag`: whether it takes a schema on the command line
  *   (otherwise the schema goes into the prompt);
- * - `handlers(scenario, payloads)`: the provider mock playing `scenario` (msw handlers; no server started);
+ * - `handlers(scenario, payloads)`: the provider mock playing `scenario` (msw handlers; no server
+ *   started), imported when first asked for: a command that starts no mock never loads msw;
  * - `prepare(input)`: write any config into the workspace and say how to spawn;
  * - `rejectionLine(stderr)`: the CLI's own startup-rejection line, if it refused the schema;
  * - `sideRequests`: harmless side requests some versions make, answered as the real API does
@@ -76,7 +77,7 @@ export interface ProbeDriver {
   npmPackage: string;
   routes: readonly string[];
   schemaFlag: boolean;
-  handlers(scenario: ScenarioName, payloads: ScenarioPayloads): RequestHandler[];
+  handlers(scenario: ScenarioName, payloads: ScenarioPayloads): Promise<RequestHandler[]>;
   prepare(input: PrepareInput): Promise<PreparedRun>;
   rejectionLine?(stderr: string): string | null;
   sideRequests?: readonly SideRequest[];

@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { CONFIG_FILE_NAMES } from '#src/config/fileNames.ts';
 import pc from 'picocolors';
-import { certify, type CertifyProgress } from '#src/harness/certify/certify.ts';
+import { certify, checkCertifyOptions, type CertifyProgress } from '#src/harness/certify/certify.ts';
 import { blockingLines, writeCertificate } from '#src/harness/certify/certificate.ts';
 import { CertifyConfigError } from '#src/harness/certify/config.ts';
 import { loadProjectConfig } from '#src/config/project.ts';
@@ -64,6 +64,16 @@ export async function certifyCommand(opts: CertifyCommandOptions): Promise<numbe
       process.stderr.write(`[routecert] certify: ${file} has no worker to certify: add \`worker\` and \`routes\` (README "Certifying a worker")\n`);
       return 2;
     }
+  } catch (error) {
+    if (error instanceof CertifyConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+  try {
+    // A --check or --route the config cannot honour fails here, before any work and before the first line.
+    checkCertifyOptions(loaded.config, { ...(opts.route ? { routes: opts.route } : {}), ...(opts.check ? { checks: opts.check } : {}) });
   } catch (error) {
     if (error instanceof CertifyConfigError) {
       process.stderr.write(`${error.message}\n`);

@@ -3,15 +3,33 @@
  * print each difference. Exit 0 when nothing regressed, 1 on a regression (a case that now fails or
  * errors, a new run fault), 2 when a report cannot be read.
  */
+import path from 'node:path';
 import { diffReports, diffText } from '#src/report/diff.ts';
 import { InvalidReportError, readReport } from '#src/harness/readReport.ts';
 import { UsageError } from '../options.ts';
 import { findReports } from './mergeReports.ts';
 
+/**
+ * The one report `p` names: a report.json, a run folder, or a `--reports` folder holding one run
+ * (the README's `diff release/report.json merged`). A folder that holds several runs (`reports/`)
+ * is refused naming them, with the newest as the example of what to give.
+ */
 async function one(p: string): Promise<string> {
-  const found = await findReports(p, 0);
-  if (found.length !== 1) throw new UsageError(`${p}: give one run folder or one report.json`);
-  return found[0]!;
+  let found: string[];
+  try {
+    found = await findReports(p, 2);
+  } catch (error) {
+    if (error instanceof UsageError && error.message.includes('holds no report.json')) {
+      throw new UsageError(`${p}: holds no report.json, nor any run folder with one: give a run folder (reports/<run>/, which \`routecert run\` prints as its last line) or a report.json`);
+    }
+    throw error;
+  }
+  // A --reports folder that holds one run (`merge-reports ... --reports merged`) names that run.
+  if (found.length === 1) return found[0]!;
+  const runs = found.map((f) => path.dirname(f));
+  const newest = [...runs].sort((a, b) => path.basename(a).localeCompare(path.basename(b))).at(-1)!;
+  const shown = runs.length <= 4 ? runs.join(', ') : `${runs.slice(0, 3).join(', ')}, ... (${runs.length} in all)`;
+  throw new UsageError(`${p} is a folder of ${runs.length} run${runs.length === 1 ? '' : 's'} (${shown}), not a run: diff compares two runs; give one run folder, e.g. ${newest}, or its report.json`);
 }
 
 /** Diff; returns the exit code. */

@@ -21,7 +21,7 @@ export async function lintCommand(paths: string[], opts: { profile?: string[]; f
   const missing: string[] = [];
   for (const p of paths) await access(p).catch(() => missing.push(p));
   if (missing.length > 0) {
-    io.stderr(`[routecert] lint: no such file or folder: ${missing.join(', ')}\n`);
+    io.stderr(`[routecert] lint: no such file or folder: ${missing.join(', ')} (give *.schema.json files or folders holding them; without a path, lint takes the working folder's routecert.config.*)\n`);
     return 2;
   }
   // No paths: the config of the working folder (as `run` finds it) when it has contracts, else the

@@ -239,7 +239,7 @@ async function fixIds(outDir: string): Promise<number> {
       problems.push(error.message.replace(/^\[routecert\] /, ''));
       continue;
     }
-    process.stdout.write(`${shown}: id ${c.id} -> ${id}\n`);
+    process.stdout.write(`${shown}: id ${c.id ?? '(none)'} -> ${id}\n`);
     changed += 1;
   }
   for (const p of problems) process.stderr.write(`[routecert] ${p}\n`);

@@ -182,16 +182,33 @@ function skipped(def: CheckDefinition, reason: string): CheckResult {
  * const { certificate, exitCode } = await certify(await loadConfig('routecert.config.ts'));
  * certificate.routes[0].checks.find((c) => c.id === 'retry-once')?.status // 'pass'
  */
+/**
+ * The options a user typed that the config cannot honour, found before any work (`certify` checks
+ * them first, and so does the command, before it prints its first line): a `--check` that names no
+ * check of the config's contract (the error lists them), a `--route` that matches none of its routes.
+ *
+ * @throws {CertifyConfigError} naming the option and what it may be.
+ */
+export function checkCertifyOptions(cfg: CertifyConfig, options: Pick<CertifyOptions, 'routes' | 'checks'>): void {
+  const routes = cfg.routes.filter((r) => !options.routes?.length || options.routes.some((x) => r === x || r.startsWith(`${x}/`)));
+  if (routes.length === 0) throw new CertifyConfigError(`--route ${options.routes?.join(', ')}: no route of the config matches. The config's routes: ${cfg.routes.join(', ')}.`);
+  const checks = checksForContract(cfg.contract).filter((d) => d.stage !== 'smoke');
+  const unknownChecks = (options.checks ?? []).filter((id) => !checks.some((d) => d.id === id));
+  if (unknownChecks.length > 0) {
+    throw new CertifyConfigError(`--check ${unknownChecks.join(', ')}: unknown check ${unknownChecks.map((id) => `"${id}"`).join(', ')}. Checks: ${checks.map((d) => d.id).join(', ')}`);
+  }
+}
+
 export async function certify(config: CertifyConfig | LoadedConfig, options: CertifyOptions = {}): Promise<CertifyOutcome> {
   const loaded = asLoaded(config);
   const problems = configProblems(loaded.config);
   if (problems.length > 0) throw new CertifyConfigError(`the config is not usable:\n  - ${problems.join('\n  - ')}`);
   const cfg = loaded.config;
+  checkCertifyOptions(cfg, options);
   const started = performance.now();
   const startedAt = new Date().toISOString();
 
   const routes = cfg.routes.filter((r) => !options.routes?.length || options.routes.some((x) => r === x || r.startsWith(`${x}/`)));
-  if (routes.length === 0) throw new CertifyConfigError(`--route ${options.routes?.join(', ')}: no route of the config matches. The config's routes: ${cfg.routes.join(', ')}.`);
   const certifyRoutes: CertifyRoute[] = [];
   for (const r of routes) {
     try {
@@ -248,10 +265,6 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
   const limit = options.concurrency ?? cfg.concurrency ?? Math.max(4, availableParallelism());
   const only = options.checks;
   const checks = checksForContract(cfg.contract);
-  const unknownChecks = (only ?? []).filter((id) => !checks.some((d) => d.id === id && d.stage !== 'smoke'));
-  if (unknownChecks.length > 0) {
-    throw new CertifyConfigError(`--check ${unknownChecks.join(', ')}: unknown check ${unknownChecks.map((id) => `"${id}"`).join(', ')}. Checks: ${checks.filter((d) => d.stage !== 'smoke').map((d) => d.id).join(', ')}`);
-  }
   const root = await mkdtemp(path.join(tmpdir(), 'routecert-certify-'));
   const ctx: RunContext = { loaded, root, schemaText, prompt, ...(options.keep ? { keep: true } : {}) };
 

@@ -368,7 +368,7 @@ export async function importConfig(file: string): Promise<{ value: unknown; file
   try {
     await access(absolute);
   } catch {
-    throw new CertifyConfigError(`config file ${file} not found (create a routecert.config.ts that default-exports defineConfig({...}))`);
+    throw new CertifyConfigError(`config file ${path.relative(process.cwd(), absolute) || file} not found: check the path, or write one with \`npx routecert init\` (a routecert.config.ts that default-exports defineConfig({...}))`);
   }
   if (absolute.endsWith('.json')) {
     try {

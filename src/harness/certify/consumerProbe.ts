@@ -58,7 +58,7 @@ export async function probeConsumerWithRealCli(loaded: LoadedConfig, route: stri
       const workspace = { root: await mkdtemp(path.join(root, 'ws-')), home: '', cwd: '', tmpDir: '' };
       Object.assign(workspace, { home: path.join(workspace.root, 'home'), cwd: path.join(workspace.root, 'work'), tmpDir: path.join(workspace.root, 'tmp') });
       await Promise.all([mkdir(workspace.home), mkdir(workspace.cwd), mkdir(workspace.tmpDir)]);
-      const server = await startLoopbackServer(driver.handlers(probe.scenario, DEFAULT_PAYLOADS));
+      const server = await startLoopbackServer(await driver.handlers(probe.scenario, DEFAULT_PAYLOADS));
       let observed: RunObservation;
       try {
         const prepared = await driver.prepare({ route, schema: JSON.parse(schemaText) as object, prompt, mockUrl: server.url, workspace });

@@ -6,7 +6,6 @@
 
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { anthropicHandlers } from '#src/mock/anthropic.ts';
 import type { SideRequest } from '#src/mock/server.ts';
 import type { VersionTable } from '#src/routes/driver.ts';
 import type { ProbeHooks } from '#src/routes/define.ts';
@@ -207,7 +206,7 @@ export const CLAUDE_VERSIONS: VersionTable = {
  * stdin, schema as one `--json-schema` token, config dir `<home>/.claude`.
  */
 export const claudeProbe: ProbeHooks = {
-  handlers: (scenario, payloads) => anthropicHandlers({ scenario, payloads }),
+  handlers: async (scenario, payloads) => (await import('#src/mock/anthropic.ts')).anthropicHandlers({ scenario, payloads }),
   rejectionLine: claudeRejectionLine,
   async prepare(input) {
     if (!isClaudeRoute(input.route) && input.route !== CLAUDE_TEXT_ROUTE) {

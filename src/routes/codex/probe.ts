@@ -5,7 +5,6 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { openAiResponsesHandlers } from '#src/mock/openaiResponses.ts';
 import type { ProbeHooks } from '#src/routes/define.ts';
 import type { VersionTable } from '#src/routes/driver.ts';
 import { startupRejectionLine } from '#src/routes/rejection.ts';
@@ -247,7 +246,7 @@ export const CODEX_VERSIONS: VersionTable = {
  * `-o` file `<root>/last-message.txt` read back as side file `last-message`, prompt on stdin.
  */
 export const codexProbe: ProbeHooks = {
-  handlers: (scenario, payloads) => openAiResponsesHandlers({ scenario, payloads }),
+  handlers: async (scenario, payloads) => (await import('#src/mock/openaiResponses.ts')).openAiResponsesHandlers({ scenario, payloads }),
   async prepare(input) {
     if (!isCodexRoute(input.route)) throw new Error(`[routecert] codex has no route ${input.route}; routes: ${CODEX_ROUTES.join(', ')}`);
     const codexHome = join(input.workspace.home, '.codex');

@@ -7,7 +7,6 @@
  * No schema flag: the schema goes into the prompt ({@link promptWithSchema}) and the answer is JSON
  * text in the `assistant.message` event.
  */
-import { openaiChatHandlers } from '#src/mock/openaiChat.ts';
 import type { VersionTable } from '#src/routes/driver.ts';
 import { flagsFor } from '#src/routes/versions.ts';
 import type { ProbeHooks } from '#src/routes/define.ts';
@@ -71,7 +70,7 @@ export function copilotEnv(options: { baseUrl: string; home: string; tmpDir: str
  * argv {@link COPILOT_ARGV}; the prompt, with the schema appended, on stdin.
  */
 export const copilotProbe: ProbeHooks = {
-  handlers: (scenario, payloads) => openaiChatHandlers({ scenario, payloads, retryAfterMs: 1 }),
+  handlers: async (scenario, payloads) => (await import('#src/mock/openaiChat.ts')).openaiChatHandlers({ scenario, payloads, retryAfterMs: 1 }),
   async prepare(input) {
     if (input.route !== 'copilot/json') throw new Error(`[routecert] copilot has no route ${input.route}; routes: ${COPILOT_ROUTES.join(', ')}`);
     const argv = [...COPILOT_ARGV, ...flagsFor(COPILOT_VERSIONS, input.version)];

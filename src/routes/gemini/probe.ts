@@ -18,7 +18,6 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { geminiHandlers } from '#src/mock/gemini.ts';
 import type { ProbeHooks } from '#src/routes/define.ts';
 import type { VersionTable } from '#src/routes/driver.ts';
 import { promptWithSchema } from '#src/routes/schemaPrompt.ts';
@@ -98,7 +97,7 @@ export const GEMINI_VERSIONS: VersionTable = {
  * (schema appended) on stdin, model pinned with `-m`.
  */
 export const geminiProbe: ProbeHooks = {
-  handlers: (scenario, payloads) => geminiHandlers({ scenario, payloads }),
+  handlers: async (scenario, payloads) => (await import('#src/mock/gemini.ts')).geminiHandlers({ scenario, payloads }),
   async prepare(input) {
     if (!isGeminiRoute(input.route)) throw new Error(`[routecert] gemini has no route ${input.route}; routes: ${GEMINI_ROUTES.join(', ')}`);
     const configDir = join(input.workspace.home, '.gemini');

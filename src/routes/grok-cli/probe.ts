@@ -14,7 +14,6 @@
  * - API errors become an assistant message `Sorry, I encountered an error: Grok API error: <status>
  *   <message>` with exit 0; 408/409/429/5xx are retried twice by the OpenAI SDK (3 requests).
  */
-import { openaiChatJsonHandlers } from '#src/mock/openaiChatJson.ts';
 import type { ProbeHooks } from '#src/routes/define.ts';
 import type { VersionTable } from '#src/routes/driver.ts';
 import { promptWithSchema } from '#src/routes/schemaPrompt.ts';
@@ -68,7 +67,7 @@ export const GROK_CLI_VERSIONS: VersionTable = {
  * appended) as the `-p` argument.
  */
 export const grokCliProbe: ProbeHooks = {
-  handlers: (scenario, payloads) => openaiChatJsonHandlers({ scenario, payloads }),
+  handlers: async (scenario, payloads) => (await import('#src/mock/openaiChatJson.ts')).openaiChatJsonHandlers({ scenario, payloads }),
   async prepare(input) {
     if (input.route !== 'grok-cli/jsonl') throw new Error(`[routecert] grok-cli has no route ${input.route}; routes: ${GROK_CLI_ROUTES.join(', ')}`);
     const { argv, display } = grokCliArgv(promptWithSchema(input.prompt, input.schema));

@@ -8,7 +8,6 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { openaiChatHandlers } from '#src/mock/openaiChat.ts';
 import type { ProbeHooks } from '#src/routes/define.ts';
 import type { VersionTable } from '#src/routes/driver.ts';
 import { promptWithSchema } from '#src/routes/schemaPrompt.ts';
@@ -106,7 +105,7 @@ export const OPENCODE_VERSIONS: VersionTable = {
  * appended, on stdin.
  */
 export const opencodeProbe: ProbeHooks = {
-  handlers: (scenario, payloads) => openaiChatHandlers({ scenario, payloads, retryAfterMs: 1 }),
+  handlers: async (scenario, payloads) => (await import('#src/mock/openaiChat.ts')).openaiChatHandlers({ scenario, payloads, retryAfterMs: 1 }),
   async prepare(input) {
     if (input.route !== 'opencode/jsonl') throw new Error(`[routecert] opencode has no route ${input.route}; routes: ${OPENCODE_ROUTES.join(', ')}`);
     await prepareOpencodeConfigDir(input.workspace.home);

@@ -8,7 +8,6 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { openaiChatHandlers } from '#src/mock/openaiChat.ts';
 import type { ProbeHooks } from '#src/routes/define.ts';
 import type { VersionTable } from '#src/routes/driver.ts';
 import { promptWithSchema } from '#src/routes/schemaPrompt.ts';
@@ -90,7 +89,7 @@ export const PI_VERSIONS: VersionTable = {
  * `settings.json` ({@link PI_HERMETIC_SETTINGS}); the prompt, with the schema appended, on stdin.
  */
 export const piProbe: ProbeHooks = {
-  handlers: (scenario, payloads) => openaiChatHandlers({ scenario, payloads, retryAfterMs: 1 }),
+  handlers: async (scenario, payloads) => (await import('#src/mock/openaiChat.ts')).openaiChatHandlers({ scenario, payloads, retryAfterMs: 1 }),
   async prepare(input) {
     if (input.route !== 'pi/json') throw new Error(`[routecert] pi has no route ${input.route}; routes: ${PI_ROUTES.join(', ')}`);
     const agentDir = join(input.workspace.home, '.pi', 'agent');

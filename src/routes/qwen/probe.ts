@@ -8,7 +8,6 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { openaiChatHandlers } from '#src/mock/openaiChat.ts';
 import type { ProbeHooks } from '#src/routes/define.ts';
 import type { VersionTable } from '#src/routes/driver.ts';
 import { qwenRejectionLine } from '#src/routes/qwen/decoder.ts';
@@ -118,8 +117,8 @@ export const QWEN_VERSIONS: VersionTable = {
  * `~/.qwen/settings.json` = {@link QWEN_HERMETIC_SETTINGS}; prompt on stdin.
  */
 export const qwenProbe: ProbeHooks = {
-  handlers: (scenario, payloads) =>
-    openaiChatHandlers({ scenario, payloads, structuredToolName: QWEN_STRUCTURED_TOOL, overloadedStatus: 503, retryAfterMs: 1 }),
+  handlers: async (scenario, payloads) =>
+    (await import('#src/mock/openaiChat.ts')).openaiChatHandlers({ scenario, payloads, structuredToolName: QWEN_STRUCTURED_TOOL, overloadedStatus: 503, retryAfterMs: 1 }),
   async prepare(input) {
     if (!isQwenRoute(input.route)) throw new Error(`[routecert] qwen has no route ${input.route}; routes: ${QWEN_ROUTES.join(', ')}`);
     const configDir = join(input.workspace.home, '.qwen');
