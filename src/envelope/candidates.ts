@@ -232,8 +232,8 @@ function schemaInteriors(found: FoundObject[]): Set<object> {
  *
  * Memory (issue 24): each value's canonical text is made, hashed to 32 bits and let go; only
  * candidates whose hashes meet have their texts compared (made again), so 500,000 candidates cost
- * a few typed arrays and one map of numbers, never their texts side by side, and a lazy candidate
- * ({@link lazyCandidate}) stays lazy.
+ * a few typed arrays, never their texts side by side, and a lazy candidate ({@link lazyCandidate})
+ * stays lazy.
  */
 export function dedupeCandidates(candidates: Candidate[], identity: 'first' | 'last' = 'first'): Candidate[] {
   const n = candidates.length;
@@ -249,26 +249,39 @@ export function dedupeCandidates(candidates: Candidate[], identity: 'first' | 'l
   const firstOf = new Int32Array(n);
   /** For the first of each set of copies: the index of the last one. */
   const lastOf = new Int32Array(n);
-  /** Hash -> the first index of each distinct key with that hash (a number while there is one). */
-  const byHash = new Map<number, number | number[]>();
+  const hashes = new Uint32Array(n);
+  let keyed = 0;
   for (let i = 0; i < n; i++) {
     const key = keyOf(i);
-    if (key === undefined) {
-      firstOf[i] = -1;
-      continue;
+    firstOf[i] = key === undefined ? -1 : i;
+    lastOf[i] = i;
+    if (key === undefined) continue;
+    hashes[i] = hash32(key);
+    keyed += 1;
+  }
+  // The keyed candidates by hash, then place: only those whose hashes meet are compared, their
+  // texts made again (a typed array sorted, not a map of 500,000 entries: issue 24).
+  const order = new Int32Array(keyed);
+  for (let i = 0, k = 0; i < n; i++) if (firstOf[i] !== -1) order[k++] = i;
+  order.sort((a, b) => hashes[a]! - hashes[b]! || a - b);
+  for (let from = 0; from < keyed; ) {
+    let to = from + 1;
+    while (to < keyed && hashes[order[to]!] === hashes[order[from]!]) to++;
+    if (to - from > 1) {
+      /** The first index and the text of each distinct key in this run of equal hashes. */
+      const distinct: { first: number; key: string | undefined }[] = [];
+      for (let r = from; r < to; r++) {
+        const i = order[r]!;
+        const key = keyOf(i);
+        const same = distinct.find((d) => d.key === key);
+        if (same === undefined) distinct.push({ first: i, key });
+        else {
+          firstOf[i] = same.first;
+          lastOf[same.first] = i;
+        }
+      }
     }
-    const h = hash32(key);
-    const seen = byHash.get(h);
-    const firsts = seen === undefined ? [] : typeof seen === 'number' ? [seen] : seen;
-    const same = firsts.find((f) => keyOf(f) === key);
-    if (same === undefined) {
-      firstOf[i] = i;
-      lastOf[i] = i;
-      byHash.set(h, seen === undefined ? i : [...firsts, i]);
-    } else {
-      firstOf[i] = same;
-      lastOf[same] = i;
-    }
+    from = to;
   }
   const out: Candidate[] = [];
   for (let i = 0; i < n; i++) {
