@@ -243,7 +243,7 @@ function manyCandidatesInput(count: number): RunCasesInput {
  * final one is the answer. At 500,000 the envelope is about 109 MiB and the case file 138 MiB
  * (issue 24 experiment 3e: 1.18 GB peak before candidates were lazy). Built the same each time.
  */
-export function schemaShapedCandidatesStdout(count: number): string {
+function schemaShapedCandidatesStdout(count: number): string {
   const parts: string[] = [];
   for (let k = 0; k < count; k++) {
     const o: Record<string, unknown> = { voice: 'peer', position: `Option ${k}`, reasoning: `Step ${k}: one pass.`, evidence: [`src/scan/scan.ts:${k % 311}`], external_check: 'ran', mode: 'independent', movement: 'initial', final: k % 4 !== 1 };
