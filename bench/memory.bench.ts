@@ -19,7 +19,9 @@
  *
  * `run --cases`: the parent writes one case file holding a 100 MiB `claude-code/json` envelope
  * whose valid `structured_output` wins early (about 119 MiB of case JSON), and one whose `result`
- * string holds 500,000 small candidate objects (`{"n":k}`) beside the final `structured_output`;
+ * string holds 500,000 small candidate objects (`{"n":k}`) beside the final `structured_output`,
+ * and one whose `result` holds 500,000 schema-shaped pov candidates in prose and no structured
+ * field ({@link schemaShapedCandidatesStdout}, about 109 MiB; issue 24 experiment 3e);
  * for each it runs the real `node bin/routecert.js run --cases <dir> --no-probes` (the sources of
  * this checkout, bench/children.ts) and reads that process's peak RSS
  * (`process.resourceUsage().maxRSS`, written on exit by a preloaded hook, bench/peak-rss-hook.mjs),
@@ -28,7 +30,7 @@
  *
  * Targets (exit code 1 when one is missed; a child that fails misses its target): peak RSS above
  * the loaded process below 3x the input for every library input; `run --cases` peak RSS above the
- * baseline run below 3x the envelope, for the 100 MiB envelope and for the 500 k candidates.
+ * baseline run below 3x the envelope, for the 100 MiB envelope and for both 500 k candidate inputs.
  */
 import { execFile } from 'node:child_process';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
@@ -234,6 +236,23 @@ function manyCandidatesInput(count: number): RunCasesInput {
   return { name: `${count / 1000}k candidates`, route: 'claude-code/json', stdout: claudeResult(parts.join(' ')), verdict: 'accepted' };
 }
 
+/**
+ * `run --cases` on a `result` string of prose lines each holding one schema-shaped pov candidate
+ * (the anchor `position` and every member; one in four `final: false`, one in ten missing
+ * `reasoning`), `count` of them and no structured field: the contract scores every one and the last
+ * final one is the answer. At 500,000 the envelope is about 109 MiB and the case file 138 MiB
+ * (issue 24 experiment 3e: 1.18 GB peak before candidates were lazy). Built the same each time.
+ */
+function schemaShapedCandidatesStdout(count: number): string {
+  const parts: string[] = [];
+  for (let k = 0; k < count; k++) {
+    const o: Record<string, unknown> = { voice: 'peer', position: `Option ${k}`, reasoning: `Step ${k}: one pass.`, evidence: [`src/scan/scan.ts:${k % 311}`], external_check: 'ran', mode: 'independent', movement: 'initial', final: k % 4 !== 1 };
+    if (k % 10 === 3) delete o.reasoning;
+    parts.push(`${k}. ${JSON.stringify(o)}`);
+  }
+  return JSON.stringify({ type: 'result', subtype: 'success', is_error: false, result: parts.join('\n'), session_id: '<uuid>' });
+}
+
 /** The peak RSS (MiB) of the real `node bin/routecert.js run --cases` on a folder holding one case of `input`, or why it failed. */
 async function runCasesPeak(input: RunCasesInput): Promise<{ caseMb: number; peakMb: number; exitCode: number | null; line: string } | string> {
   const dir = mkdtempSync(path.join(tmpdir(), 'routecert-memory-bench-'));
@@ -296,7 +315,10 @@ export async function measureRunCases(megabytes: number, candidates: number): Pr
     baselineRuns.push(run.peakMb);
   }
   const baseline = { peakMb: [...baselineRuns].sort((a, b) => a - b)[Math.floor(BASELINE_RUNS / 2)]! };
-  const inputs = [...(megabytes > 0 ? [largeEnvelopeInput(megabytes)] : []), ...(candidates > 0 ? [manyCandidatesInput(candidates)] : [])];
+  const inputs = [
+    ...(megabytes > 0 ? [largeEnvelopeInput(megabytes)] : []),
+    ...(candidates > 0 ? [manyCandidatesInput(candidates), { name: `${candidates / 1000}k schema-shaped`, route: 'claude-code/json', stdout: schemaShapedCandidatesStdout(candidates), verdict: 'accepted' as const }] : []),
+  ];
   const rows: (RunCasesRow | { name: string; error: string })[] = [];
   for (const input of inputs) {
     const r = await runCasesPeak(input);

@@ -342,10 +342,11 @@ function build(def: ContractDefinition, baseDir?: string): Omit<DefinedContract,
   }
   const decodeOptions: DecodeOptions = { anchor: anchorKey, ...(d.selection === 'last-shaped' && d.textFallback !== 'off' && !codec ? { freeText: true } : {}) };
 
-  const bears = (c: Candidate): boolean => isPlainObject(c.value) && valueAt(c.value, d.anchorPointer) !== undefined;
   const anchorShaped = (c: Candidate): boolean => {
-    if (!isPlainObject(c.value)) return false;
-    const v = valueAt(c.value, d.anchorPointer);
+    // Read once: a lazy candidate builds its value on each read (src/envelope/candidates.ts).
+    const value = c.value;
+    if (!isPlainObject(value)) return false;
+    const v = valueAt(value, d.anchorPointer);
     return v !== undefined && (!anchorIsArray || Array.isArray(v));
   };
   const fromText = (c: Candidate): boolean => c.origin === 'stdout' || c.origin === 'stderr';
@@ -361,17 +362,28 @@ function build(def: ContractDefinition, baseDir?: string): Omit<DefinedContract,
   };
 
   const readScore = (decoded: Decoded): Reading => {
-    const scored = decoded.candidates
-      .filter((c) => allowed(c, decoded) && bears(c))
-      .map((candidate) => {
-        const { published, filled } = withDefaults(candidate.value as Record<string, unknown>);
-        const anchorValue = valueAt(published, d.anchorPointer);
-        const problems = Array.isArray(anchorValue) && anchorValue.length === 0 && !d.emptyIsAnswer ? [`"${d.anchor}" is empty (emptyIsAnswer is off)`] : shaped(published);
-        const score = problems.length > 0 ? 0 : isFinal(published) === false ? 1 : 2;
-        return { candidate, published, filled, problems, score };
-      });
-    let best = decoded.structured ? scored.find((s) => s.candidate === decoded.structured && s.score === 2) : undefined;
-    if (!best) for (const s of scored) if (best === undefined || s.score >= best.score) best = s;
+    type Scored = { candidate: Candidate; published: Record<string, unknown>; filled: string[]; problems: string[]; score: number };
+    const scoreOf = (candidate: Candidate, value: Record<string, unknown>): Scored => {
+      const { published, filled } = withDefaults(value);
+      const anchorValue = valueAt(published, d.anchorPointer);
+      const problems = Array.isArray(anchorValue) && anchorValue.length === 0 && !d.emptyIsAnswer ? [`"${d.anchor}" is empty (emptyIsAnswer is off)`] : shaped(published);
+      const score = problems.length > 0 ? 0 : isFinal(published) === false ? 1 : 2;
+      return { candidate, published, filled, problems, score };
+    };
+    // One pass, keeping only the best so far (issue 24: every candidate scored and kept was 500,000
+    // published copies side by side). The structured field wins early at 2; else ties go to the later.
+    let best: Scored | undefined;
+    let structuredBest: Scored | undefined;
+    for (const candidate of decoded.candidates) {
+      if (!allowed(candidate, decoded)) continue;
+      // A lazy candidate builds its value on each read (src/envelope/candidates.ts): read it once.
+      const value = candidate.value;
+      if (!isPlainObject(value) || valueAt(value, d.anchorPointer) === undefined) continue;
+      const s = scoreOf(candidate, value);
+      if (candidate === decoded.structured && s.score === 2 && structuredBest === undefined) structuredBest = s;
+      if (best === undefined || s.score >= best.score) best = s;
+    }
+    if (structuredBest) best = structuredBest;
     if (!best || best.score === 0) {
       const why = ['produced no usable schema-shaped output; skipping fold-in'];
       if (best) why.push(`best candidate (${best.candidate.origin}) is not shaped: ${best.problems.slice(0, 3).join('; ')}`);

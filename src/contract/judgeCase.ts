@@ -6,12 +6,21 @@
 import type { Decoded, Envelope, RouteDecoder } from '#src/envelope/types.ts';
 import type { Contract, Verdict } from './types.ts';
 
-/** What happened on one attempt: a summary of the decoding and the verdict reached on it. */
+/** How many candidate origins an {@link AttemptJudgement} lists at most: the first and last half of them. */
+export const MAX_ORIGINS_LISTED = 100;
+
+/**
+ * What happened on one attempt: a summary of the decoding and the verdict reached on it.
+ * `origins`: the origin of each candidate, in order; past {@link MAX_ORIGINS_LISTED} candidates
+ * only the first and the last 50, and `originsOmitted` counts those left out between them (issue
+ * 24: 500,000 candidates made a 5 MB list in report.json). `candidates` is always the whole count.
+ */
 export interface AttemptJudgement {
   attempt: number;
   verdict: Verdict;
   candidates: number;
   origins: string[];
+  originsOmitted?: number;
   status: Decoded['status'];
   notes: string[];
   keys: string[];
@@ -37,11 +46,15 @@ export function judgeCase(c: { attempts: readonly Envelope[] }, contract: Contra
     elapsedMs += envelope.elapsedMs;
     const decoded = decoder.decode(envelope, contract.decodeOptions);
     verdict = contract.judge(decoded, { attempt: i, elapsedMs });
+    const all = decoded.candidates;
+    const half = MAX_ORIGINS_LISTED / 2;
+    const listed = all.length <= MAX_ORIGINS_LISTED ? all : [...all.slice(0, half), ...all.slice(-half)];
     attempts.push({
       attempt: i,
       verdict,
-      candidates: decoded.candidates.length,
-      origins: decoded.candidates.map((x) => x.origin),
+      candidates: all.length,
+      origins: listed.map((x) => x.origin),
+      ...(all.length > MAX_ORIGINS_LISTED ? { originsOmitted: all.length - MAX_ORIGINS_LISTED } : {}),
       status: decoded.status,
       notes: decoded.notes,
       keys: decoded.keys,

@@ -3,9 +3,10 @@
  * value, or a string field (`result`, `text`, assistant text) that may hold JSON in prose, fences,
  * concatenations or nested JSON strings (found with src/scan).
  */
-import { eachJsonObject, findJsonObjects, type FoundObject } from '#src/scan/index.ts';
+import { eachJsonObject, findJsonObjects, type FoundObject, type FoundSpan } from '#src/scan/index.ts';
 import type { Candidate, Origin } from './types.ts';
 import { isPlainObject } from './keys.ts';
+import { releaseMemory } from '#src/memory.ts';
 
 /** Where a located part sits: its origin label, JSON Pointer, event index and stdout offset. */
 export interface PartLocation {
@@ -51,10 +52,88 @@ export function candidatesFromText(text: string, at: PartLocation, anchor?: stri
     return out;
   }
   // Lazily, and with an anchor only the spans that can hold it are built (issue 15: a `result` full
-  // of `{ }` and `[1, 2]` costs offsets, not objects). Callers add the list with `pushAll`, never
+  // of `{ }` and `[1, 2]` costs offsets, not objects). An object that is a scan hit itself becomes a
+  // lazy candidate (its value built again from its span when read, issue 24: 500,000 candidates
+  // held side by side were 4x the envelope). Callers add the list with `pushAll`, never
   // `push(...list)`, which overflows the stack past about 120,000 candidates.
-  for (const f of eachJsonObject(text, anchor === undefined ? {} : { anchor })) out.push(toCandidate(f));
+  for (const f of eachJsonObject(text, anchor === undefined ? { spans: true } : { anchor, spans: true })) {
+    out.push(f.span ? lazyCandidate({ ...withEvent(at), fenced: f.fenced, nested: f.nested + 1 }, f.span) : toCandidate(f));
+    paced();
+  }
   return out;
+}
+
+/**
+ * Every this many candidate values built (by the scan, or read from a lazy candidate), a full
+ * collection (src/memory.ts): values parsed and let go on the way are garbage V8 leaves in its old
+ * space until its heap has grown several times (issue 24: 500,000 candidates peaked at 250 MB of
+ * such garbage beside 70 MB of candidates). About one collection per 10 MiB of candidate text.
+ */
+const COLLECT_EVERY = 65_536;
+let built = 0;
+
+/** Counts one value built; collects the garbage every {@link COLLECT_EVERY}. */
+function paced(): void {
+  built += 1;
+  if (built >= COLLECT_EVERY) {
+    built = 0;
+    releaseMemory();
+  }
+}
+
+/** Where a lazy candidate's value is built from: its text, start and end (non-enumerable own properties: no copy or comparison sees them). */
+const SPAN_TEXT = Symbol('routecert.spanText');
+const SPAN_START = Symbol('routecert.spanStart');
+const SPAN_END = Symbol('routecert.spanEnd');
+
+/** A lazy candidate's hidden fields. */
+interface SpanFields {
+  [SPAN_TEXT]: string;
+  [SPAN_START]: number;
+  [SPAN_END]: number;
+}
+
+/** The `value` getter of every lazy candidate: the object parsed again from its span. */
+function spanValue(this: SpanFields): unknown {
+  paced();
+  return JSON.parse(this[SPAN_TEXT].slice(this[SPAN_START], this[SPAN_END]));
+}
+
+/**
+ * A candidate whose `value` is built from `span` each time it is read (`JSON.parse` of the span's
+ * text: equal to the value the scanner found, a new object each read), so a list of many
+ * candidates holds their offsets, not their objects (issue 24). `value` is an own enumerable
+ * getter: spreads, `structuredClone`, `JSON.stringify` and deep equality see a plain candidate;
+ * the other fields are in the order of an eager one. {@link withCandidateFields} copies one without
+ * building its value.
+ */
+export function lazyCandidate(fields: Omit<Candidate, 'value'>, span: FoundSpan): Candidate {
+  // Built field by field, in one order, so that every lazy candidate shares one hidden class.
+  const c = { origin: fields.origin, pointer: fields.pointer, offset: fields.offset } as Candidate;
+  if (fields.event !== undefined) c.event = fields.event;
+  Object.defineProperty(c, 'value', { get: spanValue, enumerable: true, configurable: true });
+  if (fields.fenced !== undefined) c.fenced = fields.fenced;
+  c.nested = fields.nested;
+  // Three fields on the candidate, not a span object beside it: 16 MB less per 500,000 candidates.
+  Object.defineProperty(c, SPAN_TEXT, { value: span.text });
+  Object.defineProperty(c, SPAN_START, { value: span.start });
+  Object.defineProperty(c, SPAN_END, { value: span.end });
+  return c;
+}
+
+/**
+ * `c` with `fields` changed (`{ ...c, ...fields }`), lazy still when `c` is lazy: its value is
+ * not built.
+ */
+export function withCandidateFields(c: Candidate, fields: Partial<Omit<Candidate, 'value'>>): Candidate {
+  const hidden = c as Partial<SpanFields>;
+  const text = hidden[SPAN_TEXT];
+  if (text === undefined) return { ...c, ...fields };
+  const span: FoundSpan = { text, start: hidden[SPAN_START]!, end: hidden[SPAN_END]! };
+  const { value: _value, ...rest } = Object.getOwnPropertyDescriptors(c);
+  const plain: Omit<Candidate, 'value'> = { origin: c.origin, pointer: c.pointer, offset: c.offset, nested: c.nested };
+  for (const [k, d] of Object.entries(rest)) (plain as unknown as Record<string, unknown>)[k] = d.value;
+  return lazyCandidate({ ...plain, ...fields }, span);
 }
 
 /** Values of a message's `phase` / `channel` that mark it as not the answer. */
@@ -150,29 +229,77 @@ function schemaInteriors(found: FoundObject[]): Set<object> {
  * StructuredOutput tool input, then the result event) is as late as its last copy, so a tie with a
  * candidate in between still goes to the later one (issue 19 point 2). With `identity: 'last'` the
  * last copy is kept whole (Codex: the `-o` last-message file over the agent message it repeats).
+ *
+ * Memory (issue 24): each value's canonical text is made, hashed to 32 bits and let go; only
+ * candidates whose hashes meet have their texts compared (made again), so 500,000 candidates cost
+ * a few typed arrays, never their texts side by side, and a lazy candidate ({@link lazyCandidate})
+ * stays lazy.
  */
 export function dedupeCandidates(candidates: Candidate[], identity: 'first' | 'last' = 'first'): Candidate[] {
-  const keys = candidates.map((c) => {
+  const n = candidates.length;
+  const keyOf = (i: number): string | undefined => {
     try {
-      return canonicalJson(c.value);
+      return canonicalJson(candidates[i]!.value);
     } catch {
       // Nested too deep for JSON.stringify (a RangeError past about 4,500 levels): keep it as is.
       return undefined;
     }
-  });
-  const first = new Map<string, Candidate>();
-  const last = new Map<string, number>();
-  keys.forEach((k, i) => {
-    if (k === undefined) return;
-    if (!first.has(k) || identity === 'last') first.set(k, candidates[i]!);
-    last.set(k, i);
-  });
+  };
+  /** For each candidate: the index of the first of its copies, or -1 when it has no key. */
+  const firstOf = new Int32Array(n);
+  /** For the first of each set of copies: the index of the last one. */
+  const lastOf = new Int32Array(n);
+  const hashes = new Uint32Array(n);
+  let keyed = 0;
+  for (let i = 0; i < n; i++) {
+    const key = keyOf(i);
+    firstOf[i] = key === undefined ? -1 : i;
+    lastOf[i] = i;
+    if (key === undefined) continue;
+    hashes[i] = hash32(key);
+    keyed += 1;
+  }
+  // The keyed candidates by hash, then place: only those whose hashes meet are compared, their
+  // texts made again (a typed array sorted, not a map of 500,000 entries: issue 24).
+  const order = new Int32Array(keyed);
+  for (let i = 0, k = 0; i < n; i++) if (firstOf[i] !== -1) order[k++] = i;
+  order.sort((a, b) => hashes[a]! - hashes[b]! || a - b);
+  for (let from = 0; from < keyed; ) {
+    let to = from + 1;
+    while (to < keyed && hashes[order[to]!] === hashes[order[from]!]) to++;
+    if (to - from > 1) {
+      /** The first index and the text of each distinct key in this run of equal hashes. */
+      const distinct: { first: number; key: string | undefined }[] = [];
+      for (let r = from; r < to; r++) {
+        const i = order[r]!;
+        const key = keyOf(i);
+        const same = distinct.find((d) => d.key === key);
+        if (same === undefined) distinct.push({ first: i, key });
+        else {
+          firstOf[i] = same.first;
+          lastOf[same.first] = i;
+        }
+      }
+    }
+    from = to;
+  }
   const out: Candidate[] = [];
-  keys.forEach((k, i) => {
-    if (k === undefined) out.push(candidates[i]!);
-    else if (last.get(k) === i) out.push(first.get(k)!);
-  });
+  for (let i = 0; i < n; i++) {
+    const first = firstOf[i]!;
+    if (first === -1) out.push(candidates[i]!);
+    else if (lastOf[first] === i) out.push(identity === 'last' ? candidates[i]! : candidates[first]!);
+  }
   return out;
+}
+
+/** FNV-1a over the UTF-16 code units of `text`, 32 bits. */
+function hash32(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import { eachJsonObject, eachJsonObjectOf } from '#src/scan/index.ts';
 import { framingOf, readJsonDocuments, type JsonDocuments } from './jsonl.ts';
-import { dedupeCandidates } from './candidates.ts';
+import { dedupeCandidates, lazyCandidate } from './candidates.ts';
 import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, Reply } from './types.ts';
 
 /**
@@ -54,8 +54,12 @@ export function envelopeFacts(envelope: Envelope, options: DecodeOptions = {}, d
     const freeText: Decoded['freeText'] = [];
     if (envelope.stdout.includes(anchor)) {
       const whole = docs?.framing === 'whole' && docs.invalidCount === 0 ? docs.documents[0] : undefined;
-      const found = whole && typeof whole.value === 'object' && whole.value !== null ? eachJsonObjectOf(whole.value, whole.offset, { anchor }) : eachJsonObject(envelope.stdout, { anchor });
-      for (const f of found) freeText.push({ value: f.value, origin: 'stdout', pointer: f.pointer, offset: f.offset, fenced: f.fenced, nested: f.nested });
+      const found = whole && typeof whole.value === 'object' && whole.value !== null ? eachJsonObjectOf(whole.value, whole.offset, { anchor, spans: true }) : eachJsonObject(envelope.stdout, { anchor, spans: true });
+      for (const f of found) {
+        // A scan hit is held as its span (src/envelope/candidates.ts lazyCandidate), not its object.
+        const fields = { origin: 'stdout', pointer: f.pointer, offset: f.offset, fenced: f.fenced, nested: f.nested };
+        freeText.push(f.span ? lazyCandidate(fields, f.span) : { value: f.value, ...fields });
+      }
     }
     facts.freeText = freeText;
   }

@@ -1,6 +1,6 @@
 import { escapePointerToken } from '#src/pointer.ts';
 import { eachJsonHit } from '#src/scan/scan.ts';
-import type { FindOptions, FoundObject, ScanHit } from '#src/scan/types.ts';
+import type { FindOptions, FoundObject, FoundSpan, ScanHit } from '#src/scan/types.ts';
 
 const DEFAULT_MAX_STRING_DEPTH = 3;
 
@@ -13,6 +13,8 @@ interface Frame {
   nested: number;
   /** Inside a string layer: the pointer of the outermost string, reported for every object found. */
   layerPointer: string | undefined;
+  /** For a scan hit's own value: where it sits (given out with {@link FindOptions.spans}). */
+  span?: FoundSpan;
 }
 
 /**
@@ -63,7 +65,7 @@ export function findJsonObjects(text: string, options: FindOptions = {}): FoundO
  */
 export function eachJsonObject(text: string, options: FindOptions = {}): Generator<FoundObject, void, undefined> {
   const scanOptions = options.anchor === undefined ? {} : { mustContain: options.anchor };
-  return walk(typeof text === 'string' ? [{ hits: eachJsonHit(text, scanOptions), top: true, offset: 0, nested: 0, layerPointer: undefined }] : [], options);
+  return walk(typeof text === 'string' ? [{ hits: eachJsonHit(text, scanOptions), text, top: true, offset: 0, nested: 0, layerPointer: undefined }] : [], options);
 }
 
 /**
@@ -85,6 +87,7 @@ function* walk(stack: (Frame | Layer)[], options: FindOptions): Generator<FoundO
   const anchor = options.anchor;
   const maxStringDepth = options.maxStringDepth ?? DEFAULT_MAX_STRING_DEPTH;
   const scanOptions = anchor === undefined ? {} : { mustContain: anchor };
+  const spans = options.spans === true;
   while (stack.length > 0) {
     const item = stack.pop() as Frame | Layer;
     if ('hits' in item) {
@@ -92,14 +95,16 @@ function* walk(stack: (Frame | Layer)[], options: FindOptions): Generator<FoundO
       if (next.done === true) continue;
       const hit = next.value;
       stack.push(item);
-      stack.push({
+      const frame: Frame = {
         value: hit.value,
         pointer: '',
         offset: item.top ? hit.start : item.offset,
         fenced: hit.fenced,
         nested: item.nested,
         layerPointer: item.layerPointer,
-      });
+      };
+      if (spans) frame.span = { text: item.text, start: hit.start, end: hit.end };
+      stack.push(frame);
       continue;
     }
     const frame = item;
@@ -109,6 +114,7 @@ function* walk(stack: (Frame | Layer)[], options: FindOptions): Generator<FoundO
       if (anchor !== undefined && !value.includes(anchor)) continue;
       stack.push({
         hits: eachJsonHit(value, scanOptions),
+        text: value,
         top: false,
         offset: frame.offset,
         nested: frame.nested + 1,
@@ -119,13 +125,15 @@ function* walk(stack: (Frame | Layer)[], options: FindOptions): Generator<FoundO
     } else if (value !== null && typeof value === 'object') {
       const object = value as Record<string, unknown>;
       if (anchor === undefined || Object.hasOwn(object, anchor)) {
-        yield {
+        const found: FoundObject = {
           value: object,
           offset: frame.offset,
           fenced: frame.fenced,
           nested: frame.nested,
           pointer: frame.layerPointer ?? frame.pointer,
         };
+        if (frame.span) found.span = frame.span;
+        yield found;
       }
       const keys = Object.keys(object);
       for (let k = keys.length - 1; k >= 0; k--) {
@@ -142,6 +150,8 @@ function* walk(stack: (Frame | Layer)[], options: FindOptions): Generator<FoundO
  */
 interface Layer {
   hits: Iterator<ScanHit>;
+  /** The text the hits are found in. */
+  text: string;
   top: boolean;
   offset: number;
   nested: number;

@@ -5,4 +5,4 @@
 export { eachJsonObject, eachJsonObjectOf, findJsonObjects } from '#src/scan/find.ts';
 export { eachJsonHit, scanJson } from '#src/scan/scan.ts';
 
-export type { FoundObject, ScanHit } from '#src/scan/types.ts';
+export type { FoundObject, FoundSpan, ScanHit } from '#src/scan/types.ts';

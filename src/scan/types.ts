@@ -79,6 +79,20 @@ export interface FoundObject {
   fenced: boolean;
   nested: number;
   pointer: string;
+  /** With {@link FindOptions.spans}: where the object is a scan hit itself, see {@link FoundSpan}. */
+  span?: FoundSpan;
+}
+
+/**
+ * Where an object that is a scan hit itself (not a value inside one) sits: `JSON.parse(text.slice(start,
+ * end))` builds it again, so a caller can let the value go and keep three numbers' worth instead
+ * (issue 24: 500,000 candidates held side by side). `text` is the top-level text, or the string
+ * value of the layer the hit was found in.
+ */
+export interface FoundSpan {
+  text: string;
+  start: number;
+  end: number;
 }
 
 /**
@@ -97,4 +111,9 @@ export interface FindOptions {
    * @defaultValue 3
    */
   maxStringDepth?: number;
+  /**
+   * Give each object that is a scan hit itself its {@link FoundObject.span}.
+   * @defaultValue false
+   */
+  spans?: boolean;
 }

@@ -38,7 +38,7 @@
  *   `Failed to read output schema file X: ...` / `Output schema file X is not valid JSON: ...`, exit 1.
  */
 import { framingOf, jsonEvents, readJsonDocuments } from '#src/envelope/jsonl.ts';
-import { candidatesFromText, commentaryMark, dedupeCandidates } from '#src/envelope/candidates.ts';
+import { candidatesFromText, commentaryMark, dedupeCandidates, withCandidateFields } from '#src/envelope/candidates.ts';
 import { envelopeFacts } from '#src/envelope/decodeParts.ts';
 import { textReply } from '#src/envelope/reply.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
@@ -223,7 +223,7 @@ function decodeCodex(envelope: Envelope, options: DecodeOptions = {}): Decoded {
       candidates.push(fileWhole);
     } else {
       // The file is raw text, not a JSON string field: one string layer less than candidatesFromText counts.
-      pushAll(candidates, candidatesFromText(file, at, anchor).map((c) => ({ ...c, nested: Math.max(0, c.nested - 1) })));
+      pushAll(candidates, candidatesFromText(file, at, anchor).map((c) => withCandidateFields(c, { nested: Math.max(0, c.nested - 1) })));
     }
   }
 
