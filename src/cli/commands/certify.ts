@@ -13,7 +13,8 @@ import { certify, type CertifyProgress } from '#src/harness/certify/certify.ts';
 import { blockingLines, writeCertificate } from '#src/harness/certify/certificate.ts';
 import { CertifyConfigError } from '#src/harness/certify/config.ts';
 import { loadProjectConfig } from '#src/config/project.ts';
-import { createRunFolder } from './run.ts';
+import { UsageError } from '../options.ts';
+import { checkReportsFolder, createRunFolder } from './run.ts';
 
 /** Options of `routecert certify` as commander parses them. */
 export interface CertifyCommandOptions {
@@ -66,6 +67,16 @@ export async function certifyCommand(opts: CertifyCommandOptions): Promise<numbe
     }
   } catch (error) {
     if (error instanceof CertifyConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+  // Before the certification: a --reports that cannot hold the certificate stops here, not after it.
+  try {
+    await checkReportsFolder(opts.reports);
+  } catch (error) {
+    if (error instanceof UsageError) {
       process.stderr.write(`${error.message}\n`);
       return 2;
     }
