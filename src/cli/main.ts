@@ -14,6 +14,7 @@ import { PACKAGE_VERSION } from '#src/paths.ts';
 import { COMMANDS, PROGRAM, type CommandSpec, type OptionSpec } from './commandTable.ts';
 import { applyColourEnv } from './options.ts';
 import { hideSecretsFrom, redactOutput } from '#src/diagnostics/redact.ts';
+import { terminalSafe } from '#src/diagnostics/terminal.ts';
 import { describeThrown } from '#src/diagnostics/thrown.ts';
 import { interrupt, interruption, mustExitWhenDone, reapEverything, signalExitCode } from '#src/process/interrupt.ts';
 import { providePackageModule } from '#src/harness/certify/configFile.ts';
@@ -26,6 +27,8 @@ let consoleRedacted = false;
 /**
  * Every byte routecert prints goes through the one redaction of output (src/diagnostics/redact.ts
  * `redactOutput`), whichever module printed it: stdout and stderr are wrapped once per process.
+ * Then the control characters of what others wrote (a case's description, a CLI's stderr) are
+ * shown, not sent to the terminal (src/diagnostics/terminal.ts `terminalSafe`).
  */
 function redactConsole(): void {
   if (consoleRedacted) return;
@@ -34,7 +37,7 @@ function redactConsole(): void {
     const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
     stream.write = ((chunk: unknown, ...rest: unknown[]) => {
       const text = typeof chunk === 'string' ? chunk : chunk instanceof Uint8Array ? Buffer.from(chunk).toString('utf8') : null;
-      return write(text === null ? chunk : redactOutput(text), ...rest);
+      return write(text === null ? chunk : terminalSafe(redactOutput(text)), ...rest);
     }) as typeof stream.write;
   }
 }
