@@ -14,6 +14,7 @@ import { PACKAGE_VERSION } from '#src/paths.ts';
 import { COMMANDS, PROGRAM, type CommandSpec, type OptionSpec } from './commandTable.ts';
 import { applyColourEnv } from './options.ts';
 import { hideSecretsFrom, redactedLines, type RedactedLines } from '#src/diagnostics/redact.ts';
+import { terminalSafe } from '#src/diagnostics/terminal.ts';
 import { StringDecoder } from 'node:string_decoder';
 import { describeThrown } from '#src/diagnostics/thrown.ts';
 import { interrupt, interruption, mustExitWhenDone, reapEverything, signalExitCode } from '#src/process/interrupt.ts';
@@ -31,7 +32,10 @@ const consoleLines: RedactedLines[] = [];
  * `redactOutput`), whichever module printed it: stdout and stderr are wrapped once per process, and
  * redacted a whole line at a time (`redactedLines`), so a secret printed in two writes (a key, then
  * its value; a CLI's output echoed as it arrives) is hidden as a whole. What waits for its line end
- * is written when the command ends, at exit, or after 100 ms without a write.
+ * is written when the command ends, at exit, or after 100 ms without a write. Before that, the
+ * control characters of what others wrote (a case's description, a CLI's stderr) are shown, not sent
+ * to the terminal (src/diagnostics/terminal.ts `terminalSafe`), write by write: the progress line's
+ * own `\r ESC[K` is known by starting a write.
  */
 function redactConsole(): void {
   if (consoleRedacted) return;
@@ -48,7 +52,7 @@ function redactConsole(): void {
       const text =
         typeof chunk === 'string' ? (encoding === undefined || /^utf-?8$/i.test(encoding) ? chunk : decoder.write(Buffer.from(chunk, encoding))) : chunk instanceof Uint8Array ? decoder.write(Buffer.from(chunk)) : null;
       if (text === null) return write(chunk, ...rest);
-      lines.write(text);
+      lines.write(terminalSafe(text));
       const callback = rest.find((r) => typeof r === 'function') as ((error?: Error | null) => void) | undefined;
       if (callback) process.nextTick(callback);
       return true;

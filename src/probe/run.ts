@@ -18,6 +18,7 @@ import type { LoopbackServer, RecordedRequest } from '#src/mock/server.ts';
 import type { DiscoveredCli } from '#src/probe/discover.ts';
 import type { ProbeDriver } from '#src/probe/driver.ts';
 import { driverFor } from '#src/probe/drivers.ts';
+import { trackTempFolder } from '#src/process/tempFolders.ts';
 import { supervise } from '#src/process/supervise.ts';
 import { liveSetup, type LiveSetup } from '#src/probe/live.ts';
 import type { LiveTap } from '#src/probe/liveTap.ts';
@@ -186,6 +187,7 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
   let server: LoopbackServer | undefined;
   let tap: LiveTap | undefined;
   let root: string | undefined;
+  let untrackRoot = (): void => undefined;
   let live: LiveSetup | undefined;
   if (options.live === true) {
     try {
@@ -215,6 +217,7 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
     // What the CLI is pointed at: the mock, the tap in front of the provider, or the provider itself.
     const target = server ? server.url.replace(/\/+$/, '') : tap ? tap.url : live!.endpoint;
     root = await mkdtemp(join(tmpdir(), 'routecert-probe-'));
+    untrackRoot = trackTempFolder(root);
     const workspace = { root, home: join(root, 'home'), cwd: join(root, 'work'), tmpDir: join(root, 'tmp') };
     await Promise.all([mkdir(workspace.home, { recursive: true }), mkdir(workspace.cwd), mkdir(workspace.tmpDir)]);
     const prepared = await driver.prepare({
@@ -283,6 +286,7 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
     await server?.close();
     await tap?.close();
     if (root !== undefined) await rm(root, { recursive: true, force: true }).catch(() => undefined);
+    untrackRoot();
   }
 }
 

@@ -13,7 +13,8 @@ import { certify, checkCertifyOptions, type CertifyProgress } from '#src/harness
 import { blockingLines, writeCertificate } from '#src/harness/certify/certificate.ts';
 import { CertifyConfigError } from '#src/harness/certify/config.ts';
 import { loadProjectConfig } from '#src/config/project.ts';
-import { createRunFolder } from './run.ts';
+import { UsageError } from '../options.ts';
+import { checkReportsFolder, createRunFolder } from './run.ts';
 
 /** Options of `routecert certify` as commander parses them. */
 export interface CertifyCommandOptions {
@@ -74,8 +75,10 @@ export async function certifyCommand(opts: CertifyCommandOptions): Promise<numbe
   try {
     // A --check or --route the config cannot honour fails here, before any work and before the first line.
     checkCertifyOptions(loaded.config, { ...(opts.route ? { routes: opts.route } : {}), ...(opts.check ? { checks: opts.check } : {}) });
+    // A --reports that cannot hold the certificate stops here too, not after the certification.
+    await checkReportsFolder(opts.reports);
   } catch (error) {
-    if (error instanceof CertifyConfigError) {
+    if (error instanceof CertifyConfigError || error instanceof UsageError) {
       process.stderr.write(`${error.message}\n`);
       return 2;
     }

@@ -3,7 +3,8 @@
  * plus hermetic probes of the installed CLIs, into reports/<run>/. Filters are checked against what
  * exists before anything runs (src/cli/options.ts).
  */
-import { mkdir } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { runConformance, type LiveSource } from '#src/harness/run.ts';
 import { projectPath } from '#src/paths.ts';
@@ -69,15 +70,49 @@ export function runFolderName(date = new Date()): string {
   return date.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
 }
 
+/** The usage error for a `--reports` folder that cannot hold a run folder (`error` from the file system). */
+function reportsUnusable(parent: string, error: unknown): UsageError {
+  const code = (error as NodeJS.ErrnoException).code ?? 'error';
+  const why = code === 'EEXIST' || code === 'ENOTDIR' ? 'is not a folder (or a file is on its path)' : code === 'EACCES' || code === 'EPERM' || code === 'EROFS' ? `is not writable (${code})` : `cannot hold a run folder (${code})`;
+  return new UsageError(`--reports ${parent} ${why}: give a folder routecert can write its run folders in`);
+}
+
+/**
+ * Check, before a long command starts and without creating anything, that `parent` can hold a run
+ * folder: it is a writable folder, or the nearest folder that exists on its path is one. So a
+ * `--reports` naming a file or a read-only folder is a usage error (exit 2) before a certification
+ * runs, not an internal error (exit 3) after it, its certificate lost (issue 23, repeated on
+ * hostile inputs).
+ *
+ * @throws UsageError when it cannot.
+ */
+export async function checkReportsFolder(parent: string): Promise<void> {
+  const target = path.resolve(parent);
+  let at = target;
+  for (;;) {
+    const info = await stat(at).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? null : Promise.reject(reportsUnusable(parent, error))));
+    if (info !== null) {
+      if (!info.isDirectory()) throw reportsUnusable(parent, { code: at === target ? 'EEXIST' : 'ENOTDIR' });
+      await access(at, constants.W_OK | constants.X_OK).catch((error: unknown) => Promise.reject(reportsUnusable(parent, error)));
+      return;
+    }
+    const up = path.dirname(at);
+    if (up === at) return;
+    at = up;
+  }
+}
+
 /**
  * Create a run folder of its own under `parent` (issue 23 point 5): `<runFolderName>`, else
  * `<runFolderName>-2`, `-3`, ... Each is created exclusively (`mkdir` without `recursive` fails on
  * an existing folder), so two runs started in the same second never share one. Returns its path.
  *
- * @throws Error when `parent` cannot be created or 1000 names are taken.
+ * @throws UsageError when `parent` is not a folder routecert can create and write in (a file, a
+ *   read-only folder: exit 2, not an internal error).
+ * @throws Error when 1000 names are taken.
  */
 export async function createRunFolder(parent: string, date = new Date()): Promise<string> {
-  await mkdir(parent, { recursive: true });
+  await mkdir(parent, { recursive: true }).catch((error: unknown) => Promise.reject(reportsUnusable(parent, error)));
   const base = runFolderName(date);
   for (let n = 1; n <= 1000; n += 1) {
     const dir = path.resolve(parent, n === 1 ? base : `${base}-${n}`);
@@ -85,7 +120,7 @@ export async function createRunFolder(parent: string, date = new Date()): Promis
       await mkdir(dir);
       return dir;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw reportsUnusable(parent, error);
     }
   }
   throw new Error(`[routecert] ${parent} already holds 1000 run folders named ${base}*`);

@@ -7,6 +7,7 @@
  * Design after bowtie's smoke and miniatures (STYLE.md section 4, items 11-13) and the
  * compound-engineering-plugin route tests (research/ce-plugin.md section 3.1).
  */
+import { trackTempFolder } from '#src/process/tempFolders.ts';
 import pLimit from 'p-limit';
 import { generatedAnswers } from './generated.ts';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -266,6 +267,7 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
   const only = options.checks;
   const checks = checksForContract(cfg.contract);
   const root = await mkdtemp(path.join(tmpdir(), 'routecert-certify-'));
+  const untrackRoot = options.keep ? () => undefined : trackTempFolder(root);
   const ctx: RunContext = { loaded, root, schemaText, prompt, ...(options.keep ? { keep: true } : {}) };
 
   const slot = pLimit(limit);
@@ -435,6 +437,7 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
     else for (const route of certifyRoutes) routeCertificates.push(await certifyOne(route));
   } finally {
     if (!options.keep) await rm(root, { recursive: true, force: true }).catch(() => undefined);
+    untrackRoot();
   }
 
   const stoppedBy = interruption();
