@@ -455,6 +455,32 @@ describe('signals', () => {
     }
   }, 180_000);
 
+  it('SIGINT to npx alone (npm forwards it to the shell it runs routecert through, which keeps it): routecert notices, reaps its probes, writes a partial report, exit 130', async () => {
+    const dir = path.join(root.dir, 'npm-sigint');
+    await mkdir(path.join(dir, 'cases'), { recursive: true });
+    await cp(FINDINGS_CASE, path.join(dir, 'cases', 'one.json'));
+    const { bin: fake, pids, parent } = await hangingClaude(dir);
+    const command = [process.execPath, projectPath('bin/routecert.js'), 'run', '--no-certify', '--no-progress', '--route', 'claude-code/json', '--cases', 'cases', '--reports', 'reports', '--bin', `claude=${fake}`, '--probe-timeout', '600000'];
+    // As npm runs it: `sh -c <command>` (not exec'd here: a command follows), the outer sh standing for npm.
+    const script = `${command.map((a) => `'${a}'`).join(' ')}; true`;
+    const npm = execa('sh', ['-c', `sh -c "$1"; true`, 'npm', script], { cwd: dir, reject: false, env: { NO_COLOR: '1', CI: '', GITHUB_ACTIONS: '', npm_command: 'exec' }, stdin: 'ignore' });
+    let exited = false;
+    void npm.then(() => (exited = true));
+    await waitForLines(pids, 2, async () => (exited ? String((await npm).stderr) : null));
+    const routecertPid = Number((await readFile(parent, 'utf8')).trim());
+    const shell = procStat(routecertPid)!.ppid;
+    // What npm's signal manager does with a SIGINT to npx: kill(shell, SIGINT).
+    process.kill(shell, 'SIGINT');
+    const r = await npm;
+    expect(String(r.stderr)).toMatch(/SIGINT to the shell npm runs routecert through/);
+    const { report } = await onlyRun(path.join(dir, 'reports'));
+    expect(report.footer).toMatchObject({ interrupted: 'SIGINT', exitCode: 130 });
+    for (const pid of (await readFile(pids, 'utf8')).trim().split('\n').map(Number)) {
+      const s = procStat(pid);
+      expect(s === null || s.state === 'Z', `pid ${pid} still runs`).toBe(true);
+    }
+  }, 180_000);
+
   it('SIGTERM mid-record: the probe is reaped and no case is written from the stopped run (no false recording), exit 143', async () => {
     const dir = path.join(root.dir, 'record-signal');
     await mkdir(dir, { recursive: true });

@@ -20,7 +20,7 @@ import { describeThrown } from '#src/diagnostics/thrown.ts';
 import { interrupt, interruption, mustExitWhenDone, reapEverything, signalExitCode } from '#src/process/interrupt.ts';
 import { providePackageModule } from '#src/harness/certify/configFile.ts';
 import { liveSecrets } from '#src/probe/live.ts';
-import { procStat } from '#src/process/reap.ts';
+import { procStat, sigintCatcherWakeups } from '#src/process/reap.ts';
 import { readFileSync } from 'node:fs';
 
 let consoleRedacted = false;
@@ -96,7 +96,8 @@ let signalsHandled = false;
  * report marked `interrupted`; the exit code is 130 (SIGINT) or 143 (SIGTERM). A second signal, or
  * {@link INTERRUPT_BOUND_MS} without an end, exits at once (the exit hook of src/process/reap.ts
  * SIGKILLs what is left). Started by npm (`npx routecert`, an npm script), routecert also stops when
- * the process that started it goes away: npx signalled alone does not leave the run behind.
+ * the process that started it goes away, or when the shell npm runs it through takes a SIGINT
+ * (what npm does with a SIGINT to npx alone): npx signalled alone does not leave the run behind.
  */
 function handleSignals(): void {
   if (signalsHandled) return;
@@ -114,10 +115,34 @@ function handleSignals(): void {
   process.on('SIGTERM', () => stop('SIGTERM', 'SIGTERM'));
   if (process.env.npm_command !== undefined || process.env.npm_execpath !== undefined) {
     const watched = npmAncestors();
+    const shell = watched.find((w) => w.pid !== process.pid)?.pid;
+    // SIGINT to npx alone: npm forwards it to the shell, which keeps it until routecert ends. The
+    // shell wakes for it, though (it sleeps on routecert alone): a wake is that SIGINT, unless
+    // routecert was stopped and continued (Ctrl-Z, fg), which wakes the shell too (SIGCHLD).
+    let wakes = shell === undefined ? null : sigintCatcherWakeups(shell);
+    let woken = 0;
+    let continued = 0;
+    process.on('SIGCONT', () => {
+      continued = Date.now();
+    });
     setInterval(() => {
       if (interruption()) return;
       const gone = watched.find((w) => (w.pid === process.pid ? process.ppid : procStat(w.pid)?.ppid) !== w.ppid);
-      if (gone !== undefined) stop('SIGTERM', `the process that started routecert (pid ${gone.ppid}) is gone`);
+      if (gone !== undefined) return stop('SIGTERM', `the process that started routecert (pid ${gone.ppid}) is gone`);
+      if (shell === undefined || wakes === null) return;
+      const now = sigintCatcherWakeups(shell);
+      if (now === null || now === wakes) return;
+      // Decided one tick later, so a SIGCONT handled after this tick still counts.
+      if (woken === 0) {
+        woken = Date.now();
+        return;
+      }
+      if (continued >= woken - 1000) {
+        wakes = now;
+        woken = 0;
+        return;
+      }
+      stop('SIGINT', `SIGINT to the shell npm runs routecert through (pid ${shell}; npm forwards a SIGINT to npx there)`);
     }, 250).unref();
   }
 }

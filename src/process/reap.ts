@@ -70,6 +70,26 @@ export function procStat(pid: number): ProcStat | null {
   }
 }
 
+/**
+ * How often the process `pid` has been woken from a sleep (`voluntary_ctxt_switches` of
+ * `/proc/<pid>/status`), when it catches SIGINT (`SigCgt` bit 2); `null` when it does not, or
+ * without `/proc`. For the shell npm runs routecert through (`sh -c <command>`): dash in `-c` mode
+ * catches SIGINT while it waits for its command and acts on it only once the command has ended
+ * (wait and cooperative exit), so a SIGINT that npm forwards to it never reaches routecert; but the
+ * shell, asleep in `wait4` on routecert alone, wakes only for a signal, and each wake counts here.
+ */
+export function sigintCatcherWakeups(pid: number): number | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const caught = /^SigCgt:\s*([0-9a-f]+)/m.exec(status)?.[1];
+    if (caught === undefined || (BigInt(`0x${caught}`) & 2n) === 0n) return null;
+    const wakes = /^voluntary_ctxt_switches:\s*(\d+)/m.exec(status)?.[1];
+    return wakes === undefined ? null : Number(wakes);
+  } catch {
+    return null;
+  }
+}
+
 function running(pid: number): boolean {
   const s = procStat(pid);
   return s !== null && s.state !== 'Z' && s.state !== 'X';
