@@ -9,6 +9,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { execa } from 'execa';
 import { projectPath } from '#src/paths.ts';
 import type { RunReport } from '#src/report/types.ts';
+import { CANARIES, leakedMarkers } from '#src/record/canaries.ts';
 
 /** The bundled corpus folder. */
 export const BUNDLED_CASES = projectPath('fixtures/cases');
@@ -166,4 +167,25 @@ export async function smallCorpus(dest: string): Promise<{ dir: string; count: n
     c.expect = { verdict: 'retry' };
   });
   return { dir: dest, count, failing };
+}
+
+/** Every file under `dir` (recursively) with its text. */
+export async function filesUnder(dir: string): Promise<{ file: string; text: string }[]> {
+  const out: { file: string; text: string }[] = [];
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    out.push({ file, text: await readFile(file, 'utf8') });
+  }
+  return out;
+}
+
+/** What of the canaries (src/record/canaries.ts: a marker of one, or one whole) each of `texts` holds, as `<file> leaks <what>`; empty when none. */
+export function canaryLeaks(texts: { file: string; text: string }[]): string[] {
+  const leaks: string[] = [];
+  for (const w of texts) {
+    for (const marker of leakedMarkers(w.text)) leaks.push(`${w.file} leaks ${marker}`);
+    for (const canary of Object.values(CANARIES)) if (w.text.includes(canary)) leaks.push(`${w.file} holds ${canary}`);
+  }
+  return leaks;
 }

@@ -12,7 +12,7 @@ import { CANARIES, CANARY_CREDENTIAL_VAR, canaryText, leakedMarkers } from '#src
 import { procStat } from '#src/process/reap.ts';
 import { caseId } from '#src/record/caseId.ts';
 import type { RunReport } from '#src/report/types.ts';
-import { FINDINGS_CASE, onlyRun, routecert, routecertInProcess, tempRoot } from './cliTestKit.ts';
+import { filesUnder, FINDINGS_CASE, onlyRun, routecert, routecertInProcess, tempRoot } from './cliTestKit.ts';
 
 let root: { dir: string; remove: () => Promise<void> };
 beforeAll(async () => {
@@ -23,16 +23,6 @@ afterAll(async () => {
 });
 
 
-/** Every file under `dir` (recursively) with its text. */
-async function filesUnder(dir: string): Promise<{ file: string; text: string }[]> {
-  const out: { file: string; text: string }[] = [];
-  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const file = path.join(entry.parentPath, entry.name);
-    out.push({ file, text: await readFile(file, 'utf8') });
-  }
-  return out;
-}
 
 /** A case (the populated findings review) whose answer, stdout and stderr are edited by `edit`. */
 /* eslint-disable @typescript-eslint/no-explicit-any -- a test edits any field of a case */
@@ -85,6 +75,25 @@ async function startedRoutecert(args: string[], dir: string, pids: string, lines
   await waitForLines(pids, lines, async () => (exited ? String((await child).stderr) : null));
   // In an object: an async function returning the child itself would wait for it to end.
   return { child };
+}
+
+/**
+ * routecert probing a hanging fake Claude, started the way npm starts it: `sh -c <command>` (which
+ * does not exec it here: a command follows), the outer sh standing for npm as the shell's parent.
+ * Resolves once the fake CLI runs; `parent` is the file holding routecert's pid.
+ */
+async function probingUnderNpmShell(name: string) {
+  const dir = path.join(root.dir, name);
+  await mkdir(path.join(dir, 'cases'), { recursive: true });
+  await cp(FINDINGS_CASE, path.join(dir, 'cases', 'one.json'));
+  const { bin: fake, pids, parent } = await hangingClaude(dir);
+  const command = [process.execPath, projectPath('bin/routecert.js'), 'run', '--no-certify', '--no-progress', '--route', 'claude-code/json', '--cases', 'cases', '--reports', 'reports', '--bin', `claude=${fake}`, '--probe-timeout', '600000'];
+  const script = `${command.map((a) => `'${a}'`).join(' ')}; true`;
+  const npm = execa('sh', ['-c', `sh -c "$1"; true`, 'npm', script], { cwd: dir, reject: false, env: { NO_COLOR: '1', CI: '', GITHUB_ACTIONS: '', npm_command: 'exec' }, stdin: 'ignore' });
+  let exited = false;
+  void npm.then(() => (exited = true));
+  await waitForLines(pids, 2, async () => (exited ? String((await npm).stderr) : null));
+  return { dir, npm, pids, parent };
 }
 
 describe('redaction: no canary of any shape reaches a file routecert writes or its console', () => {
@@ -426,18 +435,7 @@ describe('signals', () => {
   }, 180_000);
 
   it('SIGKILL to the npm that started routecert through a shell (npx, an npm script): routecert notices, reaps its probes and writes a partial report', async () => {
-    const dir = path.join(root.dir, 'npm-killed');
-    await mkdir(path.join(dir, 'cases'), { recursive: true });
-    await cp(FINDINGS_CASE, path.join(dir, 'cases', 'one.json'));
-    const { bin: fake, pids, parent } = await hangingClaude(dir);
-    const command = [process.execPath, projectPath('bin/routecert.js'), 'run', '--no-certify', '--no-progress', '--route', 'claude-code/json', '--cases', 'cases', '--reports', 'reports', '--bin', `claude=${fake}`, '--probe-timeout', '600000'];
-    // npm runs the command through `sh -c` (which does not exec it here: a command follows), and is
-    // itself the shell's parent: the outer sh stands for npm.
-    const script = `${command.map((a) => `'${a}'`).join(' ')}; true`;
-    const npm = execa('sh', ['-c', `sh -c "$1"; true`, 'npm', script], { cwd: dir, reject: false, env: { NO_COLOR: '1', CI: '', GITHUB_ACTIONS: '', npm_command: 'exec' }, stdin: 'ignore' });
-    let exited = false;
-    void npm.then(() => (exited = true));
-    await waitForLines(pids, 2, async () => (exited ? String((await npm).stderr) : null));
+    const { dir, npm, pids, parent } = await probingUnderNpmShell('npm-killed');
     npm.kill('SIGKILL');
     await npm;
     // routecert goes on under the orphaned shell until it notices: wait for it to end, however long.
@@ -456,17 +454,7 @@ describe('signals', () => {
   }, 180_000);
 
   it('SIGINT to npx alone (npm forwards it to the shell it runs routecert through, which keeps it): routecert notices, reaps its probes, writes a partial report, exit 130', async () => {
-    const dir = path.join(root.dir, 'npm-sigint');
-    await mkdir(path.join(dir, 'cases'), { recursive: true });
-    await cp(FINDINGS_CASE, path.join(dir, 'cases', 'one.json'));
-    const { bin: fake, pids, parent } = await hangingClaude(dir);
-    const command = [process.execPath, projectPath('bin/routecert.js'), 'run', '--no-certify', '--no-progress', '--route', 'claude-code/json', '--cases', 'cases', '--reports', 'reports', '--bin', `claude=${fake}`, '--probe-timeout', '600000'];
-    // As npm runs it: `sh -c <command>` (not exec'd here: a command follows), the outer sh standing for npm.
-    const script = `${command.map((a) => `'${a}'`).join(' ')}; true`;
-    const npm = execa('sh', ['-c', `sh -c "$1"; true`, 'npm', script], { cwd: dir, reject: false, env: { NO_COLOR: '1', CI: '', GITHUB_ACTIONS: '', npm_command: 'exec' }, stdin: 'ignore' });
-    let exited = false;
-    void npm.then(() => (exited = true));
-    await waitForLines(pids, 2, async () => (exited ? String((await npm).stderr) : null));
+    const { dir, npm, pids, parent } = await probingUnderNpmShell('npm-sigint');
     const routecertPid = Number((await readFile(parent, 'utf8')).trim());
     const shell = procStat(routecertPid)!.ppid;
     // What npm's signal manager does with a SIGINT to npx: kill(shell, SIGINT).

@@ -10,9 +10,12 @@
 import { chmod, mkdir, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CANARIES, CANARY_CREDENTIAL_VAR, canaryText, leakedMarkers, LOOKALIKES } from '#src/record/canaries.ts';
+import { CANARIES, CANARY_CREDENTIAL_VAR, canaryText, LOOKALIKES } from '#src/record/canaries.ts';
 import { caseId } from '#src/record/caseId.ts';
-import { FINDINGS_CASE, onlyRun, routecert, tempRoot } from './cliTestKit.ts';
+import { canaryLeaks, filesUnder, FINDINGS_CASE, onlyRun, routecert, tempRoot } from './cliTestKit.ts';
+
+/** No canary (nor any marker of one) in any of `texts`. */
+const expectNoCanary = (texts: { file: string; text: string }[]): void => expect(canaryLeaks(texts)).toEqual([]);
 
 let root: { dir: string; remove: () => Promise<void> };
 beforeAll(async () => {
@@ -24,24 +27,7 @@ afterAll(async () => {
 
 const CANARY_ENV = { [CANARY_CREDENTIAL_VAR]: CANARIES.credential };
 
-/** Every file under `dir` (recursively) with its text. */
-async function filesUnder(dir: string): Promise<{ file: string; text: string }[]> {
-  const out: { file: string; text: string }[] = [];
-  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const file = path.join(entry.parentPath, entry.name);
-    out.push({ file, text: await readFile(file, 'utf8') });
-  }
-  return out;
-}
 
-/** No canary (nor any marker of one) in any of `texts`. */
-function expectNoCanary(texts: { file: string; text: string }[]): void {
-  for (const w of texts) {
-    expect(leakedMarkers(w.text), `${w.file} leaks`).toEqual([]);
-    for (const canary of Object.values(CANARIES)) expect(w.text.includes(canary), `${w.file} holds ${canary}`).toBe(false);
-  }
-}
 
 /** The populated findings case with its answer, stdout or stderr edited by `edit`, written to `file` with its id recomputed. */
 /* eslint-disable @typescript-eslint/no-explicit-any -- a test edits any field of a case */
