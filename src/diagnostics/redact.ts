@@ -258,7 +258,9 @@ export const REDACT_SLICE = 1 << 20;
  * spans (a PEM key, 8 KiB and its lines) and than twice the longest exact secret.
  */
 function cutMargin(): number {
-  return Math.max(16 * 1024, ...currentSecrets().map((s) => 2 * s.length + 1));
+  let margin = 16 * 1024;
+  for (const secret of currentSecrets()) margin = Math.max(margin, 2 * secret.length + 1);
+  return margin;
 }
 
 /**

@@ -7,7 +7,8 @@
  * or a mock that cannot listen, gives a result with `fault` set (execa's result shape, run with
  * `reject: false`; STYLE.md item 14).
  */
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtempSync } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Envelope, Milliseconds } from '#src/envelope/types.ts';
@@ -216,7 +217,8 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
     }
     // What the CLI is pointed at: the mock, the tap in front of the provider, or the provider itself.
     const target = server ? server.url.replace(/\/+$/, '') : tap ? tap.url : live!.endpoint;
-    root = await mkdtemp(join(tmpdir(), 'routecert-probe-'));
+    // Made and registered in one synchronous step: a signal's exit between the two would leave it behind.
+    root = mkdtempSync(join(tmpdir(), 'routecert-probe-'));
     untrackRoot = trackTempFolder(root);
     const workspace = { root, home: join(root, 'home'), cwd: join(root, 'work'), tmpDir: join(root, 'tmp') };
     await Promise.all([mkdir(workspace.home, { recursive: true }), mkdir(workspace.cwd), mkdir(workspace.tmpDir)]);

@@ -10,7 +10,8 @@
 import { trackTempFolder } from '#src/process/tempFolders.ts';
 import pLimit from 'p-limit';
 import { generatedAnswers } from './generated.ts';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtempSync } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
 import { schemaSizeProblem } from '#src/schema/limit.ts';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -266,7 +267,8 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
   const limit = options.concurrency ?? cfg.concurrency ?? Math.max(4, availableParallelism());
   const only = options.checks;
   const checks = checksForContract(cfg.contract);
-  const root = await mkdtemp(path.join(tmpdir(), 'routecert-certify-'));
+  // Made and registered in one synchronous step: a signal's exit between the two would leave it behind.
+  const root = mkdtempSync(path.join(tmpdir(), 'routecert-certify-'));
   const untrackRoot = options.keep ? () => undefined : trackTempFolder(root);
   const ctx: RunContext = { loaded, root, schemaText, prompt, ...(options.keep ? { keep: true } : {}) };
 
