@@ -77,3 +77,18 @@ describe('a member name twice in a case file is a fault of that case', () => {
     expect(await readFile(path.join(dir, 'cases', 'twice.json'), 'utf8')).toContain('"id": "stale"');
   }, 60_000);
 });
+
+describe('an invalid ROUTECERT_CAPTURE_BYTES is refused', () => {
+  it('abc, 0, -5, 1.5: exit 2 naming the variable and what it takes, nothing run; a valid value runs', async () => {
+    const dir = path.join(root.dir, 'capture-bytes');
+    await put(path.join(dir, 'cases', 'one.json'), await findingsCaseText());
+    for (const value of ['abc', '0', '-5', '1.5']) {
+      const r = await routecert(RUN, { cwd: dir, env: { ROUTECERT_CAPTURE_BYTES: value } });
+      expect(r.exitCode, `${value}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toContain(`ROUTECERT_CAPTURE_BYTES="${value}" is no byte count: it takes a whole number of bytes above 0`);
+      expect(r.stdout).toBe('');
+    }
+    const ok = await routecert(RUN, { cwd: dir, env: { ROUTECERT_CAPTURE_BYTES: '65536' } });
+    expect(ok.exitCode, ok.stderr).toBe(0);
+  }, 120_000);
+});
