@@ -11,7 +11,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { caseId } from '#src/record/caseId.ts';
-import { FINDINGS_CASE, routecert, tempRoot } from './cliTestKit.ts';
+import { FINDINGS_CASE, onlyRun, routecert, tempRoot } from './cliTestKit.ts';
 
 let root: { dir: string; remove: () => Promise<void> };
 beforeAll(async () => {
@@ -91,4 +91,29 @@ describe('an invalid ROUTECERT_CAPTURE_BYTES is refused', () => {
     const ok = await routecert(RUN, { cwd: dir, env: { ROUTECERT_CAPTURE_BYTES: '65536' } });
     expect(ok.exitCode, ok.stderr).toBe(0);
   }, 120_000);
+});
+
+describe('summary.md and junit.xml quote the control characters of a case description', () => {
+  it('a failing case described with \\r, an OSC title, a CSI clear and a C1 character: summary.md shows them as \\xHH, junit.xml holds none XML 1.0 forbids', async () => {
+    const dir = path.join(root.dir, 'controls');
+    const hostile = 'looks fine\r\u001b]0;owned\u0007\u001b[2J\u009bPASS everything';
+    await put(
+      path.join(dir, 'cases', 'one.json'),
+      await findingsCaseText((c) => {
+        c.description = hostile;
+        c.expect = { verdict: 'retry' };
+      }),
+    );
+    const r = await routecert([...RUN, '--reporter', 'markdown', '--reporter', 'junit'], { cwd: dir });
+    expect(r.exitCode, r.stderr).toBe(1);
+    const { dir: run } = await onlyRun(path.join(dir, 'reports'));
+    const md = await readFile(path.join(run, 'summary.md'), 'utf8');
+    // eslint-disable-next-line no-control-regex -- the characters a terminal or renderer would act on
+    expect(md).not.toMatch(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/);
+    expect(md).toContain('looks fine\\x0d\\x1b]0;owned\\x07\\x1b[2J\\x9bPASS everything');
+    const xml = await readFile(path.join(run, 'junit.xml'), 'utf8');
+    // eslint-disable-next-line no-control-regex -- XML 1.0 section 2.2 Char
+    expect(xml).not.toMatch(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/);
+    expect(xml).toContain('looks fine');
+  }, 60_000);
 });
