@@ -5,9 +5,10 @@
  *   fault of that case naming the object, the key and the line; the same text inside an envelope
  *   string is not;
  * - summary.md and junit.xml carry no raw control character of a case description;
- * - an invalid `ROUTECERT_CAPTURE_BYTES` is exit 2 naming the variable.
+ * - an invalid `ROUTECERT_CAPTURE_BYTES` is exit 2 naming the variable;
+ * - a folder named `secret` is named whole in a fault, not redacted as if a credential followed it.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { caseId } from '#src/record/caseId.ts';
@@ -115,5 +116,20 @@ describe('summary.md and junit.xml quote the control characters of a case descri
     // eslint-disable-next-line no-control-regex -- XML 1.0 section 2.2 Char
     expect(xml).not.toMatch(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/);
     expect(xml).toContain('looks fine');
+  }, 60_000);
+});
+
+describe('a folder named secret is no credential', () => {
+  it('run: a link called `secret` that cannot be followed is named, the message whole, in the console and report.json', async () => {
+    const dir = path.join(root.dir, 'secret-folder');
+    await put(path.join(dir, 'cases', 'one.json'), await findingsCaseText());
+    // A link to itself: ELOOP whoever runs the test (root reads any folder, so no chmod 000).
+    await symlink('secret', path.join(dir, 'cases', 'secret'));
+    const r = await routecert(RUN, { cwd: dir });
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect(r.stdout).toContain('cases/secret: a link that cannot be followed');
+    expect(r.stdout).not.toContain('<redacted:secret>');
+    const { report } = await onlyRun(path.join(dir, 'reports'));
+    expect(report.faults.map((f) => `${f.file ?? ''}: ${f.message}`).join('\n')).toContain('cases/secret: a link that cannot be followed');
   }, 60_000);
 });
