@@ -335,7 +335,7 @@ describe('runs and recordings side by side', () => {
     expect(await readFile(outside, 'utf8')).toBe(before);
   });
 
-  it('record --from never writes outside --out: not through a linked folder, not into a linked --out, not by a ../ name', async () => {
+  it('record --from never writes outside --out: not through a linked folder, not into a linked --out; a --name with a .. segment is refused', async () => {
     const dir = path.join(root.dir, 'from-escape');
     const outside = path.join(dir, 'outside');
     await mkdir(outside, { recursive: true });
@@ -353,8 +353,11 @@ describe('runs and recordings side by side', () => {
     // A name that climbs out of --out.
     await mkdir(path.join(dir, 'cases'), { recursive: true });
     const climb = await from('cases', '../../../escaped');
-    expect(climb.stderr).toMatch(/escaped\.json is outside \S*cases: not written/);
-    for (const r of [sub, out, climb]) expect(r.exitCode, r.stderr).toBe(2);
+    expect(climb.stderr).toContain('--name "../../../escaped": a case name is a file name under the route\'s folder (subfolders allowed, no "..",');
+    // A `..` that stays under --out would still land the case in another route's folder: refused too.
+    const sideways = await from('cases', 'a/../../../codex/jsonl/x');
+    expect(sideways.stderr).toContain('--name "a/../../../codex/jsonl/x": a case name is a file name');
+    for (const r of [sub, out, climb, sideways]) expect(r.exitCode, r.stderr).toBe(2);
     // Nothing was made outside --out, not even a folder.
     expect(await readdir(outside)).toEqual([]);
     expect((await readdir(dir)).sort()).toEqual(['capture.txt', 'cases', 'linked-out', 'linked-sub', 'outside']);

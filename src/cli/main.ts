@@ -21,6 +21,7 @@ import { interrupt, interruption, mustExitWhenDone, reapEverything, signalExitCo
 import { providePackageModule } from '#src/harness/certify/configFile.ts';
 import { liveSecrets } from '#src/probe/live.ts';
 import { procStat, sigintCatcherWakeups } from '#src/process/reap.ts';
+import { captureBytesProblem } from '#src/process/capture.ts';
 import { readFileSync } from 'node:fs';
 
 let consoleRedacted = false;
@@ -228,6 +229,12 @@ async function command(argv: string[]): Promise<number> {
   redactConsole();
   redactCrashes();
   handleSignals();
+  // A setting of the environment that cannot be used is refused before any command runs.
+  const badCapture = captureBytesProblem();
+  if (badCapture !== null) {
+    process.stderr.write(`[routecert] ${badCapture}\n`);
+    return 2;
+  }
   let exitCode = 0;
   const program = new Command()
     .name(PROGRAM.name)

@@ -78,9 +78,14 @@ export const SECRET_PATTERNS: Pattern[] = [
   // `AWS_SECRET_ACCESS_KEY=...`, `"client_secret": "..."`). A count is what the usage lines every
   // CLI prints hold (`tokens = 1532.`, `input tokens: 1.2k`, `output_tokens=31ms`, `tokens: 200/1000`,
   // `token_type: bearer`): digits with `,._/` and a unit; a value with any letter beside is hidden.
+  // Prose is no value either (issue 23: a folder named `secret` printed `c/secret: <redacted:secret>
+  // read this folder`): after `name: ` (a colon and a blank, no quote), a word of letters followed
+  // by another word (`secret: cannot read this folder`), or one word that says what became of the
+  // value (`password: required`, `token: expired`). A credential has no blank and mixes in digits or
+  // symbols, is quoted, or follows `=`: each is still hidden.
   {
     name: 'named-credential', needs: /secret|token|api[_-]?key|apikey|passw(?:or)?d|credential|private[_-]?key/i,
-    re: /(?:(?<![A-Za-z0-9_\\])|(?<=\\[nrtbf]))([A-Za-z0-9_-]*(?:secret|token(?!izer)|api[_-]?key|apikey|passw(?:or)?d|credential|private[_-]?key)[A-Za-z0-9_-]*(?:\\*["']|[ \t])*[:=][ \t]*(?:\\*["'])?)(?![<\s"'\\{[])(?!(?:[-+~]?\d[\d,._/]*(?:[kmb]|ms|s|%)?|true|false|null|nil|none|n\/a|unknown|unset|undefined|empty|bearer|basic)[.:;!?]?(?![^\s"'\\,;&)}\]]))(?=[^\s"'\\,;&)}\]]*[A-Za-z0-9])[^\s"'\\,;&)}\]]+/gi,
+    re: /(?:(?<![A-Za-z0-9_\\])|(?<=\\[nrtbf]))([A-Za-z0-9_-]*(?:secret|token(?!izer)|api[_-]?key|apikey|passw(?:or)?d|credential|private[_-]?key)[A-Za-z0-9_-]*(?:\\*["']|[ \t])*[:=][ \t]*(?:\\*["'])?)(?![<\s"'\\{[])(?!(?:[-+~]?\d[\d,._/]*(?:[kmb]|ms|s|%)?|true|false|null|nil|none|n\/a|unknown|unset|undefined|empty|bearer|basic)[.:;!?]?(?![^\s"'\\,;&)}\]]))(?!(?<=:[ \t]+)(?:[a-z]{1,16}[ \t]+[a-z]{2,}\b|(?:required|expired|missing|invalid|revoked|denied|rejected|refused|unavailable|present|absent|provided|needed|incorrect|wrong|changed|updated|saved|removed|deleted|found|valid|set|rotated|configured|hidden|masked|redacted)[.;!?]?(?![^\s"'\\,;&)}\]])))(?=[^\s"'\\,;&)}\]]*[A-Za-z0-9])[^\s"'\\,;&)}\]]+/gi,
     placeholder: '$1<redacted:secret>',
   },
   { name: 'email', needs: /@/, re: /(?:(?<![A-Za-z0-9._%+\\-])|(?<=\\[nrtbf]))[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b/g, placeholder: '<email>' },

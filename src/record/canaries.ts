@@ -83,6 +83,11 @@ export const LOOKALIKES = [
   'tokenizer: cl100k_base',
   'usage.output_tokens = 5: the model answered',
   'max_tokens: 4096; stop',
+  // Prose after a name (issue 23: a folder named `secret` that could not be read).
+  'cases/secret: cannot read this folder',
+  'secret: a link that cannot be followed',
+  'password: required',
+  'token: expired.',
 ] as const;
 
 /** The credential variable a test sets to {@link CANARIES.credential} (a route declares it: claude's `live.credential.from`). */

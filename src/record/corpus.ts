@@ -10,6 +10,7 @@ import { constants as bufferConstants } from 'node:buffer';
 import path from 'node:path';
 import { compileValidator } from '#src/contract/validator.ts';
 import { caseId } from './caseId.ts';
+import { firstDuplicateKey } from './duplicateKeys.ts';
 import type { CaseFile } from '#src/envelope/caseTypes.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
 import { projectPath } from '#src/paths.ts';
@@ -271,11 +272,36 @@ async function readCaseJson(file: string, displayName: string, maxBytes: number)
     return refuse(`cannot read: ${(error as Error).message}`);
   }
   if (typeof text !== 'string') return { error: text };
+  const parsed = parseCaseText(text, displayName);
+  return 'error' in parsed ? parsed : { value: parsed.value, bytes, stamp };
+}
+
+/**
+ * The parsed JSON of a case file's text, or why it is refused: not JSON (with its line and
+ * column), or a member name twice in one object (issue 23: `JSON.parse` keeps the last one without
+ * a word, so a reviewer could read one `expect` and routecert judge another). Strings, envelopes
+ * held as text included, are not looked into. Every reader of case files (`run`, `fuzz`, `record
+ * --fix-ids`) goes through here. Never throws.
+ */
+export function parseCaseText(text: string, displayName: string): { value: unknown } | { error: CaseLoadError } {
+  let value: unknown;
   try {
-    return { value: JSON.parse(text), bytes, stamp };
+    value = JSON.parse(text);
   } catch (error) {
     return { error: { file: displayName, where: jsonErrorWhere(text, error as Error), message: `not valid JSON: ${(error as Error).message}` } };
   }
+  const twice = firstDuplicateKey(text);
+  if (twice) {
+    const object = twice.pointer === '' ? 'the root object (JSON Pointer "")' : `the object at JSON Pointer ${JSON.stringify(twice.pointer)}`;
+    return {
+      error: {
+        file: displayName,
+        where: `line ${twice.line}, column ${twice.column}`,
+        message: `key ${JSON.stringify(twice.key)} appears twice in ${object}; JSON keeps only the last one, so the case would be judged on a value a reader may not see: remove one`,
+      },
+    };
+  }
+  return { value };
 }
 
 /**

@@ -87,7 +87,18 @@ export function markdownSummary(report: RunReport): string {
     for (const f of report.faults) lines.push(`- ${f.kind}${f.file ? ` \`${f.file}\`` : ''}${f.where ? ` at ${f.where}` : ''}: ${cell(f.message)}`);
     lines.push('');
   }
-  return `${lines.join('\n')}\n`;
+  return markdownSafe(`${lines.join('\n')}\n`);
+}
+
+/**
+ * `text` with every control character but newline and tab shown as `\xHH` (C0 including a lone
+ * `\r`, DEL, C1), as the console shows them (src/diagnostics/terminal.ts): a case description or
+ * evidence holding `\r`, an OSC or a CSI sequence is quoted, never sent raw to whoever `cat`s
+ * summary.md or renders the GitHub step summary (issue 23).
+ */
+function markdownSafe(text: string): string {
+  // eslint-disable-next-line no-control-regex -- exactly the control characters are replaced
+  return text.replace(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 
 /** Writes `<dir>/summary.md` (or `file`). The GitHub step summary is the `github` reporter's (src/report/github.ts). */

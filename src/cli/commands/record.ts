@@ -22,7 +22,7 @@ import { probeTarget } from '../probeTarget.ts';
 import { PROBE_DRIVERS, driverFor } from '#src/probe/drivers.ts';
 import { caseId } from '#src/record/caseId.ts';
 import type { CaseFile } from '#src/envelope/caseTypes.ts';
-import { discoverCaseFiles, readCaseText } from '#src/record/corpus.ts';
+import { discoverCaseFiles, parseCaseText, readCaseText } from '#src/record/corpus.ts';
 import { caseFromProbe, recordedCasePath, writeCaseFile } from '#src/record/recordProbes.ts';
 import { availableParallelism } from 'node:os';
 import { liveSetup } from '#src/probe/live.ts';
@@ -222,9 +222,14 @@ async function fixIds(outDir: string): Promise<number> {
         problems.push(`${text.file} ${text.where}: ${text.message}; left as it is`);
         continue;
       }
-      c = JSON.parse(text) as CaseFile;
+      const parsed = parseCaseText(text, shown);
+      if ('error' in parsed) {
+        problems.push(`${parsed.error.file} ${parsed.error.where}: ${parsed.error.message}; left as it is`);
+        continue;
+      }
+      c = parsed.value as CaseFile;
     } catch (error) {
-      problems.push(`${shown}: not valid JSON (${(error as Error).message}); left as it is`);
+      problems.push(`${shown}: cannot read (${(error as Error).message}); left as it is`);
       continue;
     }
     const safe = redactValue(c);

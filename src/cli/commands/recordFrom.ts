@@ -119,6 +119,11 @@ export async function recordFromCommand(opts: RecordFromOptions): Promise<number
   if (!(VERDICTS as readonly string[]).includes(opts.expect)) {
     throw new UsageError(`--expect ${opts.expect} is no verdict. Verdicts: ${VERDICTS.join(', ')}.`);
   }
+  // `--name` names a file in the route's folder (subfolders allowed): a `..` segment is refused even
+  // when it stays under --out, since it would land the case in another route's folder (issue 23).
+  if (opts.name !== undefined && (opts.name === '' || path.isAbsolute(opts.name) || opts.name.split(/[\\/]/).some((s) => s === '..' || s === ''))) {
+    throw new UsageError(`--name ${JSON.stringify(opts.name)}: a case name is a file name under the route's folder (subfolders allowed, no "..", no leading, trailing or double "/"); nothing written`);
+  }
   if (opts.from === undefined && opts.stdout === undefined) throw new UsageError('record --from needs the envelope: --from <capture file, or - for stdin>, or --stdout <file> [--stderr <file>] [--exit-code <n>]');
   let envelope: { stdout: string; stderr: string; exitCode: number | null; command?: string };
   if (opts.from !== undefined) envelope = parseCapture(await readInput(opts.from));
