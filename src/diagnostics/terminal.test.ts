@@ -9,5 +9,7 @@ describe('terminalSafe', () => {
     expect(terminalSafe('\r\u001b[Kcases 1/2')).toBe('\r\u001b[Kcases 1/2');
     expect(terminalSafe('x \r\u001b[Kforged')).toBe('x \\x0d\\x1b[Kforged');
     expect(terminalSafe('plain text, unicode é ✓')).toBe('plain text, unicode é ✓');
+    // Conceal, reverse, black and a background could hide what follows: shown, not obeyed.
+    expect(terminalSafe('FAIL \u001b[8mhidden\u001b[0m \u001b[7mrev \u001b[30;40mblack')).toBe('FAIL \\x1b[8mhidden\\x1b[0m \\x1b[7mrev \\x1b[30;40mblack');
   });
 });

@@ -7,14 +7,18 @@
  */
 
 const ESC = String.fromCharCode(0x1b);
-/** Colour and style (SGR, `ESC [ ... m`): what routecert's own colours are made of, kept. */
-const KEPT = new RegExp(`${ESC}\\[[0-9;]*m`, 'y');
+/**
+ * The colour and style sequences (SGR, `ESC [ n m`) routecert's own colours are made of (picocolors'
+ * bold, dim, red, green, yellow, magenta and their resets), kept. Any other SGR is shown: conceal
+ * (8), reverse (7), black or a background could hide the `FAIL` a case's own text follows.
+ */
+const KEPT = new RegExp(`${ESC}\\[(?:1|2|22|31|32|33|35|39)m`, 'y');
 /** The progress line's own rewrite (src/report/progress.ts): kept only where it starts a write. */
 const LINE_REWRITE = `\r${ESC}[K`;
 
 /**
  * `text` with every control character a terminal would act on shown as `\xHH` (C0 but newline and
- * tab, DEL, C1; `\r\n` becomes `\n`), colour sequences (SGR) kept, and the progress line's
+ * tab, DEL, C1; `\r\n` becomes `\n`), routecert's own colour sequences (SGR) kept, other SGR shown, and the progress line's
  * `\r ESC[K` kept when it starts `text` (routecert writes it as the start of a write, never inside one).
  *
  * @example
