@@ -21,7 +21,9 @@
  * whose valid `structured_output` wins early (about 119 MiB of case JSON), and one whose `result`
  * string holds 500,000 small candidate objects (`{"n":k}`) beside the final `structured_output`,
  * and one whose `result` holds 500,000 schema-shaped pov candidates in prose and no structured
- * field ({@link schemaShapedCandidatesStdout}, about 109 MiB; issue 24 experiment 3e);
+ * field ({@link schemaShapedCandidatesStdout}, about 109 MiB; issue 24 experiment 3e), and the
+ * same with a first line of prose that says `properties` (the word that sends candidatesFromText
+ * to look for JSON Schemas around the candidates);
  * for each it runs the real `node bin/routecert.js run --cases <dir> --no-probes` (the sources of
  * this checkout, bench/children.ts) and reads that process's peak RSS
  * (`process.resourceUsage().maxRSS`, written on exit by a preloaded hook, bench/peak-rss-hook.mjs),
