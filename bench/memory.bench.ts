@@ -21,7 +21,9 @@
  * whose valid `structured_output` wins early (about 119 MiB of case JSON), and one whose `result`
  * string holds 500,000 small candidate objects (`{"n":k}`) beside the final `structured_output`,
  * and one whose `result` holds 500,000 schema-shaped pov candidates in prose and no structured
- * field ({@link schemaShapedCandidatesStdout}, about 109 MiB; issue 24 experiment 3e);
+ * field ({@link schemaShapedCandidatesStdout}, about 109 MiB; issue 24 experiment 3e), and the
+ * same with a first line of prose that says `properties` (the word that sends candidatesFromText
+ * to look for JSON Schemas around the candidates);
  * for each it runs the real `node bin/routecert.js run --cases <dir> --no-probes` (the sources of
  * this checkout, bench/children.ts) and reads that process's peak RSS
  * (`process.resourceUsage().maxRSS`, written on exit by a preloaded hook, bench/peak-rss-hook.mjs),
@@ -242,9 +244,11 @@ function manyCandidatesInput(count: number): RunCasesInput {
  * `reasoning`), `count` of them and no structured field: the contract scores every one and the last
  * final one is the answer. At 500,000 the envelope is about 109 MiB and the case file 138 MiB
  * (issue 24 experiment 3e: 1.18 GB peak before candidates were lazy). Built the same each time.
+ * With `preamble`, that line of prose comes first (the `"properties" in prose` row: a word the
+ * schema guard of candidatesFromText looks for).
  */
-function schemaShapedCandidatesStdout(count: number): string {
-  const parts: string[] = [];
+function schemaShapedCandidatesStdout(count: number, preamble?: string): string {
+  const parts: string[] = preamble === undefined ? [] : [preamble];
   for (let k = 0; k < count; k++) {
     const o: Record<string, unknown> = { voice: 'peer', position: `Option ${k}`, reasoning: `Step ${k}: one pass.`, evidence: [`src/scan/scan.ts:${k % 311}`], external_check: 'ran', mode: 'independent', movement: 'initial', final: k % 4 !== 1 };
     if (k % 10 === 3) delete o.reasoning;
@@ -317,7 +321,8 @@ export async function measureRunCases(megabytes: number, candidates: number): Pr
   const baseline = { peakMb: [...baselineRuns].sort((a, b) => a - b)[Math.floor(BASELINE_RUNS / 2)]! };
   const inputs = [
     ...(megabytes > 0 ? [largeEnvelopeInput(megabytes)] : []),
-    ...(candidates > 0 ? [manyCandidatesInput(candidates), { name: `${candidates / 1000}k schema-shaped`, route: 'claude-code/json', stdout: schemaShapedCandidatesStdout(candidates), verdict: 'accepted' as const }] : []),
+    ...(candidates > 0 ? [manyCandidatesInput(candidates), { name: `${candidates / 1000}k schema-shaped`, route: 'claude-code/json', stdout: schemaShapedCandidatesStdout(candidates), verdict: 'accepted' as const },
+          { name: `${candidates / 1000}k schema-shaped, "properties" in prose`, route: 'claude-code/json', stdout: schemaShapedCandidatesStdout(candidates, 'Each option below lists the properties the contract asks for.'), verdict: 'accepted' as const }] : []),
   ];
   const rows: (RunCasesRow | { name: string; error: string })[] = [];
   for (const input of inputs) {

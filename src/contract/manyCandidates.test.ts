@@ -119,3 +119,26 @@ describe('many schema-shaped candidates in a result string', () => {
     expect(attempt.originsOmitted).toBe(COUNT + 1 - MAX_ORIGINS_LISTED);
   });
 });
+
+describe('many candidates in a text that also says "properties" or "$schema"', () => {
+  const decoder = decoderFor('claude-code/json');
+  const PROSE = 'Each option below lists the properties the contract asks for ($schema aside).';
+
+  it('still holds them as spans, and judges them as the same candidates held as objects', async () => {
+    const contract = await loadContract('pov');
+    const objects = Array.from({ length: COUNT }, (_, k) => pov(k, k % 4 !== 1, k % 10 === 3));
+    const stdout = stdoutOf(objects).replace('"result":"', `"result":"${PROSE}\\n`);
+    const decoded = decoder.decode({ stdout, stderr: '', exitCode: 0, elapsedMs: 1 }, contract.decodeOptions);
+    expect(decoded.candidates).toHaveLength(COUNT);
+    for (const c of [decoded.candidates[0]!, decoded.candidates[1_234]!, decoded.candidates[COUNT - 1]!]) {
+      expect(Object.getOwnPropertyDescriptor(c, 'value')?.get).toBeTypeOf('function');
+    }
+    expect(decoded.candidates[1_234]!.value).toEqual(objects[1_234]);
+    const lazy = contract.judge(decoded, { attempt: 0, elapsedMs: 1_000 });
+    expect(lazy).toEqual(contract.judge(eager(decoded), { attempt: 0, elapsedMs: 1_000 }));
+    // The verdict and evidence of the same text without the word.
+    const without = contract.judge(decoder.decode({ stdout: stdoutOf(objects), stderr: '', exitCode: 0, elapsedMs: 1 }, contract.decodeOptions), { attempt: 0, elapsedMs: 1_000 });
+    expect(lazy).toEqual(without);
+    expect(lazy).toMatchObject({ verdict: 'accepted', value: { position: `Option ${COUNT - 1}` }, evidence: ['accepted final position from result'] });
+  });
+});

@@ -100,6 +100,22 @@ describe('candidatesFromText and schemas', () => {
     expect(candidatesFromText(JSON.stringify(answer), at, 'position').map((c) => c.value)).toEqual([answer, { position: 'nested' }]);
   });
 
+  it('gives the candidates of the eager rule, lazily, when the text says "properties" (issue 24)', () => {
+    const schema = { type: 'object', properties: { position: { type: 'string' }, nested: { type: 'object', properties: { position: { const: 'x' } } } } };
+    const answer = { position: 'Choose A', detail: { position: 'inner', meta: [{ position: 'deep' }] }, carried: JSON.stringify(FINAL) };
+    const wrapped = { $schema: 'x', answer: { position: 'wrapped' }, text: JSON.stringify({ position: 'in a string' }) };
+    const text = `Listing the properties.\n${JSON.stringify(answer)}\n${JSON.stringify(schema)}\n${JSON.stringify(wrapped)} and [${JSON.stringify(FINAL)}]`;
+    const notes: string[] = [];
+    const found = candidatesFromText(text, at, 'position', notes);
+    // Oracle: every object with the anchor, minus those strictly inside a schema's parsed tree.
+    expect(found.map((c) => c.value)).toEqual([answer, answer.detail, answer.detail.meta[0], FINAL, { position: 'in a string' }, FINAL]);
+    expect(notes).toEqual(['3 object(s) in result sit inside a JSON Schema (a schema echo or an answer wrapped in one) and were not unwrapped']);
+    // Scan hits (in the text or in a string in it) are lazy; objects nested in a hit (the array's FINAL) are plain.
+    const lazy = found.map((c) => typeof Object.getOwnPropertyDescriptor(c, 'value')?.get === 'function');
+    expect(lazy).toEqual([true, false, false, true, true, false]);
+    expect(candidatesFromText(text, at, undefined).length).toBeGreaterThan(found.length);
+  });
+
   it('tells schemas from answers', () => {
     expect(looksLikeSchema({ type: 'object', properties: {} })).toBe(true);
     expect(looksLikeSchema({ $schema: 'x' })).toBe(true);

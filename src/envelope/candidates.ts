@@ -3,7 +3,7 @@
  * value, or a string field (`result`, `text`, assistant text) that may hold JSON in prose, fences,
  * concatenations or nested JSON strings (found with src/scan).
  */
-import { eachJsonObject, findJsonObjects, type FoundObject, type FoundSpan } from '#src/scan/index.ts';
+import { eachJsonObject, type FoundObject, type FoundSpan } from '#src/scan/index.ts';
 import type { Candidate, Origin } from './types.ts';
 import { isPlainObject } from './keys.ts';
 import { releaseMemory } from '#src/memory.ts';
@@ -40,13 +40,17 @@ export function candidatesFromText(text: string, at: PartLocation, anchor?: stri
   const toCandidate = (f: FoundObject): Candidate => ({ ...withEvent(at), value: f.value, fenced: f.fenced, nested: f.nested + 1 });
   if (text.includes('properties') || text.includes('$schema')) {
     // Only here is the anchor-free walk paid for: it sees the schema objects an anchored walk skips.
-    const all = findJsonObjects(text);
-    const inside = schemaInteriors(all);
-    const wanted = anchor === undefined ? all : all.filter((f) => Object.hasOwn(f.value, anchor));
+    // Lazy still (issue 24: one such word beside 500,000 candidates made them all eager): a scan hit
+    // is the root of its own parsed tree, so which objects sit inside a schema is judged per hit,
+    // when the walk reaches it, and remembered weakly; the hit becomes a lazy candidate.
+    const inside = new WeakSet<object>();
     let left = 0;
-    for (const f of wanted) {
+    for (const f of eachJsonObject(text, { spans: true })) {
+      if (f.span) markSchemaInteriors(f.value, inside);
+      if (anchor !== undefined && !Object.hasOwn(f.value, anchor)) continue;
       if (inside.has(f.value)) left++;
-      else out.push(toCandidate(f));
+      else out.push(f.span ? lazyCandidate({ ...withEvent(at), fenced: f.fenced, nested: f.nested + 1 }, f.span) : toCandidate(f));
+      paced();
     }
     if (left > 0) notes?.push(`${left} object(s) in ${at.origin} sit inside a JSON Schema (a schema echo or an answer wrapped in one) and were not unwrapped`);
     return out;
@@ -206,20 +210,27 @@ export function looksLikeSchema(value: unknown): boolean {
   return isPlainObject(value.properties) && (value.type === 'object' || Array.isArray(value.required) || Object.hasOwn(value, 'additionalProperties'));
 }
 
-/** Every object strictly inside a schema among `found` (walked through objects and arrays, iteratively). */
-function schemaInteriors(found: FoundObject[]): Set<object> {
-  const inside = new Set<object>();
-  for (const f of found) {
-    if (inside.has(f.value) || !looksLikeSchema(f.value)) continue;
-    const stack: unknown[] = Object.values(f.value);
-    while (stack.length > 0) {
-      const v = stack.pop();
-      if (typeof v !== 'object' || v === null || inside.has(v)) continue;
-      if (!Array.isArray(v)) inside.add(v);
-      for (const child of Object.values(v)) if (typeof child === 'object' && child !== null) stack.push(child);
+/**
+ * Adds to `inside` every object strictly inside a schema in the tree of `root` (one parsed scan
+ * hit, walked through objects and arrays in the walk's pre-order, iteratively). Objects found by
+ * scanning a string inside a schema are parsed apart, so they are never inside.
+ */
+function markSchemaInteriors(root: object, inside: WeakSet<object>): void {
+  const order: object[] = [root];
+  for (let k = 0; k < order.length; k++) {
+    const v = order[k]!;
+    if (!Array.isArray(v) && !inside.has(v) && looksLikeSchema(v)) {
+      const stack: unknown[] = Object.values(v);
+      while (stack.length > 0) {
+        const w = stack.pop();
+        if (typeof w !== 'object' || w === null || inside.has(w)) continue;
+        if (!Array.isArray(w)) inside.add(w);
+        for (const child of Object.values(w)) if (typeof child === 'object' && child !== null) stack.push(child);
+      }
+      continue; // all below is marked
     }
+    for (const child of Object.values(v)) if (typeof child === 'object' && child !== null) order.push(child);
   }
-  return inside;
 }
 
 /**
