@@ -94,6 +94,21 @@ describe('an invalid ROUTECERT_CAPTURE_BYTES is refused', () => {
   }, 120_000);
 });
 
+describe('an invalid ROUTECERT_MAX_SCHEMA_MB is refused', () => {
+  it('abc, 0, -1: exit 2 naming the variable and what it takes, nothing run; a valid value runs', async () => {
+    const dir = path.join(root.dir, 'schema-mb');
+    await put(path.join(dir, 'cases', 'one.json'), await findingsCaseText());
+    for (const value of ['abc', '0', '-1']) {
+      const r = await routecert(RUN, { cwd: dir, env: { ROUTECERT_MAX_SCHEMA_MB: value } });
+      expect(r.exitCode, `${value}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toContain(`ROUTECERT_MAX_SCHEMA_MB="${value}" is no size: it takes a number of MiB above 0`);
+      expect(r.stdout).toBe('');
+    }
+    const ok = await routecert(RUN, { cwd: dir, env: { ROUTECERT_MAX_SCHEMA_MB: '0.5' } });
+    expect(ok.exitCode, ok.stderr).toBe(0);
+  }, 120_000);
+});
+
 describe('summary.md and junit.xml quote the control characters of a case description', () => {
   it('a failing case described with \\r, an OSC title, a CSI clear and a C1 character: summary.md shows them as \\xHH, junit.xml holds none XML 1.0 forbids', async () => {
     const dir = path.join(root.dir, 'controls');

@@ -22,6 +22,7 @@ import { providePackageModule } from '#src/harness/certify/configFile.ts';
 import { liveSecrets } from '#src/probe/live.ts';
 import { procStat, sigintCatcherWakeups } from '#src/process/reap.ts';
 import { captureBytesProblem } from '#src/process/capture.ts';
+import { maxSchemaMbProblem } from '#src/schema/limit.ts';
 import { readFileSync } from 'node:fs';
 
 let consoleRedacted = false;
@@ -230,9 +231,10 @@ async function command(argv: string[]): Promise<number> {
   redactCrashes();
   handleSignals();
   // A setting of the environment that cannot be used is refused before any command runs.
-  const badCapture = captureBytesProblem();
-  if (badCapture !== null) {
-    process.stderr.write(`[routecert] ${badCapture}\n`);
+  // Variables that set a limit: an invalid value is refused before any command runs, never replaced by the default.
+  const badVariable = captureBytesProblem() ?? maxSchemaMbProblem();
+  if (badVariable !== null) {
+    process.stderr.write(`[routecert] ${badVariable}\n`);
     return 2;
   }
   let exitCode = 0;
