@@ -79,32 +79,20 @@ describe('a member name twice in a case file is a fault of that case', () => {
   }, 60_000);
 });
 
-describe('an invalid ROUTECERT_CAPTURE_BYTES is refused', () => {
-  it('abc, 0, -5, 1.5: exit 2 naming the variable and what it takes, nothing run; a valid value runs', async () => {
-    const dir = path.join(root.dir, 'capture-bytes');
+describe('a variable that sets a limit refuses an invalid value', () => {
+  it.each([
+    { name: 'ROUTECERT_CAPTURE_BYTES', bad: ['abc', '0', '-5', '1.5'], good: '65536', says: 'is no byte count: it takes a whole number of bytes above 0' },
+    { name: 'ROUTECERT_MAX_SCHEMA_MB', bad: ['abc', '0', '-1'], good: '0.5', says: 'is no size: it takes a number of MiB above 0' },
+  ])('$name: each invalid value is exit 2 naming the variable and what it takes, nothing run; a valid value runs', async ({ name, bad, good, says }) => {
+    const dir = path.join(root.dir, `limit-${name}`);
     await put(path.join(dir, 'cases', 'one.json'), await findingsCaseText());
-    for (const value of ['abc', '0', '-5', '1.5']) {
-      const r = await routecert(RUN, { cwd: dir, env: { ROUTECERT_CAPTURE_BYTES: value } });
+    for (const value of bad) {
+      const r = await routecert(RUN, { cwd: dir, env: { [name]: value } });
       expect(r.exitCode, `${value}: ${r.stderr}`).toBe(2);
-      expect(r.stderr).toContain(`ROUTECERT_CAPTURE_BYTES="${value}" is no byte count: it takes a whole number of bytes above 0`);
+      expect(r.stderr).toContain(`${name}="${value}" ${says}`);
       expect(r.stdout).toBe('');
     }
-    const ok = await routecert(RUN, { cwd: dir, env: { ROUTECERT_CAPTURE_BYTES: '65536' } });
-    expect(ok.exitCode, ok.stderr).toBe(0);
-  }, 120_000);
-});
-
-describe('an invalid ROUTECERT_MAX_SCHEMA_MB is refused', () => {
-  it('abc, 0, -1: exit 2 naming the variable and what it takes, nothing run; a valid value runs', async () => {
-    const dir = path.join(root.dir, 'schema-mb');
-    await put(path.join(dir, 'cases', 'one.json'), await findingsCaseText());
-    for (const value of ['abc', '0', '-1']) {
-      const r = await routecert(RUN, { cwd: dir, env: { ROUTECERT_MAX_SCHEMA_MB: value } });
-      expect(r.exitCode, `${value}: ${r.stderr}`).toBe(2);
-      expect(r.stderr).toContain(`ROUTECERT_MAX_SCHEMA_MB="${value}" is no size: it takes a number of MiB above 0`);
-      expect(r.stdout).toBe('');
-    }
-    const ok = await routecert(RUN, { cwd: dir, env: { ROUTECERT_MAX_SCHEMA_MB: '0.5' } });
+    const ok = await routecert(RUN, { cwd: dir, env: { [name]: good } });
     expect(ok.exitCode, ok.stderr).toBe(0);
   }, 120_000);
 });
