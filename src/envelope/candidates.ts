@@ -7,6 +7,7 @@ import { eachJsonObject, type FoundObject, type FoundSpan } from '#src/scan/inde
 import type { Candidate, Origin } from './types.ts';
 import { isPlainObject } from './keys.ts';
 import { releaseMemory } from '#src/memory.ts';
+import { writeJsonString } from '#src/jsonString.ts';
 
 /** Where a located part sits: its origin label, JSON Pointer, event index and stdout offset. */
 export interface PartLocation {
@@ -383,7 +384,7 @@ export function writeCanonicalJson(value: unknown, write: (chunk: string) => voi
   /** Writes a resolved value, opening a container when it is one. */
   const open = (v: unknown): void => {
     if (v === null) out('null');
-    else if (typeof v === 'string') writeJsonString(v, out);
+    else if (typeof v === 'string') writeJsonString(v, out, CANONICAL_CHUNK);
     else if (typeof v === 'number') out(Number.isFinite(v) ? JSON.stringify(v) : 'null');
     else if (typeof v === 'boolean') out(v ? 'true' : 'false');
     else if (typeof v === 'object') {
@@ -433,7 +434,7 @@ export function writeCanonicalJson(value: unknown, write: (chunk: string) => voi
     if (!hasJsonForm(v)) continue;
     out(top.wrote ? ',' : '');
     top.wrote = true;
-    writeJsonString(key, out);
+    writeJsonString(key, out, CANONICAL_CHUNK);
     out(':');
     open(v);
   }
@@ -452,24 +453,6 @@ function resolveJson(value: unknown, key: string): unknown {
 /** False for what `JSON.stringify` leaves out of an object (and writes as `null` in an array). */
 function hasJsonForm(value: unknown): boolean {
   return value !== undefined && typeof value !== 'function' && typeof value !== 'symbol';
-}
-
-/** `JSON.stringify(text)`, handed on a slice at a time when the string is long. */
-function writeJsonString(text: string, out: (chunk: string) => void): void {
-  if (text.length <= CANONICAL_CHUNK) {
-    out(JSON.stringify(text));
-    return;
-  }
-  out('"');
-  for (let from = 0; from < text.length; ) {
-    let to = Math.min(from + CANONICAL_CHUNK, text.length);
-    const last = text.charCodeAt(to - 1);
-    if (to < text.length && last >= 0xd800 && last <= 0xdbff) to -= 1; // keep a surrogate pair whole
-    const piece = JSON.stringify(text.slice(from, to));
-    out(piece.slice(1, -1));
-    from = to;
-  }
-  out('"');
 }
 
 function withEvent(at: PartLocation): Omit<Candidate, 'value' | 'nested'> {

@@ -19,6 +19,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { clipForOutput, mapStrings, redactInSlices, redactOutput, REDACT_SLICE, withSecretsSnapshot } from '#src/diagnostics/redact.ts';
+import { writeJsonString } from '#src/jsonString.ts';
 
 /** Longest string a report quotes whole (characters); longer ones keep their head and tail. */
 export const MAX_STRING_CHARS = 16 * 1024;
@@ -82,7 +83,7 @@ export function streamJson(value: unknown, sink: (text: string) => void, mapStri
     // Below a value `asIs` names, strings (keys too) are written as they are.
     const map = typeof v === 'object' && v !== null && asIs(v) ? same : frame.map;
     if (v === null || v === undefined || typeof v === 'function' || typeof v === 'symbol') sink('null');
-    else if (typeof v === 'string') sinkString(map(v), sink);
+    else if (typeof v === 'string') writeJsonString(map(v), sink, HASH_SLICE);
     else if (typeof v === 'number') sink(Number.isFinite(v) ? String(v) : 'null');
     else if (typeof v === 'boolean') sink(v ? 'true' : 'false');
     else if (typeof v === 'bigint') sink(JSON.stringify(v.toString()));
@@ -116,26 +117,6 @@ export function streamJson(value: unknown, sink: (text: string) => void, mapStri
     }
   }
   return deepest;
-}
-
-/**
- * Feed the JSON of string `s` to `sink`, a slice at a time when it is long: its escaped text can be
- * twice as long as `s` (quotes, control characters), longer than the longest string V8 can build.
- */
-function sinkString(s: string, sink: (text: string) => void): void {
-  if (s.length <= HASH_SLICE) {
-    sink(JSON.stringify(s));
-    return;
-  }
-  sink('"');
-  for (let from = 0; from < s.length; ) {
-    let to = Math.min(from + HASH_SLICE, s.length);
-    const last = s.charCodeAt(to - 1);
-    if (to < s.length && last >= 0xd800 && last <= 0xdbff) to -= 1;
-    sink(JSON.stringify(s.slice(from, to)).slice(1, -1));
-    from = to;
-  }
-  sink('"');
 }
 
 function typeOf(v: unknown): string {
