@@ -1,7 +1,8 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { candidatesFromText, canonicalJson, commentaryMark, looksLikeSchema, writeCanonicalJson } from '#src/envelope/candidates.ts';
+import { candidatesFromText, canonicalJson, commentaryMark, dedupeCandidates, lazyCandidate, looksLikeSchema, pushCandidatesFromText, withCandidateFields, writeCanonicalJson } from '#src/envelope/candidates.ts';
+import { releaseMemory } from '#src/memory.ts';
 import { projectPath } from '#src/paths.ts';
 import { caseId } from '#src/record/caseId.ts';
 
@@ -122,6 +123,57 @@ describe('candidatesFromText and schemas', () => {
     expect(looksLikeSchema({ properties: {}, required: [] })).toBe(true);
     expect(looksLikeSchema({ position: 'A', properties: {} })).toBe(false);
     expect(looksLikeSchema([])).toBe(false);
+  });
+});
+
+describe('lazy candidates (issue 24: 500,000 of them in one result string)', () => {
+  const text = 'Answer: {"position":"A","final":true} then {"position":"B"}';
+  const place = { origin: 'result', pointer: '/result', offset: 3 };
+
+  it('look like plain candidates to every reader, and copy lazily', () => {
+    const [a] = candidatesFromText(text, place, 'position');
+    const plain = { origin: 'result', pointer: '/result', offset: 3, value: { position: 'A', final: true }, fenced: false, nested: 1 };
+    expect(a).toEqual(plain);
+    expect(JSON.parse(JSON.stringify(a))).toEqual(plain);
+    expect(structuredClone(a)).toEqual(plain);
+    expect({ ...a }).toEqual(plain);
+    expect(Object.keys(a!)).toEqual(Object.keys(plain));
+    expect(Object.getOwnPropertySymbols(a!)).toEqual([]);
+    // Each read builds the value again: a reader that changes it changes no other reader's copy.
+    (a!.value as Record<string, unknown>).position = 'changed';
+    expect(a!.value).toEqual({ position: 'A', final: true });
+    const moved = withCandidateFields(a!, { nested: 0, origin: 'last-message' });
+    expect(typeof Object.getOwnPropertyDescriptor(moved, 'value')?.get).toBe('function');
+    expect(moved).toEqual({ ...plain, nested: 0, origin: 'last-message' });
+    // A plain copy stays plain: its value is the one it was given, not the span's.
+    const copy = withCandidateFields({ ...a!, value: { position: 'other' } }, { nested: 2 });
+    expect(copy.value).toEqual({ position: 'other' });
+  });
+
+  it('hold their span, not their object: under 104 bytes a candidate with its list slot (a plain object given the same fields: 120)', () => {
+    const big = 'x'.repeat(1000);
+    const count = 200_000;
+    releaseMemory();
+    const before = process.memoryUsage().heapUsed;
+    const list = [];
+    for (let i = 0; i < count; i++) list.push(lazyCandidate({ ...place, fenced: false, nested: 1 }, { text: big, start: i % 900, end: (i % 900) + 5 }));
+    releaseMemory();
+    const perCandidate = (process.memoryUsage().heapUsed - before) / count;
+    expect(list).toHaveLength(count);
+    expect(perCandidate).toBeLessThan(104);
+  });
+
+  it('grow the list they are given, and dedupe returns that list when nothing repeats', () => {
+    const list = [{ origin: 'structured_output', pointer: '/structured_output', offset: 0, value: { position: 'S' }, nested: 0 }];
+    const same = pushCandidatesFromText(list, text, place, 'position');
+    expect(same).toBe(list);
+    expect(list.map((c) => c.value)).toEqual([{ position: 'S' }, { position: 'A', final: true }, { position: 'B' }]);
+    expect(dedupeCandidates(list)).toBe(list);
+    const repeated = pushCandidatesFromText([...list], 'again {"position":"S"}', place, 'position');
+    const kept = dedupeCandidates(repeated);
+    expect(kept).not.toBe(repeated);
+    expect(kept.map((c) => c.value)).toEqual([{ position: 'A', final: true }, { position: 'B' }, { position: 'S' }]);
+    expect(repeated).toHaveLength(4);
   });
 });
 

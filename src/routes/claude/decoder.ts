@@ -18,7 +18,7 @@
  * and its `usage`; none without a result object.
  */
 import { readJsonDocuments, jsonEvents, type JsonEvent } from '#src/envelope/jsonl.ts';
-import { candidatesFromStructured, candidatesFromText } from '#src/envelope/candidates.ts';
+import { candidatesFromStructured, pushCandidatesFromText } from '#src/envelope/candidates.ts';
 import { findKeys, isPlainObject } from '#src/envelope/keys.ts';
 import { apiErrorTextStatus, crashedStatus, incompleteStatus, noteLostOutput, schemaRefusedStatus } from '#src/envelope/status.ts';
 import { joinPointer } from '#src/pointer.ts';
@@ -115,20 +115,20 @@ function decodeClaude(route: string, envelope: Envelope, options: DecodeOptions 
       if (block.type === 'tool_use' && isPlainObject(block.input)) {
         candidates.push({ value: block.input, origin: `tool_use:${String(block.name)}`, pointer: `${pointer}/input`, offset: e.offset, nested: 0, ...e.event });
       } else if (block.type === 'text' && typeof block.text === 'string') {
-        pushAll(candidates, candidatesFromText(block.text, { origin: 'assistant-text', pointer: `${pointer}/text`, offset: e.offset, ...e.event }, anchor, notes));
+        pushCandidatesFromText(candidates, block.text, { origin: 'assistant-text', pointer: `${pointer}/text`, offset: e.offset, ...e.event }, anchor, notes);
       }
     });
     const joined = split.get(index);
     if (joined) {
       const first = events[joined.first]!;
       notes.push(`assembled the text of assistant message ${joined.id} from ${joined.pieces} text blocks over several events`);
-      pushAll(candidates, candidatesFromText(joined.text, { origin: 'assistant-text', pointer: `${first.base}/message/content`, offset: first.offset, ...e.event }, anchor, notes));
+      pushCandidatesFromText(candidates, joined.text, { origin: 'assistant-text', pointer: `${first.base}/message/content`, offset: first.offset, ...e.event }, anchor, notes);
     }
   });
 
   // 3. The result string of the terminal object (plain or fenced JSON, or prose around it).
   if (terminal && typeof terminal.value.result === 'string') {
-    pushAll(candidates, candidatesFromText(terminal.value.result, { origin: 'result', pointer: `${terminal.base}/result`, offset: terminal.offset, ...terminal.event }, anchor, notes));
+    pushCandidatesFromText(candidates, terminal.value.result, { origin: 'result', pointer: `${terminal.base}/result`, offset: terminal.offset, ...terminal.event }, anchor, notes);
   }
 
   const human: string[] = [];

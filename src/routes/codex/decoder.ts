@@ -38,7 +38,7 @@
  *   `Failed to read output schema file X: ...` / `Output schema file X is not valid JSON: ...`, exit 1.
  */
 import { framingOf, jsonEvents, readJsonDocuments } from '#src/envelope/jsonl.ts';
-import { candidatesFromText, commentaryMark, dedupeCandidates, withCandidateFields } from '#src/envelope/candidates.ts';
+import { candidatesFromText, pushCandidatesFromText, commentaryMark, dedupeCandidates, withCandidateFields } from '#src/envelope/candidates.ts';
 import { envelopeFacts } from '#src/envelope/decodeParts.ts';
 import { textReply } from '#src/envelope/reply.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
@@ -206,7 +206,7 @@ function decodeCodex(envelope: Envelope, options: DecodeOptions = {}): Decoded {
       candidates.push(lastMessageWhole);
     } else {
       lastMessageWhole = undefined;
-      pushAll(candidates, candidatesFromText(m.text, at, anchor, notes));
+      pushCandidatesFromText(candidates, m.text, at, anchor, notes);
     }
   }
 

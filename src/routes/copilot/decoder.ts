@@ -14,13 +14,12 @@
  * - `result {exitCode, usage: {premiumRequests, totalApiDurationMs, ...}}` closes every run; it has no
  *   token counts (github/copilot-cli#4107); a stream without it is incomplete, never accepted.
  */
-import { candidatesFromText } from '#src/envelope/candidates.ts';
+import { pushCandidatesFromText } from '#src/envelope/candidates.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
 import { crashedStatus, errorStatusFromCode, incompleteStatus, isHttpErrorStatus, pushApiErrorStatus, schemaRefusedStatus, statusInErrorText } from '#src/envelope/status.ts';
 import { finishDecode, startDecode } from '#src/envelope/decodeParts.ts';
 import { lastNonBlank, textReply } from '#src/envelope/reply.ts';
 import type { Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from '#src/envelope/types.ts';
-import { pushAll } from '#src/arrays.ts';
 
 /** The Copilot CLI route. */
 export const COPILOT_ROUTE = 'copilot/json';
@@ -83,7 +82,7 @@ function decodeCopilot(envelope: Envelope, options: DecodeOptions = {}): Decoded
       if (typeof data.content === 'string') {
         if (data.content.trim() !== '') human.push(data.content);
         texts.push(data.content);
-        pushAll(candidates, candidatesFromText(data.content, { origin: 'assistant-text', pointer: '/data/content', offset: doc.offset, ...event(doc.line) }, options.anchor, notes));
+        pushCandidatesFromText(candidates, data.content, { origin: 'assistant-text', pointer: '/data/content', offset: doc.offset, ...event(doc.line) }, options.anchor, notes);
       }
       if (Array.isArray(data.toolRequests)) {
         data.toolRequests.forEach((r, i) => {

@@ -27,13 +27,12 @@
  */
 import { findJsonObjects } from '#src/scan/index.ts';
 import { framingOf, readJsonDocuments, type JsonDocument } from '#src/envelope/jsonl.ts';
-import { candidatesFromText, commentaryMark, dedupeCandidates } from '#src/envelope/candidates.ts';
+import { pushCandidatesFromText, commentaryMark, dedupeCandidates } from '#src/envelope/candidates.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
 import { crashedStatus, incompleteStatus, isHttpErrorStatus, noteLostOutput, schemaRefusedStatus, statusInErrorText } from '#src/envelope/status.ts';
 import { envelopeFacts, finishDecode } from '#src/envelope/decodeParts.ts';
 import { lastNonBlank, objectReply, textReply } from '#src/envelope/reply.ts';
 import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from '#src/envelope/types.ts';
-import { pushAll } from '#src/arrays.ts';
 
 /** The Gemini CLI routes this file decodes. */
 export type GeminiDecoderRoute = 'gemini-cli/json' | 'gemini-cli/stream-json';
@@ -162,7 +161,7 @@ function decodeJson(route: string, envelope: Envelope, options: DecodeOptions = 
     keys = Object.keys(t);
     if (typeof t.response === 'string') {
       if (t.response.trim() !== '') human.push(t.response);
-      pushAll(candidates, candidatesFromText(t.response, { origin: 'response', pointer: '/response', offset: terminal.offset }, options.anchor));
+      pushCandidatesFromText(candidates, t.response, { origin: 'response', pointer: '/response', offset: terminal.offset }, options.anchor);
     }
     if (isPlainObject(t.error)) status = errorStatus(t.error, human, ancillary);
   } else {
@@ -252,7 +251,7 @@ function decodeStream(route: string, envelope: Envelope, options: DecodeOptions 
   const segments = assistantSegments(docs.documents);
   for (const segment of segments) {
     if (segment.text.trim() !== '') human.push(segment.text);
-    pushAll(candidates, candidatesFromText(segment.text, { origin: 'assistant-text', pointer: '/content', event: segment.line, offset: segment.offset }, options.anchor));
+    pushCandidatesFromText(candidates, segment.text, { origin: 'assistant-text', pointer: '/content', event: segment.line, offset: segment.offset }, options.anchor);
   }
   let status: EnvelopeStatus = { kind: 'ok' };
   if (terminal && !docs.truncated) {

@@ -8,7 +8,7 @@
  * shapes come from vendor docs and public bug reports (shared/research/cli-envelopes.md 9b, 10, 11).
  */
 import { readJsonDocuments, type JsonDocument } from '#src/envelope/jsonl.ts';
-import { candidatesFromStructured, candidatesFromText } from '#src/envelope/candidates.ts';
+import { candidatesFromStructured, pushCandidatesFromText } from '#src/envelope/candidates.ts';
 import { findKeys, foldKey, isPlainObject } from '#src/envelope/keys.ts';
 import { apiErrorTextStatus, crashedStatus, incompleteStatus, pushApiErrorStatus, schemaRefusedStatus, statusInErrorText } from '#src/envelope/status.ts';
 import { finishDecode } from '#src/envelope/decodeParts.ts';
@@ -228,7 +228,7 @@ export function genericDecoder(route: string, options: GenericDecoderOptions = {
           prependAll(candidates, fromStructured);
           for (const field of findKeys(t, textFields)) {
             const value = t[field];
-            if (typeof value === 'string') pushAll(candidates, candidatesFromText(value, at(field, joinPointer('', field)), anchor, notes));
+            if (typeof value === 'string') pushCandidatesFromText(candidates, value, at(field, joinPointer('', field)), anchor, notes);
           }
         }
         for (const field of [t.result, t.message, isPlainObject(t.error) ? t.error.message : t.error]) {
@@ -261,14 +261,14 @@ export function genericDecoder(route: string, options: GenericDecoderOptions = {
           if (typeof t.subtype === 'string') status.subtype = t.subtype;
         }
         status = schemaRefusedStatus(status, human);
-        if (options.freeText) pushAll(candidates, candidatesFromText(envelope.stdout, { origin: 'stdout', pointer: '', offset: 0 }, anchor));
+        if (options.freeText) pushCandidatesFromText(candidates, envelope.stdout, { origin: 'stdout', pointer: '', offset: 0 }, anchor);
       } else {
         if (docs.documents.length > 0 && (options.event || terminalTypes)) {
           notes.push(`no terminal object (${options.event ? `${options.event.field}=${options.event.equals}` : `type ${terminalTypes!.join('|')}`}) in stdout`);
         }
         // No terminal object: free text, scanned whole; stdout with no JSON document is the reply text.
         if (docs.documents.length === 0 && envelope.stdout.trim() !== '') reply = textReply(envelope.stdout, 'stdout');
-        pushAll(candidates, candidatesFromText(envelope.stdout, { origin: 'stdout', pointer: '', offset: 0 }, anchor));
+        pushCandidatesFromText(candidates, envelope.stdout, { origin: 'stdout', pointer: '', offset: 0 }, anchor);
         status = crashedStatus(envelope) ?? status;
       }
       // A route with a terminal event: without it, or with a cut last line, the stream is incomplete.
@@ -304,11 +304,11 @@ function assistantEventCandidates(documents: JsonDocument[], lines: boolean, anc
       if (block.type === 'tool_use' && isPlainObject(block.input)) {
         out.push({ value: block.input, origin: `tool_use:${String(block.name)}`, pointer: `${pointer}/input`, offset: doc.offset, nested: 0, ...event });
       } else if (block.type === 'text' && typeof block.text === 'string') {
-        pushAll(out, candidatesFromText(block.text, { origin: 'assistant-text', pointer: `${pointer}/text`, offset: doc.offset, ...event }, anchor));
+        pushCandidatesFromText(out, block.text, { origin: 'assistant-text', pointer: `${pointer}/text`, offset: doc.offset, ...event }, anchor);
       }
     });
     const joined = split.get(index);
-    if (joined) pushAll(out, candidatesFromText(joined.text, { origin: 'assistant-text', pointer: '/message/content', offset: documents[joined.first]!.offset, ...event }, anchor));
+    if (joined) pushCandidatesFromText(out, joined.text, { origin: 'assistant-text', pointer: '/message/content', offset: documents[joined.first]!.offset, ...event }, anchor);
   }
   return out;
 }
@@ -334,7 +334,7 @@ function textEventCandidates(
     open = undefined;
     if (text.trim() !== '') human.push(text);
     if (pieces > 1) notes.push(`assembled the text on line ${doc.line + 1} from ${pieces} ${spec.type} events`);
-    pushAll(out, candidatesFromText(text, { origin: 'assistant-text', pointer: joinPointer('', spec.field), offset: doc.offset, ...(lines ? { event: doc.line } : {}) }, anchor, notes));
+    pushCandidatesFromText(out, text, { origin: 'assistant-text', pointer: joinPointer('', spec.field), offset: doc.offset, ...(lines ? { event: doc.line } : {}) }, anchor, notes);
   };
   for (const doc of documents) {
     if (!isPlainObject(doc.value)) continue;

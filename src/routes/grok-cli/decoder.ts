@@ -27,14 +27,13 @@
  * - an exception outside the agent loop prints `{"role":"assistant","content":"Error: <message>"}`
  *   and exits 1; a missing key prints `❌ Error: API key required...` on stderr, exit 1, no stdout.
  */
-import { candidatesFromText } from '#src/envelope/candidates.ts';
+import { pushCandidatesFromText } from '#src/envelope/candidates.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
 import { crashedStatus, errorStatusFromCode, httpStatusIn, incompleteStatus, noteLostOutput, pushApiErrorStatus, schemaRefusedStatus, statusInErrorText } from '#src/envelope/status.ts';
 import { finishDecode, startDecode, type DecodeParts } from '#src/envelope/decodeParts.ts';
 import { lastNonBlank, textReply } from '#src/envelope/reply.ts';
 import type { JsonDocument } from '#src/envelope/jsonl.ts';
 import type { Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from '#src/envelope/types.ts';
-import { pushAll } from '#src/arrays.ts';
 
 /** The prefix grok-cli 0.0.34 gives an error turned into an assistant message (`grok-agent.js`). */
 export const GROK_CLI_ERROR_PREFIX = 'Sorry, I encountered an error: ';
@@ -121,7 +120,7 @@ function decodeGrokCli(route: string, envelope: Envelope, options: DecodeOptions
     status = error ?? { kind: 'ok' };
     if (error) continue;
     texts.push(content);
-    pushAll(candidates, candidatesFromText(content, { origin: 'assistant-text', pointer: '/content', offset: doc.offset, ...event(doc.line) }, options.anchor));
+    pushCandidatesFromText(candidates, content, { origin: 'assistant-text', pointer: '/content', offset: doc.offset, ...event(doc.line) }, options.anchor);
     if (Array.isArray(m.tool_calls)) {
       m.tool_calls.forEach((call, i) => {
         const fn = isPlainObject(call) && isPlainObject(call.function) ? call.function : undefined;
@@ -194,7 +193,7 @@ function decodeStream(route: string, framing: 'chunks' | 'steps', envelope: Enve
     open = undefined;
     if (segment.text.trim() !== '') human.push(segment.text);
     if (segment.pieces > 1) notes.push(`assembled the text on line ${segment.line + 1} from ${segment.pieces} ${textType} events`);
-    pushAll(candidates, candidatesFromText(segment.text, { origin: 'assistant-text', pointer: `/${textField}`, offset: segment.offset, ...event(segment.line) }, options.anchor, notes));
+    pushCandidatesFromText(candidates, segment.text, { origin: 'assistant-text', pointer: `/${textField}`, offset: segment.offset, ...event(segment.line) }, options.anchor, notes);
   };
   let status: EnvelopeStatus = { kind: 'ok' };
   let terminal: Record<string, unknown> | undefined;

@@ -16,13 +16,12 @@
  *   `{"error":{"name":"APIError","data":{"message":..,"statusCode":400,"isRetryable":false,"responseBody":..}}}`,
  *   exit 1; a 5xx is retried first (5 retries, honouring `retry-after-ms`).
  */
-import { candidatesFromText, commentaryMark } from '#src/envelope/candidates.ts';
+import { pushCandidatesFromText, commentaryMark } from '#src/envelope/candidates.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
 import { crashedStatus, errorStatusFromCode, incompleteStatus, isHttpErrorStatus, noteLostOutput, pushApiErrorStatus, schemaRefusedStatus, statusInErrorText } from '#src/envelope/status.ts';
 import { finishDecode, startDecode } from '#src/envelope/decodeParts.ts';
 import { lastNonBlank, textReply } from '#src/envelope/reply.ts';
 import type { Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from '#src/envelope/types.ts';
-import { pushAll } from '#src/arrays.ts';
 
 /** The opencode route. */
 export const OPENCODE_ROUTE = 'opencode/jsonl';
@@ -103,7 +102,7 @@ function decodeOpencode(envelope: Envelope, options: DecodeOptions = {}): Decode
     else if (e.type === 'text' && part && typeof part.text === 'string') {
       if (part.text.trim() !== '') human.push(part.text);
       texts.push(part.text);
-      pushAll(candidates, candidatesFromText(part.text, { origin: 'assistant-text', pointer: '/part/text', offset: doc.offset, ...event(doc.line) }, options.anchor, notes));
+      pushCandidatesFromText(candidates, part.text, { origin: 'assistant-text', pointer: '/part/text', offset: doc.offset, ...event(doc.line) }, options.anchor, notes);
     } else if (e.type === 'tool_use' && part) {
       const state = isPlainObject(part.state) ? part.state : undefined;
       if (state && isPlainObject(state.input)) {

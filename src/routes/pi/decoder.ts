@@ -18,13 +18,12 @@
  *   `{"v":1,"id":..,"phase":"commentary"|"final_answer"}` (pi-ai openai-responses-shared.js): a block
  *   marked commentary is never the answer ({@link commentaryMark}).
  */
-import { candidatesFromText, commentaryMark } from '#src/envelope/candidates.ts';
+import { pushCandidatesFromText, commentaryMark } from '#src/envelope/candidates.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
 import { crashedStatus, errorStatusFromCode, incompleteStatus, noteLostOutput, pushApiErrorStatus, schemaRefusedStatus, statusInErrorText } from '#src/envelope/status.ts';
 import { finishDecode, startDecode } from '#src/envelope/decodeParts.ts';
 import { textReply } from '#src/envelope/reply.ts';
 import type { Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from '#src/envelope/types.ts';
-import { pushAll } from '#src/arrays.ts';
 
 /** The pi route. */
 export const PI_ROUTE = 'pi/json';
@@ -86,7 +85,7 @@ function decodePi(envelope: Envelope, options: DecodeOptions = {}): Decoded {
         notes.push(`text block ${i} of the assistant message_end on line ${doc.line + 1} is marked ${mark}: not the answer`);
       } else if (block.type === 'text' && typeof block.text === 'string') {
         if (block.text.trim() !== '') human.push(block.text);
-        pushAll(candidates, candidatesFromText(block.text, { origin: 'assistant-text', pointer: `${pointer}/text`, offset: doc.offset, ...event(doc.line) }, options.anchor, notes));
+        pushCandidatesFromText(candidates, block.text, { origin: 'assistant-text', pointer: `${pointer}/text`, offset: doc.offset, ...event(doc.line) }, options.anchor, notes);
       } else if (block.type === 'toolCall' && isPlainObject(block.arguments)) {
         candidates.push({ value: block.arguments, origin: `tool_use:${String(block.name)}`, pointer: `${pointer}/arguments`, offset: doc.offset, nested: 0, ...event(doc.line) });
       }

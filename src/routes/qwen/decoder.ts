@@ -17,7 +17,7 @@
  *   (`--json-schema is not a valid JSON Schema: strict mode: unknown keyword: "_meta"`).
  */
 import { framingOf, jsonEvents, readJsonDocuments } from '#src/envelope/jsonl.ts';
-import { candidatesFromStructured, candidatesFromText } from '#src/envelope/candidates.ts';
+import { candidatesFromStructured, pushCandidatesFromText } from '#src/envelope/candidates.ts';
 import { findKeys, isPlainObject } from '#src/envelope/keys.ts';
 import { crashedStatus, httpStatusIn, incompleteStatus, noteLostOutput, pushApiErrorStatus, schemaRefusedStatus, stripAnsi } from '#src/envelope/status.ts';
 import { joinPointer } from '#src/pointer.ts';
@@ -118,13 +118,13 @@ function decodeQwen(route: string, envelope: Envelope, options: DecodeOptions = 
         candidates.push({ value: block.input, origin: `tool_use:${String(block.name)}`, nested: 0, ...at(m, `${pointer}/input`) });
       } else if (block.type === 'text' && typeof block.text === 'string') {
         if (qwenErrorStatus(block.text) !== null) apiErrors.push(block.text);
-        else pushAll(candidates, candidatesFromText(block.text, { origin: 'assistant-text', ...at(m, `${pointer}/text`) }, anchor, notes));
+        else pushCandidatesFromText(candidates, block.text, { origin: 'assistant-text', ...at(m, `${pointer}/text`) }, anchor, notes);
       }
     });
   }
 
   if (terminal && typeof terminal.value.result === 'string') {
-    pushAll(candidates, candidatesFromText(terminal.value.result, { origin: 'result', ...at(terminal, '/result') }, anchor, notes));
+    pushCandidatesFromText(candidates, terminal.value.result, { origin: 'result', ...at(terminal, '/result') }, anchor, notes);
   }
 
   const human: string[] = [];
