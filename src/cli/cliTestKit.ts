@@ -32,7 +32,10 @@ export async function routecert(args: string[], options: { cwd: string; env?: Re
   const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', CI: undefined, GITHUB_ACTIONS: undefined, GITHUB_STEP_SUMMARY: undefined, FORCE_COLOR: undefined, ...options.env };
   for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
   const r = await execa('node', [projectPath('bin/routecert.js'), ...args], { cwd: options.cwd, env, extendEnv: false, reject: false, timeout: options.timeoutMs ?? 240_000, stdin: 'ignore' });
-  return { exitCode: r.exitCode, stdout: String(r.stdout), stderr: String(r.stderr) };
+  // A run that never started or was killed (no exit code) says why in its stderr, so that a test
+  // failing on it shows the cause, not an empty string (a CI run under load once got '' here).
+  const why = r.exitCode === undefined ? `\n[cliTestKit] routecert gave no exit code: ${r.signal ? `signal ${r.signal}; ` : ''}${r.shortMessage}` : '';
+  return { exitCode: r.exitCode, stdout: String(r.stdout), stderr: String(r.stderr) + why };
 }
 
 /** Where the in-process console writes go while {@link routecertInProcess} runs a command. */

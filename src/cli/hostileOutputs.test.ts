@@ -203,7 +203,7 @@ describe('output volume and schema size (issue 23 point 3, repeated)', () => {
     expect(init.stderr).toMatch(limit);
     expect(init.exitCode).toBe(2);
     const certify = await routecert(['certify', '--config', 'certify.config.json', '--reports', 'reports'], { cwd: dir, env });
-    expect(certify.stderr).toMatch(/schema .*large\.schema\.json is \d+\.\d KiB/);
+    expect(certify.stderr, `certify: exit ${String(certify.exitCode)}, stdout ${JSON.stringify(certify.stdout.slice(0, 600))}`).toMatch(/schema .*large\.schema\.json is \d+\.\d KiB/);
     expect(certify.stderr).toMatch(limit);
     expect(certify.exitCode).toBe(2);
     // Under the limit the same inline config loads.
