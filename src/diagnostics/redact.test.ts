@@ -156,6 +156,27 @@ describe('redactOutput: any value after a secret-named key (issue 21, hcheck can
   });
 });
 
+describe('redactOutput: a file path is no unnamed AWS secret (issue 24: a CI clone\'s report lost a case\'s file)', () => {
+  // Relative paths whose run of base64 characters is 40 long, with upper case, lower case and a digit:
+  // the first is the path a case of the bundled corpus had in report.json of a CI clone (its folder
+  // `ci1A`), which read `../..<redacted:aws-secret>.json`.
+  it.each([
+    '../../work/ci1A/fixtures/cases/pi/json/fenced.json',
+    'file: /srv/Buil2/fixtures/cases/pi/json/fenced.json',
+    'include/llvm-14/llvm/DebugInfo/PDB/Native/SymbolCache.h',
+    'at /usr/share/perl5/X11/Protocol/Ext/RENDER.pm line 3',
+  ])('leaves %s alone', (text) => {
+    expect(text.match(/[A-Za-z0-9/+]{40,}/)?.[0]).toHaveLength(40);
+    expect(redactOutput(text)).toBe(text);
+  });
+  // Keys stay hidden, slashes and all: the AWS documentation's example, routecert's canary, and keys
+  // with two slashes in random places.
+  it.each(['wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', SHAPES.awsSecret, 'q8Zr/Tm0xWv3Kb+Yp1Lc/9HnAaEe7Ud2sGfJiOo4', '/Kp3xVr8ZqT1mWn0bYc5/LdHs9JeUa2fGiQo7RtE'])('still hides the key %s', (key) => {
+    expect(key).toHaveLength(40);
+    expect(redactOutput(`key ${key} here`)).toBe('key <redacted:aws-secret> here');
+  });
+});
+
 describe('the patterns\' quick checks (needs)', () => {
   // A `needs` that a match can lack would skip its pattern and leak: every canary, alone, in JSON
   // and in JSON inside JSON, is checked against every pattern that matches it.
