@@ -61,6 +61,27 @@ describe('numbers and names are validated', { timeout: 180_000 }, () => {
     expect(b.stderr).toContain('no paths given, no routecert.config.* with contracts here');
   });
 
+  it('lint --config with paths lints both: a schema with errors beside a clean config fails (it once passed, the paths dropped)', async () => {
+    const fs = await import('node:fs/promises');
+    const team = path.join(root.dir, 'lint-both');
+    await fs.mkdir(path.join(team, 'schemas'), { recursive: true });
+    await fs.mkdir(path.join(team, 'new'), { recursive: true });
+    await fs.writeFile(path.join(team, 'schemas', 'answer.schema.json'), JSON.stringify({ type: 'object', required: ['answer'], properties: { answer: { type: 'string' } }, additionalProperties: false }));
+    await fs.writeFile(path.join(team, 'routecert.config.json'), JSON.stringify({ contracts: [{ name: 'answer', schema: 'schemas/answer.schema.json', anchor: 'answer', finality: 'none', selection: 'score', clis: ['codex'] }] }));
+    // codex (OpenAI strict mode) refuses a property missing from `required` and an open object.
+    await fs.writeFile(path.join(team, 'new', 'x.schema.json'), JSON.stringify({ type: 'object', required: ['a'], properties: { a: { type: 'string' }, b: { type: 'string' } } }));
+    const clean = await routecertInProcess(['lint', '--config', 'routecert.config.json'], { cwd: team });
+    expect(clean.exitCode, clean.stderr).toBe(0);
+    const both = await routecertInProcess(['lint', '--config', 'routecert.config.json', '--profile', 'codex', 'new'], { cwd: team });
+    expect(both.stdout).toContain('contract answer (clis: codex)');
+    expect(both.stdout).toMatch(/new[\\/]x\.schema\.json/);
+    expect(both.exitCode, both.stdout).toBe(1);
+    await fs.mkdir(path.join(team, 'empty'), { recursive: true });
+    const empty = await routecertInProcess(['lint', '--config', 'routecert.config.json', 'empty'], { cwd: team });
+    expect(empty.stderr).toContain('nothing to lint: no *.schema.json file under empty');
+    expect(empty.exitCode).toBe(2);
+  });
+
   it('lint on a missing file exits 2', async () => {
     const r = await routecert(['lint', path.join(root.dir, 'missing.schema.json')], { cwd: root.dir });
     expect(r.exitCode).toBe(2);

@@ -261,10 +261,10 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'lint',
     description: 'Lint JSON Schemas for portability across model CLIs and providers',
     readme:
-      `lints JSON Schemas for portability (\`--profile ${PROFILE_SPECS.map((p) => p.name).join('\\|')}\`, \`--format json\`); each finding names the file, the JSON Pointer, the keyword, the profile rule and a fix; \`--config <file>\` lints each contract's schema against the profiles of the CLIs it names (\`clis\`); as linters do, warnings print and exit 0, an error exits 1, and \`--max-warnings N\` fails a lint with more than N warnings; a path that does not exist, or paths that hold no \`*.schema.json\`, exit 2`,
+      `lints JSON Schemas for portability (\`--profile ${PROFILE_SPECS.map((p) => p.name).join('\\|')}\`, \`--format json\`); each finding names the file, the JSON Pointer, the keyword, the profile rule and a fix; \`--config <file>\` lints each contract's schema against the profiles of the CLIs it names (\`clis\`), and the paths beside it too; as linters do, warnings print and exit 0, an error exits 1, and \`--max-warnings N\` fails a lint with more than N warnings; a path that does not exist, or paths that hold no \`*.schema.json\`, exit 2`,
     arguments: [{ name: '[paths...]', description: 'schema files or folders (default: schemas/contracts, or with --config the schemas of its contracts)' }],
     options: [
-      { flags: '--config <file>', description: 'lint the production schema of every contract of this config against the profiles of the CLIs it names (`clis`)' },
+      { flags: '--config <file>', description: 'lint the production schema of every contract of this config against the profiles of the CLIs it names (`clis`); paths given beside it are linted too' },
       { flags: '--profile <name>', description: 'provider profile to check against; repeatable', parse: collect },
       { flags: '--format <format>', description: 'output format', choices: ['text', 'json'], default: 'text' },
       { flags: '--max-warnings <n>', description: 'fail (exit 1) when there are more than n warnings; errors always fail (default: warnings print and pass)', parse: integerOption(0) },

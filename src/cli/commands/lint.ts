@@ -1,13 +1,14 @@
 /**
  * `routecert lint`: schema portability across model CLIs and providers (src/schema). With
  * `--config`, the production schema of every contract of the config is linted against the profiles
- * of the CLIs the contract sends it to (its `clis`, src/config/project.ts).
+ * of the CLIs the contract sends it to (its `clis`, src/config/project.ts), and the paths given
+ * beside it against the named or default profiles.
  */
 import { existsSync } from 'node:fs';
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { configFor, clisOf, profilesOf } from '#src/config/project.ts';
-import { lintSchema, type FileLintResult } from '#src/schema/lint.ts';
+import { lintFiles, lintSchema, type FileLintResult } from '#src/schema/lint.ts';
 import { formatText, lintExitCode, maxWarningsLine, runLint } from '#src/schema/lintCommand.ts';
 
 /**
@@ -57,6 +58,17 @@ export async function lintCommand(paths: string[], opts: { profile?: string[]; f
         continue;
       }
       results.push({ file, profiles: [...profiles], manifest: `contract ${contract.name} (clis: ${clisOf(contract).join(', ')})`, findings: lintSchema(contract.definition.schema, { profiles, file }) });
+    }
+    // Paths beside --config are linted too (they were once dropped: `lint --config c.ts new/` passed
+    // on a schema with errors); a path with no schema file lints nothing, a usage error.
+    if (paths.length > 0) {
+      const named = await lintFiles(paths, opts.profile?.length ? { profiles: opts.profile } : {});
+      const empty = named.filter((r) => r.findings.some((f) => f.rule === 'no-schema-files'));
+      if (empty.length > 0) {
+        io.stderr(`[routecert] lint: nothing to lint: no *.schema.json file under ${empty.map((r) => r.file).join(', ')}. Name schema files *.schema.json, or pass the files themselves.\n`);
+        return 2;
+      }
+      for (const r of named) results.push(r);
     }
   } catch (error) {
     io.stderr(`${(error as Error).message}\n`);
