@@ -12,6 +12,8 @@ export type Milliseconds = number;
  *
  * - `name`: selects it on the command line (`npm run bench -- scan`).
  * - `description`: one line for `--help`.
+ * - `options`: the options it reads, as typed (`--quick`, `--sizes=`: a trailing `=` takes a value);
+ *   any other option is a usage error (a typo such as `--size=1` would otherwise run the defaults).
  * - `run(argv)`: prints its report to stdout and resolves to an exit code: 0 when every target it
  *   states is met, 1 when one is missed, 2 on a usage error. `argv` holds the arguments that were
  *   not benchmark names (options such as `--sizes=1,2`).
@@ -19,6 +21,7 @@ export type Milliseconds = number;
 export interface Benchmark {
   name: string;
   description: string;
+  options: readonly string[];
   run(argv: readonly string[]): Promise<number>;
 }
 

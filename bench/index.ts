@@ -31,6 +31,15 @@ export async function runBenchmarks(argv: string[]): Promise<number> {
     return 2;
   }
   const rest = argv.filter((a) => !names.has(a));
+  // Every option must be one a selected benchmark reads: a typo (`--size=1`, `--quik`) is refused,
+  // not run as the defaults (the whole 1-64 MiB scan and the memory section).
+  const chosen = benches.filter((b) => selected.length === 0 || selected.includes(b.name));
+  const known = chosen.flatMap((b) => b.options);
+  const stray = rest.filter((a) => !known.some((o) => (o.endsWith('=') ? a.startsWith(o) && a.length > o.length : a === o)));
+  if (stray.length > 0) {
+    console.error(`[routecert] bench: unknown option ${stray.join(', ')} for ${chosen.map((b) => b.name).join(', ')}; options: ${known.map((o) => (o.endsWith('=') ? `${o}<value>` : o)).join(' ')} (npm run bench -- --help)`);
+    return 2;
+  }
   let code = 0;
   for (const bench of benches) {
     if (selected.length > 0 && !selected.includes(bench.name)) continue;

@@ -53,6 +53,7 @@ const load = (): string => loadavg().map((l) => l.toFixed(2)).join(' / ');
 export const probesBench: Benchmark = {
   name: 'probes',
   description: 'wall time of the whole all-CLI `npm start` vs the floor of its CLI runs (their own start-up, summed over the runs, per core); --phase: the probe phase only',
+  options: ['--clis=', '--phase', '--reports='],
   async run(argv) {
     const only = argv.find((a) => a.startsWith('--clis='))?.slice('--clis='.length).split(',');
     const cores = availableParallelism();

@@ -292,6 +292,7 @@ async function run(argv: readonly string[]): Promise<number> {
 export const robustnessBench: Benchmark = {
   name: 'robustness',
   description: 'hostile envelopes (100 MB, 1 MB line, 10k nesting, invalid UTF-8, NUL) vs decode + JSON.parse: verdict, CPU, peak RSS',
+  options: ['--inputs='],
   run,
 };
 

@@ -70,6 +70,7 @@ interface Row {
 export const scanBench: Benchmark = {
   name: 'scan',
   description: 'routecert scanJson (all hits) and findJsonObjects with an anchor vs the raw_decode loop and JSON.parse, 1-64 MiB; then peak RSS per route family (100 MiB) and of run --cases',
+  options: ['--quick', '--sizes=', '--runs=', '--clock=', '--memory-mb=', '--run-cases-mb=', '--run-cases-candidates='],
   run,
 };
 
