@@ -26,6 +26,7 @@ import { PROBE_DRIVERS } from '#src/probe/drivers.ts';
 import { caseId } from '#src/record/caseId.ts';
 import type { CaseFile } from '#src/envelope/caseTypes.ts';
 import { SCHEMA_FLAG_CLIS } from './project.ts';
+import { describeJsonSyntaxError } from '#src/schema/jsonError.ts';
 
 /** Options of {@link initProject}: `dir` (@default the working folder), `schemas` (a folder, relative to `dir`), `force`, `format`, `clis` (skip discovery). */
 export interface InitOptions {
@@ -208,10 +209,11 @@ export async function initProject(options: InitOptions = {}): Promise<InitResult
       let schema: unknown;
       const tooLarge = schemaSizeProblem(path.join(folder, f));
       if (tooLarge) throw new Error(`[routecert] init: ${tooLarge}`);
+      const text = await readFile(path.join(folder, f), 'utf8');
       try {
-        schema = JSON.parse(await readFile(path.join(folder, f), 'utf8'));
+        schema = JSON.parse(text);
       } catch (error) {
-        throw new Error(`[routecert] init: ${path.join(options.schemas, f)} is not JSON: ${(error as Error).message}`, { cause: error });
+        throw new Error(`[routecert] init: ${path.join(options.schemas, f)} is not JSON: ${describeJsonSyntaxError(text, error)}`, { cause: error });
       }
       if (!isPlainObject(schema)) throw new Error(`[routecert] init: ${path.join(options.schemas, f)} is not a JSON Schema object`);
       schemas.push({ rel: path.relative(dir, path.join(folder, f)).split(path.sep).join('/'), schema });

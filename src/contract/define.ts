@@ -43,6 +43,7 @@ import type { ContractDefinition, DefinedContract, NormalizedContractDefinition,
 
 export type { ContractDefinition, ContractExtensions, DefinedContract, NormalizedContractDefinition } from './types.ts';
 import { compileValidator, type Validator } from './validator.ts';
+import { describeJsonSyntaxError } from '#src/schema/jsonError.ts';
 
 /** A normalized definition back in the shape {@link defineContract} takes (to derive a variant). */
 export function definitionOf(n: NormalizedContractDefinition): ContractDefinition {
@@ -196,7 +197,7 @@ export function normalizeDefinition(def: ContractDefinition, baseDir: string = p
     try {
       schema = JSON.parse(text) as Record<string, unknown>;
     } catch (error) {
-      throw new ContractDefinitionError(`${label}: schema file ${schemaFile} is not JSON: ${(error as Error).message}`);
+      throw new ContractDefinitionError(`${label}: schema file ${path.relative(process.cwd(), schemaFile) || schemaFile} is not JSON: ${describeJsonSyntaxError(text, error)}`);
     }
     if (!isPlainObject(schema)) throw new ContractDefinitionError(`${label}: schema file ${schemaFile} must hold a JSON object`);
   } else {

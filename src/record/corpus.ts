@@ -16,6 +16,7 @@ import { isPlainObject } from '#src/envelope/keys.ts';
 import { projectPath } from '#src/paths.ts';
 import { pushAll } from '#src/arrays.ts';
 import { releaseMemory } from '#src/memory.ts';
+import { jsonSyntaxReason, locateJsonError } from '#src/schema/jsonError.ts';
 
 /** A case read from disk, with its path relative to the project. */
 export interface LoadedCase {
@@ -288,7 +289,8 @@ export function parseCaseText(text: string, displayName: string): { value: unkno
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return { error: { file: displayName, where: jsonErrorWhere(text, error as Error), message: `not valid JSON: ${(error as Error).message}` } };
+    const where = locateJsonError(text);
+    return { error: { file: displayName, where: where === undefined ? '' : `line ${where.line}, column ${where.column}`, message: `not valid JSON: ${jsonSyntaxReason(error)}` } };
   }
   const twice = firstDuplicateKey(text);
   if (twice) {
@@ -378,16 +380,3 @@ export async function loadCorpus(dir: string, options: LoadCaseOptions = {}): Pr
   return { cases, errors, skipped: found.skipped };
 }
 
-/** `line L, column C` (1-based) of a JSON.parse error, from its `position N` when Node gives one. */
-export function jsonErrorWhere(text: string, error: Error): string {
-  const match = /position (\d+)/.exec(error.message);
-  if (!match) {
-    const lc = /line (\d+) column (\d+)/.exec(error.message);
-    return lc ? `line ${lc[1]}, column ${lc[2]}` : '';
-  }
-  const pos = Number(match[1]);
-  const before = text.slice(0, pos);
-  const line = before.split('\n').length;
-  const column = pos - before.lastIndexOf('\n');
-  return `line ${line}, column ${column}`;
-}

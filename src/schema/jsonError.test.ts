@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findJsonSyntaxError, lineColumn, locateJsonError } from '#src/schema/jsonError.ts';
+import { describeJsonSyntaxError, findJsonSyntaxError, lineColumn, locateJsonError } from '#src/schema/jsonError.ts';
 
 describe('findJsonSyntaxError', () => {
   it.each([
@@ -43,5 +43,27 @@ describe('lineColumn and locateJsonError', () => {
     expect(lineColumn('abc', 0)).toEqual({ offset: 0, line: 1, column: 1 });
     expect(locateJsonError('{"a": 1,}')).toEqual({ offset: 8, line: 1, column: 9 });
     expect(locateJsonError('{}')).toBeUndefined();
+  });
+});
+
+describe('describeJsonSyntaxError: where and why, on one line, for every file a user writes', () => {
+  const cases: [string, string][] = [
+    // Node 20 gives no position for this one, and quotes the text with its newline.
+    ['[\n  "starter",,\n  "acc"\n]', "line 2, column 13: Unexpected token ','"],
+    ['{\n  "cases": "cases",\n  "contracts": [,]\n}\n', "line 3, column 17: Unexpected token ','"],
+    ['{\n "a": "x",,\n "b": 1\n}', "line 2, column 11: Expected double-quoted property name"],
+    ['{"a": 1}x', 'line 1, column 9: Unexpected non-whitespace character after the JSON value'],
+    ['{"a": 1', "line 1, column 8: Expected ',' or '}' after property value"],
+  ];
+  it.each(cases)('%j -> %s', (text, expected) => {
+    let error: unknown;
+    try {
+      JSON.parse(text);
+    } catch (e) {
+      error = e;
+    }
+    const said = describeJsonSyntaxError(text, error);
+    expect(said).toBe(expected);
+    expect(said).not.toMatch(/\n|position/);
   });
 });

@@ -158,3 +158,31 @@ export function locateJsonError(text: string): JsonErrorLocation | undefined {
   const offset = findJsonSyntaxError(text);
   return offset === undefined ? undefined : lineColumn(text, offset);
 }
+
+/**
+ * Why and where a text that `JSON.parse` refused is not JSON, on one line: `line 3, column 7:
+ * Unexpected token ','`. The place comes from {@link locateJsonError} (Node 20's messages give a
+ * position for some errors only, a byte offset at best); the reason is Node's message without its
+ * quoted snippet (which can hold the text's own newlines and break a console line) or its position.
+ * Every "is not JSON" error of a file a user wrote (case files, configs, schemas, manifests) says it
+ * this way.
+ *
+ * @param text - the text given to `JSON.parse`.
+ * @param error - what `JSON.parse` threw.
+ * @example
+ * describeJsonSyntaxError('{\n "a": 1,,\n}', new SyntaxError(`Unexpected token ',', "{\n "a": 1,,\n}" is not valid JSON`))
+ * // 'line 2, column 10: Unexpected token \',\''
+ */
+export function describeJsonSyntaxError(text: string, error: unknown): string {
+  const at = locateJsonError(text);
+  return at === undefined ? jsonSyntaxReason(error) : `line ${at.line}, column ${at.column}: ${jsonSyntaxReason(error)}`;
+}
+
+/** The reason of a `JSON.parse` error, on one line, without its quoted snippet or position (see {@link describeJsonSyntaxError}). */
+export function jsonSyntaxReason(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  let reason = message.replace(/\s+in JSON at position \d+[\s\S]*$/, '').replace(/\s+after JSON at position \d+[\s\S]*$/, ' after the JSON value');
+  const snippet = reason.search(/, (?:\.\.\.)?"/);
+  if (snippet > 0) reason = reason.slice(0, snippet);
+  return reason.replace(/\s+/g, ' ').trim() || 'not valid JSON';
+}

@@ -12,6 +12,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PROFILE_NAMES } from '#src/schema/profiles.ts';
+import { describeJsonSyntaxError } from './jsonError.ts';
 
 /** The manifest file name looked up in a schema's folder. */
 export const MANIFEST_FILE = 'profiles.json';
@@ -90,7 +91,7 @@ export async function loadProfileManifest(dir: string): Promise<ProfileManifest 
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new ManifestError(file, `is not valid JSON: ${(error as Error).message}`);
+    throw new ManifestError(file, `is not valid JSON: ${describeJsonSyntaxError(text, error)}`);
   }
   return parseManifest(file, value);
 }

@@ -28,6 +28,7 @@ import { importConfigFile } from './configFile.ts';
 import { publishMappingProblems, type PublishMapping } from './publish.ts';
 import { isBuiltinReporter, REPORTER_NAMES, type BuiltinReporterName } from '#src/report/names.ts';
 import type { Reporter } from '#src/report/reporter.ts';
+import { describeJsonSyntaxError } from '#src/schema/jsonError.ts';
 
 /**
  * The rules of the consumer contract (./consumer.ts): an ordinary-schema contract, in the shape of `defineContract()`'s definition
@@ -371,10 +372,11 @@ export async function importConfig(file: string): Promise<{ value: unknown; file
     throw new CertifyConfigError(`config file ${path.relative(process.cwd(), absolute) || file} not found: check the path, or write one with \`npx routecert init\` (a routecert.config.ts that default-exports defineConfig({...}))`);
   }
   if (absolute.endsWith('.json')) {
+    const text = await readFile(absolute, 'utf8');
     try {
-      return { value: JSON.parse(await readFile(absolute, 'utf8')) as unknown, file: absolute, dir: path.dirname(absolute) };
+      return { value: JSON.parse(text) as unknown, file: absolute, dir: path.dirname(absolute) };
     } catch (error) {
-      throw new CertifyConfigError(`config file ${file} is not JSON: ${(error as Error).message}`);
+      throw new CertifyConfigError(`config file ${path.relative(process.cwd(), absolute) || file} is not JSON: ${describeJsonSyntaxError(text, error)}`);
     }
   }
   let module: Record<string, unknown>;

@@ -17,6 +17,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createJiti } from 'jiti';
 import { abandonWork } from '#src/process/interrupt.ts';
+import { describeJsonSyntaxError } from '#src/schema/jsonError.ts';
 
 let packageModule: (() => Promise<unknown>) | null = null;
 
@@ -77,7 +78,7 @@ async function importUnbounded(file: string): Promise<Record<string, unknown>> {
     try {
       return { default: JSON.parse(text) as unknown };
     } catch (error) {
-      throw new Error(`not valid JSON: ${(error as Error).message}`, { cause: error });
+      throw new Error(`not valid JSON: ${describeJsonSyntaxError(text, error)}`, { cause: error });
     }
   }
   try {
