@@ -5,7 +5,7 @@
  * spawned at least once; further inputs of the same rule run in process (cliTestKit `routecertInProcess`).
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readdir } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunReport } from '#src/report/types.ts';
@@ -144,5 +144,20 @@ describe('diff', { timeout: 240_000 }, () => {
     const d = await routecertInProcess(['diff', whole.dir, empty], { cwd: root.dir });
     expect(d.exitCode).toBe(2);
     expect(d.stderr).toContain('holds no report.json, nor any run folder with one: give a run folder');
+  });
+
+  it('exits 2 on a JSON file that is no report ("not a routecert report", not "cut short"); a report without its footer is one cut short', async () => {
+    const other = path.join(root.dir, 'other.json');
+    await writeFile(other, JSON.stringify({ name: 'some-package', version: '1.0.0' }));
+    const d = await routecertInProcess(['diff', path.join(whole.dir, 'report.json'), other], { cwd: root.dir });
+    expect(d.exitCode).toBe(2);
+    expect(d.stderr).toMatch(/other\.json is not a routecert report \(no header and cases\)/);
+    expect(d.stderr).not.toMatch(/cut short/);
+    const cut = path.join(root.dir, 'cut.json');
+    const { footer: _footer, ...rest } = JSON.parse(await readFile(path.join(whole.dir, 'report.json'), 'utf8')) as Record<string, unknown>;
+    await writeFile(cut, JSON.stringify(rest));
+    const c = await routecertInProcess(['diff', path.join(whole.dir, 'report.json'), cut], { cwd: root.dir });
+    expect(c.exitCode).toBe(2);
+    expect(c.stderr).toMatch(/cut\.json has no footer: the run that wrote it was cut short/);
   });
 });

@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { compileValidator } from '#src/contract/validator.ts';
 import { projectPath } from '#src/paths.ts';
 import type { RunReport } from '#src/report/types.ts';
+import { describeJsonSyntaxError } from '#src/schema/jsonError.ts';
 
 /** Raised by {@link readReport} for a report that does not validate; `code` is stable. */
 export class InvalidReportError extends Error {
@@ -25,7 +26,17 @@ export class InvalidReportError extends Error {
  *   (the run was cut short), `ROUTECERT_INVALID_REPORT` for any other schema problem.
  */
 export async function readReport(file: string): Promise<RunReport> {
-  const value = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+  const text = await readFile(file, 'utf8');
+  let value: Record<string, unknown>;
+  try {
+    value = JSON.parse(text) as Record<string, unknown>;
+  } catch (error) {
+    throw new InvalidReportError('ROUTECERT_INVALID_REPORT', `[routecert] ${file} is not a routecert report: not JSON (${describeJsonSyntaxError(text, error)}). Give a report.json, or the run folder, that routecert run wrote.`);
+  }
+  // Another JSON file (`diff report.json package.json`) is not a report cut short.
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || typeof value.header !== 'object' || !Array.isArray(value.cases)) {
+    throw new InvalidReportError('ROUTECERT_INVALID_REPORT', `[routecert] ${file} is not a routecert report (no header and cases). Give a report.json, or the run folder, that routecert run wrote.`);
+  }
   if (value.footer === undefined) {
     throw new InvalidReportError('ROUTECERT_REPORT_MISSING_FOOTER', `[routecert] ${file} has no footer: the run that wrote it was cut short.`);
   }
