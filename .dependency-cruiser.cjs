@@ -20,7 +20,7 @@ const BASE = ['base'];
  * import types from, and nothing else.
  */
 const LAYERS = {
-  base: { paths: ['^src/(pointer|arrays|jsonString|paths|verdicts|memory)\\.ts$', '^src/diagnostics/'], may: [] },
+  base: { paths: ['^src/(pointer|arrays|jsonString|paths|verdicts|memory|envNumbers)\\.ts$', '^src/diagnostics/'], may: [] },
   scan: { paths: ['^src/scan/'], may: BASE },
   schema: { paths: ['^src/schema/'], may: BASE },
   envelope: { paths: ['^src/envelope/'], may: [...BASE, 'scan', 'schema'] },

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { certificateProblems } from '#src/harness/certify/certificate.ts';
 import { projectPath } from '#src/paths.ts';
 import { routecert, routecertInProcess, tempRoot } from './cliTestKit.ts';
 
@@ -43,6 +44,28 @@ describe('numbers and names are validated', { timeout: 180_000 }, () => {
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/unknown check "nosuch"\. Checks: .*retry-once/);
     expect(existsSync(reports)).toBe(false);
+  });
+
+  it('certify --check <id> is a partial run, not a certificate: exit 0, status partial, and the console, certificate.md and certificate.json say how many checks did not run and why', async () => {
+    const reports = reportsDir();
+    const r = await routecert(['certify', '--config', projectPath('examples/bash-worker/routecert.config.ts'), '--route', 'claude-code/stream-json', '--check', 'missing-final', '--reports', reports], { cwd: root.dir });
+    // The checks that ran passed: exit 0, but never read as certified.
+    expect(r.exitCode, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/=> partial: 1 passed, 0 failed, 0 skipped, (\d+) not run/);
+    expect(r.stdout).not.toContain('=> certified');
+    const notRun = Number(/, (\d+) not run/.exec(r.stdout)![1]);
+    expect(notRun).toBeGreaterThan(20);
+    expect(r.stdout).toContain(`${notRun} check(s) did not run: not selected by --check missing-final (a partial run, not a certification`);
+    const [run] = await (await import('node:fs/promises')).readdir(reports);
+    const json = JSON.parse(await readFile(path.join(reports, run!, 'certificate.json'), 'utf8')) as { routes: { status: string; notSelected?: { ids: string[]; reason: string } }[] };
+    expect(json.routes[0]!.status).toBe('partial');
+    expect(json.routes[0]!.notSelected?.ids).toHaveLength(notRun);
+    expect(json.routes[0]!.notSelected?.ids).toContain('retry-once');
+    expect(json.routes[0]!.notSelected?.reason).toBe('not selected by --check missing-final');
+    expect(await certificateProblems(json)).toEqual([]);
+    const md = await readFile(path.join(reports, run!, 'certificate.md'), 'utf8');
+    expect(md).toContain('## claude-code/stream-json: partial');
+    expect(md).toContain(`**${notRun} check(s) did not run: not selected by --check missing-final`);
   });
 
   it("lint with no path: the working folder's config when it has contracts; neither a config nor schemas/contracts exits 2", async () => {

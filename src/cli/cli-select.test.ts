@@ -4,10 +4,10 @@
  * (Its other commands: cli-args.test.ts, cli-run.test.ts.)
  */
 import { existsSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routecert, routecertInProcess, smallCorpus, tempRoot } from './cliTestKit.ts';
+import { copyCorpus, routecert, routecertInProcess, smallCorpus, tempRoot } from './cliTestKit.ts';
 
 let root: Awaited<ReturnType<typeof tempRoot>>;
 /** Every claude-code/json case of the corpus, one of them failing (cliTestKit `smallCorpus`). */
@@ -80,6 +80,52 @@ describe('filters and folders that select nothing exit 2 and name what exists', 
     const e = await routecertInProcess(['run', '--no-probes', '--cases', empty], { cwd: root.dir });
     expect(e.exitCode).toBe(2);
     expect(e.stderr).toContain('holds no case file');
+  });
+});
+
+describe('other selections that select nothing exit 2, naming what exists (hnew finding 8)', { timeout: 180_000 }, () => {
+  it('record --fix-ids on a folder with no case file names the folder (it printed "0 id(s) updated", exit 0)', async () => {
+    const empty = path.join(root.dir, 'no-cases');
+    await mkdir(empty, { recursive: true });
+    const r = await routecert(['record', '--fix-ids', '--out', 'no-cases'], { cwd: root.dir });
+    expect(r.exitCode, r.stdout + r.stderr).toBe(2);
+    expect(r.stderr).toContain('record --fix-ids: no case file (*.json) in no-cases: nothing to fix (name your cases folder with --out <dir>)');
+    expect(r.stdout).not.toContain('id(s) updated');
+  });
+
+  it('run --generic for a route no selected case has names the route and the routes present (the spec went unused, exit 0)', async () => {
+    const reports = reportsDir();
+    const r = await routecertInProcess(['run', '--no-probes', '--cases', small, '--generic', 'nosuch/json=key=answer', '--reports', reports], { cwd: root.dir });
+    expect(r.exitCode, r.stdout + r.stderr).toBe(2);
+    expect(r.stderr).toContain('--generic nosuch/json=... decodes nothing: no selected case of');
+    expect(r.stderr).toContain('has route nosuch/json');
+    expect(r.stderr).toContain('Routes of the selected cases: claude-code/json.');
+    expect(existsSync(reports)).toBe(false);
+  });
+
+  it('an empty --shard stays exit 0 and says so (README: a fixed CI matrix), but diff of two reports with nothing in them is exit 2: nothing was compared', async () => {
+    const one = path.join(root.dir, 'one-case');
+    await copyCorpus(one, (rel) => rel === path.join('claude-code', 'json', 'final.json'));
+    const runs: { reports: string; stdout: string }[] = [];
+    for (const i of [1, 2]) {
+      const reports = reportsDir();
+      const r = await routecertInProcess(['run', '--no-probes', '--cases', one, '--shard', `${i}/2`, '--reports', reports], { cwd: root.dir });
+      expect(r.exitCode, r.stdout + r.stderr).toBe(0);
+      runs.push({ reports, stdout: r.stdout });
+    }
+    const empty = runs.find((x) => x.stdout.includes('holds no case of this selection'));
+    expect(empty, runs.map((x) => x.stdout).join('\n---\n')).toBeDefined();
+    const [run] = await readdir(empty!.reports);
+    const report = path.join(empty!.reports, run!);
+    const d = await routecertInProcess(['diff', report, report], { cwd: root.dir });
+    expect(d.exitCode, d.stdout + d.stderr).toBe(2);
+    expect(d.stderr).toContain('diff: nothing was compared: neither');
+    expect(d.stdout).not.toContain('0 regressions');
+    // A report that holds a case still compares with itself: exit 0.
+    const full = runs.find((x) => x !== empty)!;
+    const [fullRun] = await readdir(full.reports);
+    const f = await routecertInProcess(['diff', path.join(full.reports, fullRun!), path.join(full.reports, fullRun!)], { cwd: root.dir });
+    expect(f.exitCode, f.stderr).toBe(0);
   });
 });
 

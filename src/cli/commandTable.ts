@@ -135,7 +135,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         parse: reporterOrPathOption,
       },
       { flags: '--output-file <[reporter=]path>', description: 'file of a reporter instead of the run folder, e.g. junit=ci/junit.xml; repeatable', parse: outputFileOption },
-      { flags: '--shard <i/n>', description: 'run only shard i of n (cases and probes split by id); join the reports with `routecert merge-reports`', parse: shardOption },
+      { flags: '--shard <i/n>', description: 'run only shard i of n (cases and probes split by id); join the reports with `routecert merge-reports`; a shard that holds no case exits 0 and says so (a fixed CI matrix stays green)', parse: shardOption },
       { flags: '--no-progress', description: 'no progress line (on a terminal) or periodic progress lines (in CI)' },
       { flags: '--full-values', description: 'keep every answer value and long text whole in the reports (default: over 64 KiB or 64 levels deep, a typed preview with its size and SHA-256)' },
       {
@@ -243,11 +243,11 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'certify',
     description: 'Certify a worker: fake CLIs on its PATH replay corpus cases; write reports/<run>/certificate.{json,md}',
     readme:
-      'certifies a worker in any language (`--config <file>`, default the working folder\'s `routecert.config.*`): fake CLIs on its PATH replay corpus cases; writes `reports/<run>/certificate.{json,md}`; `--check <id>` must name a check, and a certificate with no passing check is not "certified"',
+      'certifies a worker in any language (`--config <file>`, default the working folder\'s `routecert.config.*`): fake CLIs on its PATH replay corpus cases; writes `reports/<run>/certificate.{json,md}`; `--check <id>` must name a check; a run it filters is `partial` (exit 0 when what ran passed, never "certified": the certificate says how many checks did not run), and a certificate with no passing check is not "certified"',
     options: [
       { flags: '--config <file>', description: 'the config that defines the worker adapter and routes (default: ./routecert.config.{ts,mts,cts,mjs,js,cjs,json}, the first found)' },
       { flags: '--route <route>', description: 'only this route or CLI of the config; repeatable', parse: collect },
-      { flags: '--check <id>', description: 'only this check (besides the smoke); repeatable', parse: collect },
+      { flags: '--check <id>', description: 'only this check (besides the smoke); repeatable; the route is then `partial`, never certified (exit 0 when what ran passed)', parse: collect },
       REPORTS,
       { flags: '--concurrency <n>', description: 'worker runs at once', parse: integerOption(1) },
       { flags: '--keep', description: 'keep the temporary run folders (to inspect a run)' },

@@ -5,7 +5,8 @@
  *   fault of that case naming the object, the key and the line; the same text inside an envelope
  *   string is not;
  * - summary.md and junit.xml carry no raw control character of a case description;
- * - an invalid `ROUTECERT_CAPTURE_BYTES` is exit 2 naming the variable;
+ * - an invalid numeric variable (`ROUTECERT_CAPTURE_BYTES`, `_MAX_SCHEMA_MB`, `_CONFIG_TIMEOUT_MS`,
+ *   `_NUM_RUNS`, `_SEED`) is exit 2 naming the variable and what it takes;
  * - a folder named `secret` is named whole in a fault, not redacted as if a credential followed it.
  */
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
@@ -83,6 +84,10 @@ describe('a variable that sets a limit refuses an invalid value', () => {
   it.each([
     { name: 'ROUTECERT_CAPTURE_BYTES', bad: ['abc', '0', '-5', '1.5'], good: '65536', says: 'is no byte count: it takes a whole number of bytes above 0' },
     { name: 'ROUTECERT_MAX_SCHEMA_MB', bad: ['abc', '0', '-1'], good: '0.5', says: 'is no size: it takes a number of MiB above 0' },
+    // Once silently replaced by the default (hnew finding 6).
+    { name: 'ROUTECERT_CONFIG_TIMEOUT_MS', bad: ['abc', '0', '1.5'], good: '30000', says: 'is no duration: it takes a whole number of milliseconds above 0' },
+    { name: 'ROUTECERT_NUM_RUNS', bad: ['abc', '0'], good: '5', says: 'is no run count: it takes a whole number above 0' },
+    { name: 'ROUTECERT_SEED', bad: ['abc', '1.5', '99999999999'], good: 'random', says: 'is no seed: it takes a 32-bit integer or "random"' },
   ])('$name: each invalid value is exit 2 naming the variable and what it takes, nothing run; a valid value runs', async ({ name, bad, good, says }) => {
     const dir = path.join(root.dir, `limit-${name}`);
     await put(path.join(dir, 'cases', 'one.json'), await findingsCaseText());
@@ -94,6 +99,18 @@ describe('a variable that sets a limit refuses an invalid value', () => {
     }
     const ok = await routecert(RUN, { cwd: dir, env: { [name]: good } });
     expect(ok.exitCode, ok.stderr).toBe(0);
+  }, 120_000);
+
+  it('ROUTECERT_SEED=abc on fuzz --config (the command that reads it) is a usage error, exit 2, not an "internal error ... please report it"', async () => {
+    const dir = path.join(root.dir, 'seed-fuzz');
+    await mkdir(dir, { recursive: true });
+    await writeFile(path.join(dir, 'answer.schema.json'), JSON.stringify({ type: 'object', additionalProperties: false, required: ['answer'], properties: { answer: { type: 'string' } } }), 'utf8');
+    await writeFile(path.join(dir, 'routecert.config.json'), JSON.stringify({ contracts: [{ name: 'answer', schema: 'answer.schema.json', anchor: 'answer', finality: 'none', selection: 'score', clis: ['claude'] }] }), 'utf8');
+    const r = await routecert(['fuzz', '--config', 'routecert.config.json', '--runs', '1'], { cwd: dir, env: { ROUTECERT_SEED: 'abc' } });
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect(r.stderr).toContain('ROUTECERT_SEED="abc" is no seed: it takes a 32-bit integer or "random"');
+    expect(r.stderr).not.toContain('internal error');
+    expect(r.stderr).not.toContain('please report it');
   }, 120_000);
 });
 

@@ -21,8 +21,7 @@ import { interrupt, interruption, mustExitWhenDone, reapEverything, signalExitCo
 import { providePackageModule } from '#src/harness/certify/configFile.ts';
 import { liveSecrets } from '#src/probe/live.ts';
 import { procStat, sigintCatcherWakeups } from '#src/process/reap.ts';
-import { captureBytesProblem } from '#src/process/capture.ts';
-import { maxSchemaMbProblem } from '#src/schema/limit.ts';
+import { numericVariablesProblem } from '#src/envNumbers.ts';
 import { readFileSync } from 'node:fs';
 
 let consoleRedacted = false;
@@ -231,8 +230,9 @@ async function command(argv: string[]): Promise<number> {
   redactCrashes();
   handleSignals();
   // A setting of the environment that cannot be used is refused before any command runs.
-  // Variables that set a limit: an invalid value is refused before any command runs, never replaced by the default.
-  const badVariable = captureBytesProblem() ?? maxSchemaMbProblem();
+  // Numeric variables (a limit, a timeout, the fuzz seed and runs): an invalid value is refused
+  // before any command runs, exit 2, never replaced by the default nor left to a command to throw.
+  const badVariable = numericVariablesProblem();
   if (badVariable !== null) {
     process.stderr.write(`[routecert] ${badVariable}\n`);
     return 2;

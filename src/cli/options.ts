@@ -179,9 +179,11 @@ export interface Selectable {
  * Check every filter value of `routecert run` against what exists (the corpus, and the live
  * sources when they run). Returns the problems, one sentence each; `[]` when every value selects
  * something and the selection as a whole is not empty. `loadErrors`: the case files that did not
- * load; when no case loaded, they are named instead of "holds no case file".
+ * load; when no case loaded, they are named instead of "holds no case file". `generic`: the routes
+ * of `--generic <route>=<spec>`: each must be the route of a selected case (the shard aside), else
+ * the spec would go unused while the run passes.
  */
-export function selectionProblems(cases: readonly LoadedCase[], filter: CaseFilter, live: Selectable | null, shown: { cases: string }, loadErrors?: readonly CaseLoadError[]): string[] {
+export function selectionProblems(cases: readonly LoadedCase[], filter: CaseFilter, live: Selectable | null, shown: { cases: string }, loadErrors?: readonly CaseLoadError[], generic: readonly string[] = []): string[] {
   const routes = [...new Set([...cases.map((c) => c.case.route), ...(live?.routes ?? [])])].sort();
   const families = [...new Set(routes.map((r) => r.split('/')[0]!))];
   const contracts = [...new Set([...cases.map((c) => c.case.contract), ...(live?.contracts ?? [])])].sort();
@@ -204,6 +206,12 @@ export function selectionProblems(cases: readonly LoadedCase[], filter: CaseFilt
   if (problems.length > 0) return problems;
   const { shard: _shard, ...unsharded } = filter;
   const anyCase = cases.some((c) => matchesUnsharded(c, unsharded));
+  if (generic.length > 0) {
+    const selected = [...new Set(cases.filter((c) => matchesUnsharded(c, unsharded)).map((c) => c.case.route))].sort();
+    for (const g of new Set(generic)) {
+      if (!selected.includes(g)) problems.push(`--generic ${g}=... decodes nothing: no selected case of ${shown.cases} has route ${g}${suggestion(g, selected)} Routes of the selected cases: ${selected.join(', ') || '(none)'}.`);
+    }
+  }
   if (!anyCase && live === null) {
     if (cases.length === 0 && (loadErrors?.length ?? 0) > 0) {
       const named = loadErrors!.slice(0, 5).map((e) => `${e.file}${e.where ? ` (${e.where})` : ''}: ${e.message}`);

@@ -5,32 +5,16 @@
  * the output (a decoder's evidence, a check's message) quotes the cut.
  */
 import { TOKEN_CHAR } from '#src/diagnostics/shapes.ts';
-
-/** Bytes kept of one stream by default: 8 MiB (4 MiB head, 4 MiB tail). */
-const DEFAULT_CAPTURE_BYTES = 8 * 2 ** 20;
+import { DEFAULT_CAPTURE_BYTES, NUMERIC_VARIABLES, numericVariable } from '#src/envNumbers.ts';
 
 /**
  * Bytes kept of one stream: `ROUTECERT_CAPTURE_BYTES` (an integer > 0; for tests, which prove the
- * cap on kilobytes instead of gigabytes) or {@link DEFAULT_CAPTURE_BYTES} when it is unset or empty.
- * An invalid value also gives the default here; the command line refuses it first
- * ({@link captureBytesProblem}).
+ * cap on kilobytes instead of gigabytes) or 8 MiB (4 MiB head, 4 MiB tail) when it is unset or
+ * empty. An invalid value also gives the default here; the command line refuses it first
+ * (src/envNumbers.ts).
  */
 export function captureBytes(env: NodeJS.ProcessEnv = process.env): number {
-  const n = Number(env.ROUTECERT_CAPTURE_BYTES);
-  return captureBytesProblem(env) === null && Number.isSafeInteger(n) && n > 0 ? n : DEFAULT_CAPTURE_BYTES;
-}
-
-/**
- * Why `ROUTECERT_CAPTURE_BYTES` in `env` is no byte count (`abc`, `0`, `-5`, `1.5`, `8M`), or null
- * when it is one or is unset or empty. `routecert` exits 2 with this message before any command
- * runs (issue 23: an invalid cap was silently replaced by the default).
- */
-export function captureBytesProblem(env: NodeJS.ProcessEnv = process.env): string | null {
-  const raw = env.ROUTECERT_CAPTURE_BYTES;
-  if (raw === undefined || raw.trim() === '') return null;
-  const n = Number(raw.trim());
-  if (/^\d+$/.test(raw.trim()) && Number.isSafeInteger(n) && n > 0) return null;
-  return `ROUTECERT_CAPTURE_BYTES=${JSON.stringify(raw)} is no byte count: it takes a whole number of bytes above 0 (kept of each stdout and stderr; unset for the default, ${DEFAULT_CAPTURE_BYTES} = 8 MiB)`;
+  return numericVariable(NUMERIC_VARIABLES.captureBytes, env) ?? DEFAULT_CAPTURE_BYTES;
 }
 
 /** At most this many token characters touching a cut are dropped (longer than any secret shape but a PEM key, which a cut breaks anyway). */

@@ -8,21 +8,22 @@ import fc from 'fast-check';
 import type { LoadedCase } from '#src/record/corpus.ts';
 import type { AnyProperty, PropertyEnv } from './types.ts';
 import { clipText } from '#src/diagnostics/evidence.ts';
+import { NUMERIC_VARIABLES, numericVariable, numericVariableProblem } from '#src/envNumbers.ts';
 
 /** The environment variable that raises the generated runs of every property (nightly runs). */
-export const NUM_RUNS_ENV = 'ROUTECERT_NUM_RUNS';
+export const NUM_RUNS_ENV = NUMERIC_VARIABLES.numRuns.name;
 
 /**
  * Generated runs for `property`: its default, raised to `ROUTECERT_NUM_RUNS` when that is larger.
  *
- * @throws Error when `ROUTECERT_NUM_RUNS` is set but is not a positive integer.
+ * @throws Error when `ROUTECERT_NUM_RUNS` is set but is not a positive integer (the message of
+ *   src/envNumbers.ts, which the command line gives first, exit 2).
  */
 export function numRunsFor(property: AnyProperty, vars: Record<string, string | undefined> = process.env): number {
-  const raw = vars[NUM_RUNS_ENV];
-  if (raw === undefined || raw.trim() === '') return property.numRuns;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`[routecert] ${NUM_RUNS_ENV} must be a positive integer, got "${raw}"`);
-  return Math.max(property.numRuns, n);
+  const problem = numericVariableProblem(NUMERIC_VARIABLES.numRuns, vars);
+  if (problem !== null) throw new Error(`[routecert] ${problem}`);
+  const n = numericVariable(NUMERIC_VARIABLES.numRuns, vars);
+  return n === undefined ? property.numRuns : Math.max(property.numRuns, n);
 }
 
 /**
@@ -80,7 +81,7 @@ export class PropertyFailedError extends Error {
 }
 
 /** The environment variable that pins the seed of every property (e.g. to replay a CI failure). */
-export const SEED_ENV = 'ROUTECERT_SEED';
+export const SEED_ENV = NUMERIC_VARIABLES.seed.name;
 
 /** A random 32-bit seed, as fast-check draws its own. */
 export function freshSeed(): number {
@@ -94,11 +95,9 @@ export function freshSeed(): number {
  * @throws Error when `ROUTECERT_SEED` is set but is neither `random` nor a 32-bit integer.
  */
 export function seedFromEnv(vars: Record<string, string | undefined> = process.env): number {
-  const raw = vars[SEED_ENV];
-  if (raw === undefined || raw.trim() === '' || raw.trim() === 'random') return freshSeed();
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < -(2 ** 31) || n >= 2 ** 32) throw new Error(`[routecert] ${SEED_ENV} must be a 32-bit integer or "random", got "${raw}"`);
-  return n;
+  const problem = numericVariableProblem(NUMERIC_VARIABLES.seed, vars);
+  if (problem !== null) throw new Error(`[routecert] ${problem}`);
+  return numericVariable(NUMERIC_VARIABLES.seed, vars) ?? freshSeed();
 }
 
 /**

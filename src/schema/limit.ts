@@ -5,6 +5,7 @@
  * Production schemas sent to model CLIs are kilobytes; `ROUTECERT_MAX_SCHEMA_MB` raises the limit.
  */
 import { statSync } from 'node:fs';
+import { NUMERIC_VARIABLES, numericVariable } from '#src/envNumbers.ts';
 
 /** Default largest schema file: 2 MiB. */
 export const DEFAULT_MAX_SCHEMA_BYTES = 2 * 2 ** 20;
@@ -12,24 +13,11 @@ export const DEFAULT_MAX_SCHEMA_BYTES = 2 * 2 ** 20;
 /**
  * The limit in force: `ROUTECERT_MAX_SCHEMA_MB` (MiB, > 0) or {@link DEFAULT_MAX_SCHEMA_BYTES} when it
  * is unset or empty. An invalid value also gives the default here; the command line refuses it first
- * ({@link maxSchemaMbProblem}).
+ * (src/envNumbers.ts).
  */
 export function maxSchemaBytes(env: NodeJS.ProcessEnv = process.env): number {
-  const mb = Number(env.ROUTECERT_MAX_SCHEMA_MB);
-  return maxSchemaMbProblem(env) === null && Number.isFinite(mb) && mb > 0 ? Math.round(mb * 2 ** 20) : DEFAULT_MAX_SCHEMA_BYTES;
-}
-
-/**
- * Why `ROUTECERT_MAX_SCHEMA_MB` in `env` is no size in MiB (`abc`, `0`, `-1`, `2M`), or null when it
- * is one (`4`, `0.5`) or is unset or empty. `routecert` exits 2 with this message before any command
- * runs (issue 23, repeated: an invalid limit was silently replaced by the default).
- */
-export function maxSchemaMbProblem(env: NodeJS.ProcessEnv = process.env): string | null {
-  const raw = env.ROUTECERT_MAX_SCHEMA_MB;
-  if (raw === undefined || raw.trim() === '') return null;
-  const mb = Number(raw.trim());
-  if (/^\d+(?:\.\d+)?$/.test(raw.trim()) && Number.isFinite(mb) && mb > 0) return null;
-  return `ROUTECERT_MAX_SCHEMA_MB=${JSON.stringify(raw)} is no size: it takes a number of MiB above 0 (the largest schema file routecert reads; unset for the default, 2 MiB)`;
+  const mb = numericVariable(NUMERIC_VARIABLES.maxSchemaMb, env);
+  return mb !== undefined ? Math.round(mb * 2 ** 20) : DEFAULT_MAX_SCHEMA_BYTES;
 }
 
 /** A size as people read it: `10.2 KiB` under a MiB, else `2.0 MiB`. */

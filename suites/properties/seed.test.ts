@@ -17,6 +17,6 @@ describe('suite seed', () => {
     expect(suiteSeed({ ROUTECERT_SEED: '7', ROUTECERT_NUM_RUNS: '5000' })).toBe(7);
     const fresh = [suiteSeed({ ROUTECERT_SEED: 'random' }), suiteSeed({ ROUTECERT_NUM_RUNS: '5000' }), suiteSeed({ ROUTECERT_NUM_RUNS: '5000' })];
     expect(fresh.filter((s) => s !== SUITE_SEED).length).toBeGreaterThan(0);
-    expect(() => suiteSeed({ ROUTECERT_SEED: 'abc' })).toThrow(/ROUTECERT_SEED must be a 32-bit integer or "random"/);
+    expect(() => suiteSeed({ ROUTECERT_SEED: 'abc' })).toThrow(/ROUTECERT_SEED="abc" is no seed: it takes a 32-bit integer or "random"/);
   });
 });

@@ -2,7 +2,8 @@
  * `routecert certify --config routecert.config.ts [--route R]`: certify the config's worker on each
  * route, print progress, write reports/<run>/certificate.{json,md}.
  *
- * Exit codes: 0 every check passed; 1 a check failed; 2 configuration error; 3 a smoke failed (the
+ * Exit codes: 0 every check passed (also a `partial` route: `--check` left checks out, and the
+ * ones that ran passed; never read as certified); 1 a check failed; 2 configuration error; 3 a smoke failed (the
  * adapter is broken) or a route could not run.
  */
 import { existsSync } from 'node:fs';
@@ -10,7 +11,7 @@ import path from 'node:path';
 import { CONFIG_FILE_NAMES } from '#src/config/fileNames.ts';
 import pc from 'picocolors';
 import { certify, checkCertifyOptions, type CertifyProgress } from '#src/harness/certify/certify.ts';
-import { blockingLines, writeCertificate } from '#src/harness/certify/certificate.ts';
+import { blockingLines, notSelectedLine, writeCertificate } from '#src/harness/certify/certificate.ts';
 import { CertifyConfigError } from '#src/harness/certify/config.ts';
 import { loadProjectConfig } from '#src/config/project.ts';
 import { UsageError } from '../options.ts';
@@ -40,8 +41,11 @@ function progress(write: (s: string) => void) {
       if (r.status === 'fail') for (const line of r.evidence) write(`         ${line}\n`);
     } else {
       const c = e.certificate;
-      const status = c.status === 'certified' ? pc.green(c.status) : c.status === 'not-certified' ? pc.red(c.status) : pc.magenta(c.status);
-      write(`  => ${status}: ${c.summary.pass} passed, ${c.summary.fail} failed, ${c.summary.skipped} skipped (CLI ${c.cli.name} ${c.cli.version})\n`);
+      const status = c.status === 'certified' ? pc.green(c.status) : c.status === 'not-certified' ? pc.red(c.status) : c.status === 'partial' ? pc.yellow(c.status) : pc.magenta(c.status);
+      const leftOut = c.notSelected?.ids.length ? `, ${c.notSelected.ids.length} not run` : '';
+      write(`  => ${status}: ${c.summary.pass} passed, ${c.summary.fail} failed, ${c.summary.skipped} skipped${leftOut} (CLI ${c.cli.name} ${c.cli.version})\n`);
+      const notRun = notSelectedLine(c);
+      if (notRun !== null) write(`     ${notRun}\n`);
       for (const line of blockingLines(c)) write(`     ${line}\n`);
       if (c.status === 'adapter-broken') write(`     the smoke failed: the adapter (command, paths, route names, environment) is broken; no check ran\n`);
     }

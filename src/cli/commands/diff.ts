@@ -1,7 +1,7 @@
 /**
  * `routecert diff <before> <after>`: compare two reports case by case (src/report/diff.ts) and
  * print each difference. Exit 0 when nothing regressed, 1 on a regression (a case that now fails or
- * errors, a new run fault), 2 when a report cannot be read.
+ * errors, a new run fault), 2 when a report cannot be read or neither holds anything to compare.
  */
 import path from 'node:path';
 import { diffReports, diffText } from '#src/report/diff.ts';
@@ -37,6 +37,11 @@ export async function diffCommand(before: string, after: string, opts: { json?: 
   try {
     const a = await readReport(await one(before));
     const b = await readReport(await one(after));
+    // Two reports with nothing in them compare nothing: an error, not "0 regressions" (an empty shard's report passed green).
+    const empty = (r: typeof a) => r.cases.length === 0 && (r.startupProbes?.rows.length ?? 0) === 0;
+    if (empty(a) && empty(b)) {
+      throw new UsageError(`[routecert] diff: nothing was compared: neither ${before} nor ${after} holds a case or a startup probe (a run that selected nothing, e.g. an empty --shard?); diff reports of runs that judged something, or the merged reports of a sharded run (\`routecert merge-reports\`)`);
+    }
     const d = diffReports(a, b);
     process.stdout.write(opts.json ? `${JSON.stringify(d, null, 2)}\n` : diffText(d));
     return d.regressions > 0 ? 1 : 0;

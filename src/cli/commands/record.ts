@@ -212,6 +212,12 @@ async function fixIds(outDir: string): Promise<number> {
   const found = await discoverCaseFiles(outDir);
   const problems = found.errors.map((e) => `${e.file}${e.where ? ` ${e.where}` : ''}: ${e.message}`);
   for (const s of found.skipped) process.stderr.write(`[routecert] ${s.file}: ${s.message}\n`);
+  // A folder with no case file selects nothing: an error, not "0 id(s) updated" (a wrong --out passed green).
+  if (found.files.length === 0) {
+    for (const p of problems) process.stderr.write(`[routecert] ${p}\n`);
+    process.stderr.write(`[routecert] record --fix-ids: no case file (*.json) in ${path.relative(process.cwd(), outDir) || outDir}: nothing to fix (name your cases folder with --out <dir>)\n`);
+    return 2;
+  }
   for (const file of found.files) {
     const shown = path.relative(process.cwd(), file) || file;
     let c: CaseFile;

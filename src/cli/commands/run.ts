@@ -187,7 +187,8 @@ async function run(opts: RunCommandOptions, commandLine: string): Promise<number
   // checkout's own run: they test routecert's routes, not the team's contracts.
   const certifyConfig = project ? project.certify : opts.probes && opts.certify !== false ? referenceWorkerConfig({ inProcess: true }) : null;
   const certifying = opts.probes && opts.certify !== false && certifyConfig !== null;
-  const problems = selectionProblems(corpus.cases, filter, opts.probes ? liveSelectable(certifying ? certifyConfig.config.routes : [], !project) : null, { cases: opts.cases ?? shownPath(casesDir) }, corpus.errors);
+  const genericRoutes = (opts.generic ?? []).map((g) => g.slice(0, g.indexOf('=')));
+  const problems = selectionProblems(corpus.cases, filter, opts.probes ? liveSelectable(certifying ? certifyConfig.config.routes : [], !project) : null, { cases: opts.cases ?? shownPath(casesDir) }, corpus.errors, genericRoutes);
   if (problems.length > 0) throw new UsageError(problems.join('\n[routecert] '));
 
   const chosen: (BuiltinReporterName | Reporter)[] = opts.reporter?.length ? await resolveReporters(opts.reporter) : (project?.reporters ?? defaultReporterNames());

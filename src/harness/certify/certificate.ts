@@ -59,8 +59,10 @@ export interface CertifiedCli {
 /**
  * One route of the certificate.
  * - `cli`: the CLI behind the route (see {@link CertifiedCli});
- * - `status`: `certified` (no check failed), `not-certified` (a check or the smoke failed; every
- *   check ran), `adapter-broken` (the adapter failed before it reached the worker: its command
+ * - `status`: `certified` (every check ran, or does not apply, and none failed), `partial` (the
+ *   checks that ran passed, but a filter (`--check`) left checks out: see `notSelected`; exit 0, and
+ *   never a certification), `not-certified` (a check or the smoke failed, no check passed, or a
+ *   check did not run for want of input: see `blocking`), `adapter-broken` (the adapter failed before it reached the worker: its command
  *   could not start, or no smoke run called a CLI or left an artifact; nothing else ran), `could-not-run`
  *   (the corpus has no smoke case for the route);
  * - `summary`: counts over `checks` (the smoke excluded).
@@ -70,7 +72,7 @@ export interface RouteCertificate {
   cli: CertifiedCli;
   /** The contract's name: `pov`, a team's contract, or the consumer contract (`consumer-answer`). */
   contract: string;
-  status: 'certified' | 'not-certified' | 'adapter-broken' | 'could-not-run';
+  status: 'certified' | 'partial' | 'not-certified' | 'adapter-broken' | 'could-not-run';
   smoke: CheckResult[];
   checks: CheckResult[];
   summary: { pass: number; fail: number; skipped: number };
@@ -79,6 +81,22 @@ export interface RouteCertificate {
    * route): each one keeps the route from `certified` (issue 19 point 8). Absent when none.
    */
   blocking?: { id: string; reason: string }[];
+  /**
+   * The checks a filter left out (`--check`, `options.checks`): they did not run, so the route is at
+   * best `partial`. `reason` names the filter. Absent when every check was selected.
+   */
+  notSelected?: { ids: string[]; reason: string };
+}
+
+/**
+ * The line that says how many checks of `r` a filter left out and why, or `null` when none was.
+ * Shared by the console and certificate.md.
+ */
+export function notSelectedLine(r: Pick<RouteCertificate, 'notSelected' | 'status'>): string | null {
+  if (!r.notSelected?.ids.length) return null;
+  const n = r.notSelected.ids.length;
+  const partial = r.status === 'partial' ? 'a partial run, not a certification: certify without --check for one' : 'certify without --check for a certificate';
+  return `${n} check(s) did not run: ${r.notSelected.reason} (${partial})`;
 }
 
 /**
@@ -110,7 +128,7 @@ export function blockingLines(r: Pick<RouteCertificate, 'route' | 'blocking'>): 
 }
 
 /**
- * The whole certificate. `footer.exitCode`: 0 certified, 1 a check failed, 3 a smoke failed / could
+ * The whole certificate. `footer.exitCode`: 0 certified (or `partial`: every check that ran passed), 1 a check failed, 3 a smoke failed / could
  * not run, 130/143 interrupted (`footer.interrupted` names the signal: a partial certificate).
  */
 export interface Certificate {
@@ -238,6 +256,8 @@ export function certificateMarkdown(c: Certificate): string {
     const recorded = r.cli.casesRecordedWith && r.cli.casesRecordedWith !== r.cli.version ? `; cases recorded with ${r.cli.casesRecordedWith}` : '';
     const pinned = r.cli.pinned ? `; **not the ${r.cli.pinned} the consumer pins or bundles**` : '';
     lines.push(`CLI \`${r.cli.name}\` ${r.cli.version} (${cliNote}${recorded}${pinned}); ${r.summary.pass} passed, ${r.summary.fail} failed, ${r.summary.skipped} skipped.`, '');
+    const leftOut = notSelectedLine(r);
+    if (leftOut !== null) lines.push(`**${leftOut}.** Not run: ${r.notSelected!.ids.map((id) => `\`${id}\``).join(', ')}.`, '');
     const blocking = blockingLines(r);
     if (blocking.length > 0) {
       lines.push(`**Not certified because ${blocking.length - 1} check(s) did not run:**`, '');

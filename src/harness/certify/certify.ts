@@ -23,7 +23,7 @@ import { isPlainObject } from '#src/envelope/keys.ts';
 import { projectPath } from '#src/paths.ts';
 import { loadCorpus, RELEASE_CASE_BYTES, type LoadedCase } from '#src/record/corpus.ts';
 import { caseLabel } from './cases.ts';
-import { certificateHeader, corpusDigest, replayedCaseIds, toolVersions, type Certificate, type CertifiedCli, type CheckResult, type RouteCertificate } from './certificate.ts';
+import { certificateHeader, corpusDigest, notSelectedLine, replayedCaseIds, toolVersions, type Certificate, type CertifiedCli, type CheckResult, type RouteCertificate } from './certificate.ts';
 import { DEFAULT_RUN_WINDOWS, OUTER_GRACE_MS, smokeCases, type CheckDefinition, type CheckEnv, type JudgedRun, type PlannedRun } from './checks.ts';
 import { artifactAdapter, CertifyConfigError, configProblems, schemaChannelOf, type CertifyConfig, type LoadedConfig } from './config.ts';
 import { definitionFrom, isPresetName, POV_DEFINITION, presetForCertify, rulesOf, type ContractDefinition } from './rules.ts';
@@ -376,6 +376,8 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
     // A chosen records check brings the checks whose runs it reads.
     const chosen = only?.length ? new Set(only.flatMap((id) => [id, ...(checks.find((d) => d.id === id)?.reads ?? [])])) : null;
     const rest = checks.filter((d) => d.stage !== 'smoke' && (!chosen || chosen.has(d.id)));
+    const leftOut = checks.filter((d) => d.stage !== 'smoke' && chosen !== null && !chosen.has(d.id)).map((d) => d.id);
+    const notSelected = leftOut.length > 0 ? { ids: leftOut, reason: `not selected by --check ${(only ?? []).join(', ')}` } : null;
     if (!smoke.final || !smoke.prose) {
       status = 'could-not-run';
       const large = tooLarge.length > 0 ? ` (${tooLarge.length} case file(s) of ${RELEASE_CASE_BYTES / 2 ** 20} MiB or more are not replayed, e.g. ${tooLarge[0]})` : '';
@@ -404,7 +406,7 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
         // nor does one with a check that did not run for want of input (issue 19 point 8: "certified"
         // means every check ran, or does not apply to this contract and route).
         const unrun = checkResults.filter((r) => r.status === 'skipped' && !notApplicable.has(r.id) && !isNotApplicable(r.reason ?? ''));
-        status = routeStatus(smokeResults, checkResults) === 'certified' && unrun.length === 0 ? 'certified' : 'not-certified';
+        status = routeStatus(smokeResults, checkResults, { unrun: unrun.length, notSelected: leftOut.length });
         blocking = unrun.map((r) => ({ id: r.id, reason: r.reason ?? '' }));
       }
     }
@@ -428,6 +430,7 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
         skipped: checkResults.filter((r) => r.status === 'skipped').length,
       },
       ...(blocking.length > 0 ? { blocking } : {}),
+      ...(notSelected ? { notSelected } : {}),
     };
     options.onProgress?.({ kind: 'route-end', route: route.route, certificate });
     return certificate;
@@ -484,12 +487,15 @@ export function adapterFault(smokeRuns: readonly RunObservation[], options: { ca
 }
 
 /**
- * The status of a route whose adapter reached the worker: `not-certified` when a smoke or a check
- * failed, or when no check passed (a certificate with every check skipped certifies nothing);
- * else `certified`.
+ * The status of a route whose adapter reached the worker, the one place it is decided:
+ * `not-certified` when a smoke or a check failed, when no check passed (a certificate with every
+ * check skipped certifies nothing), or when `left.unrun` applicable checks did not run for want of
+ * input; else `partial` when a filter (`--check`) left `left.notSelected` checks out (what ran
+ * passed, but "certified" means every check ran); else `certified`.
  */
-export function routeStatus(smoke: readonly CheckResult[], checks: readonly CheckResult[]): 'certified' | 'not-certified' {
-  return smoke.some((r) => r.status === 'fail') || checks.some((r) => r.status === 'fail') || !checks.some((r) => r.status === 'pass') ? 'not-certified' : 'certified';
+export function routeStatus(smoke: readonly CheckResult[], checks: readonly CheckResult[], left: { unrun?: number; notSelected?: number } = {}): 'certified' | 'partial' | 'not-certified' {
+  if (smoke.some((r) => r.status === 'fail') || checks.some((r) => r.status === 'fail') || !checks.some((r) => r.status === 'pass') || (left.unrun ?? 0) > 0) return 'not-certified';
+  return (left.notSelected ?? 0) > 0 ? 'partial' : 'certified';
 }
 
 function isSlow(run: PlannedRun): boolean {
@@ -513,6 +519,8 @@ export class NotCertifiedError extends Error {
       if (r.status === 'certified') continue;
       lines.push(`${r.route}: ${r.status}`);
       for (const k of [...r.smoke, ...r.checks]) if (k.status === 'fail') lines.push(`  FAIL ${k.id}: ${k.evidence.join(' | ')}`);
+      const leftOut = notSelectedLine(r);
+      if (leftOut !== null) lines.push(`  ${leftOut}`);
     }
     super(`[routecert] ${certificate.header.worker.name} is not certified:\n${lines.join('\n')}`);
     this.name = 'NotCertifiedError';
@@ -526,6 +534,7 @@ export class NotCertifiedError extends Error {
  */
 export async function assertCertified(config: CertifyConfig | LoadedConfig, options: CertifyOptions = {}): Promise<Certificate> {
   const { certificate, exitCode } = await certify(config, options);
-  if (exitCode !== 0) throw new NotCertifiedError(certificate);
+  // A `partial` route (options.checks left checks out) exits 0 but is no certification.
+  if (exitCode !== 0 || certificate.routes.some((r) => r.status !== 'certified')) throw new NotCertifiedError(certificate);
   return certificate;
 }

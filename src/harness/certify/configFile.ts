@@ -18,6 +18,7 @@ import { pathToFileURL } from 'node:url';
 import { createJiti } from 'jiti';
 import { abandonWork } from '#src/process/interrupt.ts';
 import { describeJsonSyntaxError } from '#src/schema/jsonError.ts';
+import { NUMERIC_VARIABLES, numericVariable } from '#src/envNumbers.ts';
 
 let packageModule: (() => Promise<unknown>) | null = null;
 
@@ -35,13 +36,13 @@ export const CONFIG_EXTENSIONS = ['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs', 
 
 /**
  * How long a config may take to load (ms): a top-level `await` that never settles is an error after
- * this (issue 23 point 6). `ROUTECERT_CONFIG_TIMEOUT_MS` sets another bound.
+ * this (issue 23 point 6). `ROUTECERT_CONFIG_TIMEOUT_MS` sets another bound (a whole number of ms
+ * above 0; anything else is refused before any command runs: src/envNumbers.ts).
  */
 export const CONFIG_LOAD_TIMEOUT_MS = 30_000;
 
 function loadBound(): number {
-  const given = Number(process.env.ROUTECERT_CONFIG_TIMEOUT_MS);
-  return Number.isFinite(given) && given > 0 ? given : CONFIG_LOAD_TIMEOUT_MS;
+  return numericVariable(NUMERIC_VARIABLES.configTimeoutMs) ?? CONFIG_LOAD_TIMEOUT_MS;
 }
 
 /**

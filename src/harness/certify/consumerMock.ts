@@ -147,7 +147,8 @@ export async function certifyAgainstGeminiMock(loaded: LoadedConfig, cli: { name
   }
   const smoke = results.filter((r) => r.id.startsWith('smoke-'));
   const checks = results.filter((r) => !r.id.startsWith('smoke-'));
-  const status: RouteCertificate['status'] = adapterFault(smokeRuns, { calls: false }) !== null ? 'adapter-broken' : routeStatus(smoke, checks);
+  const leftOut = options.checks ? CONSUMER_CHECKS.filter((d) => d.stage !== 'smoke' && !options.checks!.includes(d.id)).map((d) => d.id) : [];
+  const status: RouteCertificate['status'] = adapterFault(smokeRuns, { calls: false }) !== null ? 'adapter-broken' : routeStatus(smoke, checks, { notSelected: leftOut.length });
   const exitCode: 0 | 1 | 3 = status === 'adapter-broken' ? 3 : status === 'not-certified' ? 1 : 0;
   const certificate: Certificate = {
     certificateVersion: 1,
@@ -161,6 +162,7 @@ export async function certifyAgainstGeminiMock(loaded: LoadedConfig, cli: { name
         smoke,
         checks,
         summary: { pass: checks.filter((r) => r.status === 'pass').length, fail: checks.filter((r) => r.status === 'fail').length, skipped: checks.filter((r) => r.status === 'skipped').length },
+        ...(leftOut.length > 0 ? { notSelected: { ids: leftOut, reason: `not selected by --check ${options.checks!.join(', ')}` } } : {}),
       },
     ],
     footer: { finishedAt: new Date().toISOString(), durationMs: Math.round(performance.now() - started), exitCode },
