@@ -83,7 +83,11 @@ function collectWhole(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
-const BIN: OptionSpec = {
+/**
+ * `--bin <cli>=<path>`: every command that takes it checks the candidates it names before it starts
+ * (src/cli/main.ts, src/cli/probeTarget.ts `candidateProblems`).
+ */
+export const BIN: OptionSpec = {
   flags: '--bin <cli=path>',
   description: 'run this binary (or npm prefix folder) of <cli> instead of the pinned one; repeatable; also ROUTECERT_BIN_<CLI>',
   parse: binOption,

@@ -11,7 +11,7 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { PACKAGE_VERSION } from '#src/paths.ts';
-import { COMMANDS, PROGRAM, type CommandSpec, type OptionSpec } from './commandTable.ts';
+import { BIN, COMMANDS, PROGRAM, type CommandSpec, type OptionSpec } from './commandTable.ts';
 import { applyColourEnv } from './options.ts';
 import { hideSecretsFrom, redactedLines, type RedactedLines } from '#src/diagnostics/redact.ts';
 import { terminalSafe } from '#src/diagnostics/terminal.ts';
@@ -200,6 +200,16 @@ function addCommand(program: Command, spec: CommandSpec, argv: readonly string[]
     // commander passes the positional arguments, then the options, then the command.
     const args = received.slice(0, (spec.arguments ?? []).length);
     const opts = received[args.length] as object;
+    // One check of the named candidate CLIs for every command that takes --bin, before it starts:
+    // a --bin name or ROUTECERT_BIN_<NAME> of no CLI, or a candidate that cannot be run, is exit 2.
+    if (spec.options.includes(BIN)) {
+      const { candidateProblems } = await import('./probeTarget.ts');
+      const problems = await candidateProblems((opts as { bin?: Record<string, string> }).bin ?? {});
+      if (problems.length > 0) {
+        process.stderr.write(`${problems.join('\n')}\n`);
+        return done(2);
+      }
+    }
     done(await spec.run({ args, opts, argv }));
   });
 }

@@ -2,8 +2,9 @@
  * A new user's first hour, spawned as a user runs the CLI (the friction a README walkthrough found):
  * a team's `run --config` probes only what its config selects; `init`'s starter cases point to
  * README sections that exist; a contract without `selection` says what to write; a reporter path
- * that does not exist is one line with the reporters that do; a malformed `--bin` is refused the
- * same way by every command. Every folder is under a temporary root this file owns.
+ * that does not exist is one line with the reporters that do; an unknown config field (top level
+ * or worker) is an error naming it; a malformed `--bin` is refused the same way by every command.
+ * Every folder is under a temporary root this file owns.
  */
 import { chmod, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -121,6 +122,49 @@ describe('a contract without `selection`', () => {
       expect(r.stderr).toContain('"selection": "last-shaped"');
       expect(r.stderr).not.toMatch(/\n\s+at /);
     }
+  }, 120_000);
+});
+
+// Finding 4 of a new user's trial: `bogus: 1`, `case` for `cases` and `reporter` for `reporters`
+// were ignored without a word (the run passed with the default folder and reporters), while an
+// unknown contract field was an error. Now the same error, from the same rule.
+describe('an unknown config field (top level or worker)', () => {
+  it('is an error naming the file, the field, the known fields and the close one, exit 2, whichever command loads the config', async () => {
+    const json = await project('unknown-fields-json', { case: 'cases', reporter: ['dot'], bogus: 1, contracts: [CONTRACT] });
+    const ts = await project('unknown-fields-ts', {});
+    await writeFile(path.join(ts, 'routecert.config.ts'), `import { defineConfig } from 'routecert';\nexport default defineConfig({ cases: 'cases', reporter: ['dot'], contracts: [${JSON.stringify(CONTRACT)}] } as never);\n`, 'utf8');
+    // `run` on the JSON config spawned as a user runs it; the other commands, and the .ts config, in process.
+    const runs = [
+      { dir: json, file: 'routecert.config.json', args: ['run', '--no-probes', '--reports', 'reports'] },
+      { dir: json, file: 'routecert.config.json', args: ['lint'] },
+      { dir: json, file: 'routecert.config.json', args: ['probe', '--startup'] },
+      { dir: json, file: 'routecert.config.json', args: ['record'] },
+      { dir: ts, file: 'routecert.config.ts', args: ['run', '--no-probes', '--reports', 'reports'] },
+    ];
+    for (const [i, { dir, file, args }] of runs.entries()) {
+      const r = await (i === 0 ? routecert : routecertInProcess)([...args, '--config', file], { cwd: dir });
+      expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toContain(`config file ${file} is not usable`);
+      expect(r.stderr).toContain('unknown field `reporter` (known: contracts, cases, reporters, worker, routes, contract, schema, prompt, finalAnswerMarker, concurrency); did you mean `reporters`?');
+      if (file.endsWith('.json')) {
+        expect(r.stderr).toContain('unknown field `case` (known: contracts, cases,');
+        expect(r.stderr).toContain('did you mean `cases`?');
+        expect(r.stderr).toMatch(/unknown field `bogus` \(known: [^)]*\)\n/);
+      }
+      await expect(readdir(path.join(dir, 'reports'))).rejects.toThrow();
+    }
+  }, 120_000);
+
+  it("a misspelt worker field (`comand`, `windowEnv.retryMinSecs`, `artifact.strct`) is named by certify, with the worker's known fields", async () => {
+    const worker = { name: 'w', comand: ['bash', 'w.sh'], prompt: 'none', windowEnv: { hardWindowS: 'H', retryMinSecs: 'R' }, artifact: { path: '{outDir}/a.json', strct: true } };
+    const dir = await project('unknown-worker-fields', { worker, routes: ['claude-code/json'], contract: 'answer', contracts: [CONTRACT] });
+    const r = await routecertInProcess(['certify', '--config', 'routecert.config.json'], { cwd: dir });
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect(r.stderr).toContain('config file routecert.config.json is not usable');
+    expect(r.stderr).toContain('unknown field `worker.comand` (known: name, command, run, cwd, prompt, artifact, publish, log, windowEnv, env, routeEnv, files, routeNames, tools, schemaChannel); did you mean `worker.command`?');
+    expect(r.stderr).toContain('unknown field `worker.windowEnv.retryMinSecs` (known: hardWindowS, retryMinS, idleWindowS); did you mean `worker.windowEnv.retryMinS`?');
+    expect(r.stderr).toContain('unknown field `worker.artifact.strct` (known: path, select, strict, ignore); did you mean `worker.artifact.strict`?');
+    expect(r.stdout).not.toContain('certifying');
   }, 120_000);
 });
 

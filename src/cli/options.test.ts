@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { didYouMean, outputFiles, replayCommand, UsageError } from './options.ts';
+import { didYouMean } from '#src/diagnostics/didYouMean.ts';
+import { outputFiles, replayCommand, UsageError } from './options.ts';
 
 describe('didYouMean', () => {
   const routes = ['claude-code', 'claude-code/json', 'codex', 'codex/jsonl', 'gemini-cli', 'qwen-code'];

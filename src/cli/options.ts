@@ -13,6 +13,7 @@ import { addBinOption, BinOptionError } from '#src/probe/discover.ts';
 import type { CaseFilter } from '#src/harness/runCorpus.ts';
 import { routeSelected } from '#src/harness/select.ts';
 import type { CaseLoadError, LoadedCase } from '#src/record/corpus.ts';
+import { didYouMean } from '#src/diagnostics/didYouMean.ts';
 import { FILE_REPORTERS, isBuiltinReporter, REPORTER_NAMES, type BuiltinReporterName } from '#src/report/names.ts';
 
 /** A usage or configuration error: the command prints the message and exits 2. `code` is stable. */
@@ -103,39 +104,6 @@ export function outputFiles(values: readonly string[], chosen: readonly BuiltinR
     files[name] = file;
   }
   return files;
-}
-
-/** Levenshtein distance (small strings: option values). */
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i += 1) {
-    let prev = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j += 1) {
-      const here = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = here;
-    }
-  }
-  return row[b.length]!;
-}
-
-/**
- * The known values close to `input`: those it begins (`claude` -> `claude-code`), or within an
- * edit distance of a third of its length (at least 1, at most 3). Best first, at most three.
- */
-export function didYouMean(input: string, known: readonly string[]): string[] {
-  const lower = input.toLowerCase();
-  const scored = [...new Set(known)]
-    .map((k) => {
-      const kl = k.toLowerCase();
-      const prefix = kl.startsWith(lower) || kl.split('/')[0]!.startsWith(lower) ? 0 : Infinity;
-      const d = distance(lower, kl.split('/')[0]!) <= distance(lower, kl) ? distance(lower, kl.split('/')[0]!) : distance(lower, kl);
-      return { k, score: Math.min(prefix, d <= Math.min(3, Math.max(1, Math.floor(lower.length / 3))) ? d + 0.5 : Infinity) };
-    })
-    .filter((s) => Number.isFinite(s.score))
-    .sort((x, y) => x.score - y.score || x.k.length - y.k.length || x.k.localeCompare(y.k));
-  return scored.slice(0, 3).map((s) => s.k);
 }
 
 /** `; did you mean "x"?` or `.` (a sentence end either way); a route family hides its own routes. */

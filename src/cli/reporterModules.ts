@@ -11,7 +11,8 @@ import { isPlainObject } from '#src/envelope/keys.ts';
 import { describeThrown } from '#src/diagnostics/thrown.ts';
 import { isBuiltinReporter, REPORTER_NAMES, type BuiltinReporterName } from '#src/report/names.ts';
 import type { Reporter } from '#src/report/reporter.ts';
-import { didYouMean, UsageError } from './options.ts';
+import { didYouMean } from '#src/diagnostics/didYouMean.ts';
+import { UsageError } from './options.ts';
 
 /** Does `value` name a module rather than a built-in reporter? */
 export function isReporterPath(value: string): boolean {

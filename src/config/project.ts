@@ -21,7 +21,7 @@ import { defineContract, ContractDefinitionError, type ContractDefinition, type 
 import { isPlainObject } from '#src/envelope/keys.ts';
 import { KNOWN_CLIS } from '#src/probe/known.ts';
 import { LINT_PROFILE_BY_CLI } from '#src/probe/startup.ts';
-import { CertifyConfigError, configProblems, importConfig, reporterProblems, type CertifyConfig, type LoadedConfig } from '#src/harness/certify/config.ts';
+import { CertifyConfigError, configFieldProblems, configProblems, importConfig, reporterProblems, type CertifyConfig, type LoadedConfig } from '#src/harness/certify/config.ts';
 import { isPresetName } from '#src/harness/certify/rules.ts';
 import type { BuiltinReporterName } from '#src/report/names.ts';
 import type { Reporter } from '#src/report/reporter.ts';
@@ -89,8 +89,9 @@ export async function configFor(file: string | undefined, cwd: string = process.
  * src/harness/certify/config.ts `importConfig`).
  *
  * @throws {CertifyConfigError} (exit 2) naming the file and, for a contract, its index and name and the
- *   field: a missing file, one that does not load, an unusable contract or schema, a duplicate name,
- *   an unknown CLI name, a config with neither `contracts` nor `worker`.
+ *   field: a missing file, one that does not load, an unknown field (top level, `worker`), an
+ *   unusable contract or schema, a duplicate name, an unknown CLI name, a config with neither
+ *   `contracts` nor `worker`.
  */
 export async function loadProjectConfig(file: string): Promise<ProjectConfig> {
   const { value, file: absolute, dir } = await importConfig(file);
@@ -101,7 +102,8 @@ export async function loadProjectConfig(file: string): Promise<ProjectConfig> {
     throw new CertifyConfigError(`config file ${shown} is not usable:\n  - ${unique.join('\n  - ')}\n${NEXT_STEP(shown)}`);
   };
   if (!isPlainObject(value)) return fail(['the config must be an object (default-export defineConfig({...}), or a JSON object)']);
-  const problems: string[] = [];
+  // An unknown field first: a misspelt `cases` or `reporters` would otherwise be ignored, and a misspelt `contracts` reported as missing.
+  const problems: string[] = configFieldProblems(value);
   const contracts: DefinedContract[] = [];
   if (value.contracts !== undefined && !Array.isArray(value.contracts)) problems.push('`contracts` must be an array of defineContract({...}) (or of contract definitions in JSON)');
   const known = new Set(KNOWN_CLIS.map((k) => k.name));

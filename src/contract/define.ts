@@ -31,6 +31,8 @@
 import { readFileSync } from 'node:fs';
 import { inlineSchemaSizeProblem, schemaSizeProblem } from '#src/schema/limit.ts';
 import path from 'node:path';
+import { pushAll } from '#src/arrays.ts';
+import { unknownFieldProblems } from '#src/diagnostics/didYouMean.ts';
 import { boundLine, type ClipPolicy } from '#src/diagnostics/evidence.ts';
 import { isPlainObject, isStructuredOrigin } from '#src/envelope/keys.ts';
 import type { Candidate, Decoded, DecodeOptions } from '#src/envelope/types.ts';
@@ -127,8 +129,7 @@ export function definitionProblems(value: unknown): string[] {
   }
   if (d.extensions !== undefined && !isPlainObject(d.extensions)) p.push('`extensions` must be an object');
   if (d.clis !== undefined && !(Array.isArray(d.clis) && d.clis.every((c) => typeof c === 'string' && c !== ''))) p.push('`clis` must be an array of CLI names ("claude", "codex", ...)');
-  const known = ['name', 'schema', 'anchor', 'finality', 'selection', 'emptyIsAnswer', 'retry', 'corrections', 'textFallback', 'clip', 'extensions', 'clis', 'description', '$schema'];
-  for (const k of Object.keys(d)) if (!known.includes(k)) p.push(`unknown field \`${k}\` (known: ${known.filter((x) => x !== '$schema').join(', ')})`);
+  pushAll(p, unknownFieldProblems(d, ['name', 'schema', 'anchor', 'finality', 'selection', 'emptyIsAnswer', 'retry', 'corrections', 'textFallback', 'clip', 'extensions', 'clis', 'description']));
   return p;
 }
 

@@ -205,6 +205,28 @@ async function readVersionOnce(bin: string, timeoutMs: number): Promise<string |
 }
 
 /**
+ * The executable a named candidate of `name` stands for: the path itself when it is an executable
+ * file, or `<path>/node_modules/.bin/<exe>` when the path is an npm prefix folder
+ * (`npm install --prefix <dir> <pkg>`). Runs nothing. When neither can be run, `problem` names the
+ * CLI, how it was named (`--bin claude=<path>` or `ROUTECERT_BIN_CLAUDE=<path>`), why, and what to
+ * do; the one wording of that problem for every command ({@link discoverCli}, src/cli/probeTarget.ts).
+ */
+export async function candidateBinary(name: CliName, candidate: { path: string; from: string }, exe: string = name, npmPackage?: string): Promise<{ file: string } | { problem: string }> {
+  const given = candidate.path;
+  const inPrefix = join(given, 'node_modules', '.bin', exe);
+  const file = (await isExecutable(inPrefix)) ? inPrefix : given;
+  if ((await isExecutable(file)) && (await isFile(file))) return { file };
+  const info = await stat(given).catch(() => null);
+  const why = info === null ? 'nothing is there' : info.isDirectory() ? `a folder without node_modules/.bin/${exe}` : 'a file without execute permission (chmod +x it, if it is the CLI)';
+  const how = candidate.from.replace(/=$/, '');
+  return {
+    problem:
+      `[routecert] the candidate binary of ${name} (${candidate.from}${given}) is not an executable file, nor a prefix folder with node_modules/.bin/${exe}: ${why}. ` +
+      `Name the CLI's executable or a folder that \`npm install --prefix <folder> ${npmPackage ?? exe}\` installed it into, or drop ${how} to probe the installed ${exe}.`,
+  };
+}
+
+/**
  * Find `name`: a named `candidate` (see {@link candidateFor}; an executable, or a prefix folder with
  * `node_modules/.bin/<bin>`) wins; else first `<project>/probes/node_modules/.bin/<name>`, then each PATH entry; then read
  * its version with `--version` (deadline {@link VERSION_TIMEOUT_MS} ms). Never throws; a CLI that
@@ -219,15 +241,10 @@ export async function discoverCli(name: CliName, options: DiscoverOptions & { bi
   const exe = options.bin ?? name;
   const installHint = installHintFor(name, root, options.npmPackage, exe);
   if (options.candidate) {
-    // A prefix folder (`npm install --prefix <dir> <pkg>`) is accepted too: its node_modules/.bin/<exe>.
-    const given = options.candidate.path;
-    const inPrefix = join(given, 'node_modules', '.bin', exe);
-    const file = (await isExecutable(inPrefix)) ? inPrefix : given;
-    if (!(await isExecutable(file)) || !(await isFile(file))) {
-      return { name, bin: null, version: null, source: null, installHint, problem: `[routecert] the candidate binary of ${name} (${options.candidate.from}${given}) is not an executable file, nor a prefix folder with node_modules/.bin/${exe}.` };
-    }
-    const version = await readVersion(file, options.versionTimeoutMs ?? VERSION_TIMEOUT_MS);
-    return { name, bin: file, version, source: 'candidate', installHint };
+    const found = await candidateBinary(name, options.candidate, exe, options.npmPackage);
+    if ('problem' in found) return { name, bin: null, version: null, source: null, installHint, problem: found.problem };
+    const version = await readVersion(found.file, options.versionTimeoutMs ?? VERSION_TIMEOUT_MS);
+    return { name, bin: found.file, version, source: 'candidate', installHint };
   }
   const pinned = join(root, 'probes', 'node_modules', '.bin', exe);
   let bin: string | null = null;

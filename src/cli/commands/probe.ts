@@ -49,6 +49,7 @@ export interface ProbeCommandOptions {
 /** Probe or list; returns the exit code. */
 export async function probeCommand(opts: ProbeCommandOptions): Promise<number> {
   // One resolution of the CLI under test for every probe command: --bin, else ROUTECERT_BIN_<CLI>, else installed.
+  // A named candidate that cannot be run never gets here (src/cli/main.ts checks them for every command that takes --bin).
   const bins = opts.bin ?? {};
   if (opts.list) return listClis(opts.json ?? false, bins);
   if (opts.live && (opts.config !== undefined || opts.startupTable)) {
@@ -186,7 +187,6 @@ async function configStartupCommand(opts: ProbeCommandOptions, bins: Readonly<Re
     return 2;
   }
   const targets = await startupTargets(undefined, bins);
-  if (badCandidate(targets)) return 2;
   const table = await buildStartupTable({ targets, rows: ['production'], production, timeoutMs: opts.probeTimeout, ...cellProgress() });
   process.stdout.write(opts.json ? `${JSON.stringify(table, null, 2)}\n` : startupTableText(table));
   if (!table.columns.some((c) => c.installed)) {
@@ -207,22 +207,10 @@ async function startupTableCommand(opts: ProbeCommandOptions, bins: Readonly<Rec
   const { buildStartupTable, startupTargets } = await import('#src/harness/startupProbes.ts');
   const { startupTableText } = await import('#src/report/startupTable.ts');
   const targets = await startupTargets(undefined, bins);
-  if (badCandidate(targets)) return 2;
   const table = await buildStartupTable({ targets, timeoutMs: opts.probeTimeout, ...cellProgress() });
   process.stdout.write(opts.json ? `${JSON.stringify(table, null, 2)}\n` : startupTableText(table));
   if (table.summary.faults > 0 || !table.columns.some((c) => c.installed)) return 3;
   return table.summary.disagreements > 0 || table.summary.listedRejected > 0 ? 1 : 0;
-}
-
-/**
- * A `--bin` (or `ROUTECERT_BIN_<CLI>`) candidate that cannot be run stops a table before any probe
- * (exit 2, as `probe --cli` does): the table would otherwise silently probe another binary. Writes
- * each problem to stderr; true when there was one.
- */
-function badCandidate(targets: readonly { cli: { problem?: string } }[]): boolean {
-  const problems = targets.map((t) => t.cli.problem).filter((p): p is string => p !== undefined);
-  for (const p of problems) process.stderr.write(`${p}\n`);
-  return problems.length > 0;
 }
 
 /** Progress of a startup table on stderr: one line per cell as it is probed, `[done/total] cli version row: outcome`. */

@@ -29,7 +29,8 @@ import { redactValue } from '#src/diagnostics/redact.ts';
 import { writeCaseFile } from '#src/record/recordProbes.ts';
 import { withExpectation } from '#src/record/recordContract.ts';
 import { projectPath } from '#src/paths.ts';
-import { didYouMean, shownPath, UsageError } from '../options.ts';
+import { didYouMean } from '#src/diagnostics/didYouMean.ts';
+import { shownPath, UsageError } from '../options.ts';
 
 /** Options of `record --from` (a subset of `routecert record`'s). */
 export interface RecordFromOptions {

@@ -19,6 +19,8 @@
  */
 import { access, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { pushAll } from '#src/arrays.ts';
+import { unknownFieldProblems } from '#src/diagnostics/didYouMean.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
 import { ContractDefinitionError, type ContractDefinition, type DefinedContract } from '#src/contract/define.ts';
 import type { Contract } from '#src/contract/types.ts';
@@ -248,6 +250,33 @@ export function defineConfig<T extends RoutecertConfig>(config: T): T {
   return config;
 }
 
+/**
+ * The names of every member of `T`, as written: a list that leaves one out does not compile, so a
+ * field added to the type is known to the unknown-field check at once.
+ */
+function everyField<T>(): <const K extends readonly (keyof T & string)[]>(keys: K & ([Exclude<keyof T, K[number]>] extends [never] ? unknown : { missing: Exclude<keyof T, K[number]> })) => K {
+  return (keys) => keys;
+}
+
+/** Every top-level field of a routecert config: {@link ContractsConfig}'s and {@link CertifyConfig}'s. */
+const CONFIG_FIELDS = everyField<ContractsConfig & CertifyConfig>()(['contracts', 'cases', 'reporters', 'worker', 'routes', 'contract', 'schema', 'prompt', 'finalAnswerMarker', 'concurrency']);
+/** Every field of `worker` ({@link WorkerAdapter}). */
+const WORKER_FIELDS = everyField<WorkerAdapter>()(['name', 'command', 'run', 'cwd', 'prompt', 'artifact', 'publish', 'log', 'windowEnv', 'env', 'routeEnv', 'files', 'routeNames', 'tools', 'schemaChannel']);
+/** Every field of `worker.windowEnv`. */
+const WINDOW_ENV_FIELDS = everyField<WorkerAdapter['windowEnv']>()(['hardWindowS', 'retryMinS', 'idleWindowS']);
+/** Every field of `worker.artifact` in its object form ({@link ArtifactAdapter}). */
+const ARTIFACT_FIELDS = everyField<ArtifactAdapter>()(['path', 'select', 'strict', 'ignore']);
+
+/**
+ * The unknown top-level fields of a config (`bogus`, `case` for `cases`, `reporter` for
+ * `reporters`), one sentence each with the known fields and a "did you mean": an error, as an
+ * unknown contract field is, wherever the config is loaded (src/config/project.ts
+ * `loadProjectConfig`, {@link loadConfig}). The worker's own fields are checked by {@link configProblems}.
+ */
+export function configFieldProblems(value: Readonly<Record<string, unknown>>): string[] {
+  return unknownFieldProblems(value, CONFIG_FIELDS);
+}
+
 /** The problems of `value` as a {@link CertifyConfig}, one sentence each; `[]` when usable. */
 export function configProblems(value: unknown): string[] {
   const problems: string[] = [];
@@ -255,6 +284,9 @@ export function configProblems(value: unknown): string[] {
   const worker = value.worker;
   if (!isPlainObject(worker)) problems.push('`worker` must be an object');
   else {
+    pushAll(problems, unknownFieldProblems(worker, WORKER_FIELDS, 'worker.'));
+    if (isPlainObject(worker.windowEnv)) pushAll(problems, unknownFieldProblems(worker.windowEnv, WINDOW_ENV_FIELDS, 'worker.windowEnv.'));
+    if (isPlainObject(worker.artifact)) pushAll(problems, unknownFieldProblems(worker.artifact, ARTIFACT_FIELDS, 'worker.artifact.'));
     if (typeof worker.name !== 'string' || worker.name === '') problems.push('`worker.name` must be a non-empty string');
     if (worker.run !== undefined) {
       if (typeof worker.run !== 'function') problems.push('`worker.run` must be a function');
@@ -353,7 +385,7 @@ export function reporterProblems(value: Record<string, unknown>): string[] {
  */
 export async function loadConfig(file: string): Promise<LoadedConfig> {
   const { value: config, file: absolute, dir } = await importConfig(file);
-  const problems = configProblems(config);
+  const problems = [...(isPlainObject(config) ? configFieldProblems(config) : []), ...configProblems(config)];
   if (problems.length > 0) throw new CertifyConfigError(`config file ${file} is not usable:\n  - ${problems.join('\n  - ')}\nFix ${file} and run the command again (the fields: README "Certifying a worker").`);
   return { config: config as CertifyConfig, file: absolute, dir };
 }
