@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   TITLE_TEXT,
-  isTitleRequest,
   openaiChatHandlers,
   readOpenAiChatTurnContext,
 } from '#src/mock/openaiChat.ts';
 import { DEFAULT_PAYLOADS, PROSE_ONLY_TEXT, withoutFinal } from '#src/mock/scenarios.ts';
 import { startLoopbackServer, type LoopbackServer } from '#src/mock/server.ts';
+import { isTitleRequest } from '#src/mock/chatRequest.ts';
 
 const servers: LoopbackServer[] = [];
 afterEach(async () => {

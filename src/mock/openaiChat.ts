@@ -29,6 +29,7 @@ import {
   type TurnContext,
 } from '#src/mock/scenarios.ts';
 import { readJsonBody } from '#src/mock/requestBody.ts';
+import { chatContentText, isTitleRequest, messagesOf } from '#src/mock/chatRequest.ts';
 
 /** Model id the mock reports when the request names none. */
 export const DEFAULT_CHAT_MODEL = 'routecert-mock-1';
@@ -79,32 +80,6 @@ type Json = Record<string, unknown>;
 
 function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** The text of a chat message's `content`: a string, or the `text` of its text parts. */
-export function chatContentText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (Array.isArray(content)) {
-    return content.map((p) => (isObject(p) && typeof p.text === 'string' ? p.text : '')).join('');
-  }
-  return '';
-}
-
-function messagesOf(body: unknown): Json[] {
-  return isObject(body) && Array.isArray(body.messages) ? body.messages.filter(isObject) : [];
-}
-
-/**
- * True when a Chat Completions request body asks for a conversation title rather than a turn of
- * the conversation: a `system` (or `developer`) message that asks to generate a title (e.g.
- * "You are a title generator. You output ONLY a thread title."). Never throws.
- */
-export function isTitleRequest(body: unknown): boolean {
-  return messagesOf(body).some((m) => {
-    if (m.role !== 'system' && m.role !== 'developer') return false;
-    const text = chatContentText(m.content);
-    return /\btitle generator\b/i.test(text) || /\bgenerate (?:a |the )?(?:short |brief |concise )?title\b/i.test(text);
-  });
 }
 
 /**

@@ -65,4 +65,17 @@ describe.skipIf(!canSweepProc)('runProbe reaping', () => {
     // Far below the 120 s hard cap: the deadline came from the request, not from spawn.
     expect(r.envelope.elapsedMs).toBeLessThan(60_000);
   }, 150_000);
+
+  it("the stall deadline counts from the first turn, not from a request of the CLI's own before it (opencode's title request)", async () => {
+    // The stand-in asks for a title, waits three times the deadline (as a loaded machine once made
+    // opencode do, CI 2026-12-03), then sends its turn: the deadline must not have fired before the turn.
+    const post = (body: string) => `fetch(process.env.MOCK + '/v1/chat', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '${body}' }).catch(() => {})`;
+    const argv = ['-e', `${post('{"title":true}')}.then(() => new Promise((r) => setTimeout(r, 1500))).then(() => ${post('{"turn":true}')}).finally(() => { process.stdout.write('turn sent\\n'); setInterval(() => {}, 1000); })`];
+    const driver: ProbeDriver = { ...scriptDriver(argv), isModelTurn: (body) => (body as { turn?: boolean } | null)?.turn === true };
+    const r = await runProbe({ cli, driver, route: 'stand-in/json', scenario: 'stall', schema: {}, timeoutMs: 120_000, deadlineAfterRequestMs: 500 });
+    expect(r.fault).toBeUndefined();
+    expect(r.envelope.timedOut).toBe(true);
+    expect(r.envelope.stdout).toBe('turn sent\n');
+    expect([...r.requests, ...r.unexpected].map((q) => q.body)).toEqual(expect.arrayContaining([{ title: true }, { turn: true }]));
+  }, 150_000);
 });

@@ -107,7 +107,7 @@ export interface VersionSpec {
 }
 
 /** A probe driver without the facts the definition already states (cli, bin, npmPackage, routes, schemaFlag). */
-export type ProbeHooks = Pick<ProbeDriver, 'handlers' | 'prepare' | 'rejectionLine' | 'sideRequests' | 'versions' | 'live'>;
+export type ProbeHooks = Pick<ProbeDriver, 'handlers' | 'prepare' | 'rejectionLine' | 'sideRequests' | 'isModelTurn' | 'versions' | 'live'>;
 
 /**
  * The hermetic probe of a CLI that runs here.
@@ -232,6 +232,7 @@ export function defineRoute(spec: RouteSpec): RouteDefinition {
       // Without a hook of its own, the CLI's startup-rejection line is what its first route's decoder reads.
       rejectionLine: spec.probe.hooks.rejectionLine ?? ((stderr: string) => startupRejectionLine(spec.routes[0]!.decoder(), stderr)),
       ...(spec.probe.hooks.sideRequests ? { sideRequests: spec.probe.hooks.sideRequests } : {}),
+      ...(spec.probe.hooks.isModelTurn ? { isModelTurn: spec.probe.hooks.isModelTurn } : {}),
       // Without a version table of its own, a CLI supports the version its cases were recorded with.
       versions: spec.probe.hooks.versions ?? { min: versions.recorded, source: `the recorded ${spec.title} ${versions.recorded} only (src/routes/${spec.cli}/route.ts); \`npm run probes:matrix\` is the evidence to widen it` },
       ...(spec.probe.hooks.live ? { live: spec.probe.hooks.live } : {}),

@@ -67,6 +67,9 @@ export interface PreparedRun {
  * - `rejectionLine(stderr)`: the CLI's own startup-rejection line, if it refused the schema;
  * - `sideRequests`: harmless side requests some versions make, answered as the real API does
  *   (src/mock/server.ts {@link SideRequest}); anything else unknown still gets a 501;
+ * - `isModelTurn(body)`: whether a request (its parsed JSON body) is a turn of the conversation the
+ *   scenario plays, not a request of the CLI's own beside it (opencode's session-title request);
+ *   the deadline of a `stall` probe counts from the first turn. Absent: every request is a turn;
  * - `versions`: the supported version range and the flags each version accepts ({@link VersionTable});
  * - `live`: how to run it against the real provider with the team's own credentials (`--live`,
  *   {@link LiveSpec}); absent: no live probes for this CLI.
@@ -81,6 +84,7 @@ export interface ProbeDriver {
   prepare(input: PrepareInput): Promise<PreparedRun>;
   rejectionLine?(stderr: string): string | null;
   sideRequests?: readonly SideRequest[];
+  isModelTurn?(body: unknown): boolean;
   versions?: VersionTable;
   live?: LiveSpec;
 }

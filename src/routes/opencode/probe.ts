@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { ProbeHooks } from '#src/routes/define.ts';
 import type { VersionTable } from '#src/routes/driver.ts';
 import { promptWithSchema } from '#src/routes/schemaPrompt.ts';
+import { isTitleRequest } from '#src/mock/chatRequest.ts';
 
 /** The opencode routes. */
 export const OPENCODE_ROUTES = ['opencode/jsonl'] as const;
@@ -106,6 +107,8 @@ export const OPENCODE_VERSIONS: VersionTable = {
  */
 export const opencodeProbe: ProbeHooks = {
   handlers: async (scenario, payloads) => (await import('#src/mock/openaiChat.ts')).openaiChatHandlers({ scenario, payloads, retryAfterMs: 1 }),
+  // The session-title request is opencode's own, not a turn: a stall probe's deadline waits for the turn.
+  isModelTurn: (body) => !isTitleRequest(body),
   async prepare(input) {
     if (input.route !== 'opencode/jsonl') throw new Error(`[routecert] opencode has no route ${input.route}; routes: ${OPENCODE_ROUTES.join(', ')}`);
     await prepareOpencodeConfigDir(input.workspace.home);
