@@ -158,10 +158,10 @@ describe('redactOutput: any value after a secret-named key (issue 21, hcheck can
 
 describe('redactOutput: a file path is no unnamed AWS secret (issue 24: a CI clone\'s report lost a case\'s file)', () => {
   // Relative paths whose run of base64 characters is 40 long, with upper case, lower case and a digit:
-  // the first is the path a case of the bundled corpus had in report.json of a CI clone (its folder
+  // the first is the form of the path a case of the bundled corpus had in report.json of a CI clone (its folder
   // `ci1A`), which read `../..<redacted:aws-secret>.json`.
   it.each([
-    '../../work/ci1A/fixtures/cases/pi/json/fenced.json',
+    '../../data/ci1A/fixtures/cases/pi/json/fenced.json',
     'file: /srv/Buil2/fixtures/cases/pi/json/fenced.json',
     'include/llvm-14/llvm/DebugInfo/PDB/Native/SymbolCache.h',
     'at /usr/share/perl5/X11/Protocol/Ext/RENDER.pm line 3',
