@@ -182,4 +182,17 @@ describe('routecert certify', () => {
     expect(certificate.routes[0]!.checks.every((c) => c.status === 'skipped')).toBe(true);
     expect(readFileSync(path.join(dir, 'certificate.md'), 'utf8')).toContain('the adapter is broken');
   }, LONG);
+
+  it("a worker that cannot start: the smoke failure says how it ended and what it said (bash's 'No such file', exit 127)", async () => {
+    const file = path.join(tmp, 'missing-script.config.mjs');
+    writeFileSync(
+      file,
+      "export default { worker: { name: 'missing script', command: ['bash', 'no-such-worker.sh'], prompt: 'stdin', windowEnv: { hardWindowS: 'H', retryMinS: 'R' } }, routes: ['claude-code/stream-json'] };\n",
+    );
+    const run = await cli(['--config', file, '--check', 'forbidden-flags']);
+    expect(run.exitCode).toBe(3);
+    expect(run.stdout).toMatch(/the worker never called `claude` \(the worker: exit 127, its output ends "bash: no-such-worker\.sh: No such file or directory"\)/);
+    const dir = path.join(tmp, 'reports', readdirSync(path.join(tmp, 'reports')).sort().at(-1)!);
+    expect(readFileSync(path.join(dir, 'certificate.json'), 'utf8')).toContain('exit 127');
+  }, LONG);
 });

@@ -125,6 +125,19 @@ const noCase = (what: string, route: string) => ({ skip: `the corpus has no ${wh
 /** One run replaying the first attempt of `c` as is, labelled by the case. */
 const replayRun = (c: LoadedCase) => ({ label: `case ${caseLabel(c)}`, attempts: [replayOf(c, 0)], cases: [c] });
 
+/**
+ * "the worker never called `<cli>`", with how the worker ended and the last line of its output: a
+ * worker that could not start (`bash: w.sh: No such file or directory`, exit 127) says why in
+ * the one line a user reads (a new user's broken adapter once showed neither).
+ */
+function neverCalled(o: RunObservation, cli: string): string {
+  const ended = o.signal !== null ? `killed by ${o.signal}` : o.exitCode !== null ? `exit ${o.exitCode}` : 'no exit code';
+  const lines = o.log.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  const last = lines.at(-1);
+  const said = last === undefined ? 'no output' : `its output ends ${JSON.stringify(last.length > 200 ? `${last.slice(0, 200)}...` : last)}`;
+  return `${o.label}: the worker never called \`${cli}\` (the worker: ${ended}, ${said})`;
+}
+
 /** The problems of a run that must publish nothing (`why`: the reason nothing may be published). */
 const failedRunProblems = (o: RunObservation, why: string): string[] => [...runProblems(o), ...noArtifact(o, why)];
 
@@ -141,7 +154,7 @@ const smokeFinal: CheckDefinition = {
     const o = run!.observed;
     const problems = runProblems(o);
     if (callsTo(o, env.route.cli).length === 0) {
-      problems.push(`${o.label}: the worker never called \`${env.route.cli}\` (check the adapter's command, its route names, and that the worker finds the CLI on PATH)${o.calls.length > 0 ? `; it called ${[...new Set(o.calls.map((c) => c.cli))].join(', ')}` : ''}`);
+      problems.push(`${neverCalled(o, env.route.cli)} (check the adapter's command, its route names, and that the worker finds the CLI on PATH)${o.calls.length > 0 ? `; it called ${[...new Set(o.calls.map((c) => c.cli))].join(', ')}` : ''}`);
     }
     pushAll(problems, artifactMeans(o, valueOf(run!.planned.cases[0]!), env));
     return verdict(problems, [`${o.label}: published the final answer unchanged`]);
@@ -158,7 +171,7 @@ const smokeProse: CheckDefinition = {
   judge: ([run], env) => {
     const o = run!.observed;
     const problems = runProblems(o);
-    if (callsTo(o, env.route.cli).length === 0) problems.push(`${o.label}: the worker never called \`${env.route.cli}\``);
+    if (callsTo(o, env.route.cli).length === 0) problems.push(neverCalled(o, env.route.cli));
     pushAll(problems, noArtifact(o, 'the answer was prose only'));
     return verdict(problems, [`${o.label}: nothing published`]);
   },
@@ -492,7 +505,7 @@ const timeoutDiscard: CheckDefinition = {
   judge: ([run], env) => {
     const o = run!.observed;
     const problems = runProblems(o);
-    if (callsTo(o, env.route.cli).length === 0) problems.push(`${o.label}: the worker never called \`${env.route.cli}\``);
+    if (callsTo(o, env.route.cli).length === 0) problems.push(neverCalled(o, env.route.cli));
     pushAll(problems, noArtifact(o, 'the peer never exited within the hard window'));
     return verdict(problems, [`${o.label}: nothing published; the peer was reaped and the worker ended by itself (${windowsNote(o)})`]);
   },
@@ -666,7 +679,7 @@ const processGroup: CheckDefinition = {
     const o = run!.observed;
     const problems = failedRunProblems(o, 'the peer never exited within the hard window');
     const children = o.records.filter((r) => r.kind === 'child').length;
-    if (callsTo(o, env.route.cli).length === 0) problems.push(`${o.label}: the worker never called \`${env.route.cli}\``);
+    if (callsTo(o, env.route.cli).length === 0) problems.push(neverCalled(o, env.route.cli));
     else if (children === 0) problems.push(`${o.label}: the fake CLI recorded no grandchild, so the fault was not injected (the CLI was ended before it started one)`);
     if (o.leftovers.some((l) => l.what.startsWith('grandchild'))) {
       problems.push(`${o.label}: the grandchild ignores SIGTERM; a worker must end its peer's whole process group with SIGKILL (SIGTERM, a grace, then SIGKILL), not only the CLI's pid and not SIGTERM alone`);
