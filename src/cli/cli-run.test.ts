@@ -69,7 +69,7 @@ describe('judging commands', { timeout: 180_000 }, () => {
 
 describe('colours', { timeout: 180_000 }, () => {
   const ESC = '\u001b[';
-  it('none into a pipe by default; FORCE_COLOR=1 forces them; NO_COLOR wins over FORCE_COLOR; FORCE_COLOR=0 turns them off even with CI=true', async () => {
+  it('none into a pipe by default; FORCE_COLOR=1 forces them; NO_COLOR wins over FORCE_COLOR; FORCE_COLOR=0 turns them off even with CI=true; --color and --no-color win over both', async () => {
     const args = ['run', '--no-probes', '--cases', small, '--reports', reportsDir(), '--quiet'];
     const plain = await routecert(args, { cwd: root.dir, env: { NO_COLOR: undefined } });
     expect(plain.stdout).not.toContain(ESC);
@@ -79,6 +79,11 @@ describe('colours', { timeout: 180_000 }, () => {
     expect(both.stdout).not.toContain(ESC);
     const zero = await routecert(args, { cwd: root.dir, env: { NO_COLOR: undefined, FORCE_COLOR: '0', CI: 'true' } });
     expect(zero.stdout).not.toContain(ESC);
+    // The command line beats the environment (no-color.org): --color under NO_COLOR, --no-color under FORCE_COLOR.
+    const flag = await routecert([...args, '--color'], { cwd: root.dir, env: { NO_COLOR: '1' } });
+    expect(flag.stdout).toContain(ESC);
+    const noFlag = await routecert([...args, '--no-color'], { cwd: root.dir, env: { NO_COLOR: undefined, FORCE_COLOR: '1' } });
+    expect(noFlag.stdout).not.toContain(ESC);
   });
 });
 

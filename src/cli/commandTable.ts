@@ -104,8 +104,8 @@ export const PROGRAM = {
     'Conformance harness for structured output from model CLIs run headless.\n' +
     'Replays recorded envelopes, judges them by contract, probes the real installed CLIs hermetically.',
   options: [
-    { flags: '--color', description: 'colours even when the output is not a terminal (also FORCE_COLOR=1)' },
-    { flags: '--no-color', description: 'no colours (also NO_COLOR=1 or FORCE_COLOR=0)' },
+    { flags: '--color', description: 'colours even when the output is not a terminal (also FORCE_COLOR=1); wins over NO_COLOR' },
+    { flags: '--no-color', description: 'no colours (also NO_COLOR=1 or FORCE_COLOR=0); wins over FORCE_COLOR' },
   ] satisfies OptionSpec[],
   helpAfterError: '(`routecert --help` lists the commands; `routecert <command> --help` the options of one, e.g. `routecert run --help`)',
   helpAfter:

@@ -230,7 +230,7 @@ export async function main(argv: string[]): Promise<number> {
 
 /** {@link main} without the final flush of the console. */
 async function command(argv: string[]): Promise<number> {
-  applyColourEnv();
+  applyColourEnv(process.env, argv);
   // A compiled config's `import ... from 'routecert'` gets the running package entry, not a second copy.
   providePackageModule(() => import('#src/index.ts'));
   // Every output hides the credential values the routes declare.

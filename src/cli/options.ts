@@ -229,9 +229,16 @@ export function shownPath(file: string): string {
  * Apply the colour conventions before picocolors loads (it reads the environment once):
  * `NO_COLOR` (non-empty, no-color.org) turns colours off; `FORCE_COLOR` turns them on even into a
  * pipe, except `FORCE_COLOR=0` or `false`, which turns them off (supports-color's reading). An empty
- * `NO_COLOR` is ignored, as no-color.org says.
+ * `NO_COLOR` is ignored, as no-color.org says. The command line beats the environment, as
+ * no-color.org also says ("per-instance command-line arguments should override NO_COLOR"):
+ * `--color` turns colours on under `NO_COLOR` (picocolors itself lets `NO_COLOR` win), and
+ * `--no-color` off under `FORCE_COLOR` (picocolors reads it first).
  */
-export function applyColourEnv(env: NodeJS.ProcessEnv = process.env): void {
+export function applyColourEnv(env: NodeJS.ProcessEnv = process.env, argv: readonly string[] = []): void {
+  if (argv.includes('--color') && !argv.includes('--no-color')) {
+    delete env.NO_COLOR;
+    return;
+  }
   if (env.NO_COLOR === '') delete env.NO_COLOR;
   if (env.NO_COLOR !== undefined) {
     delete env.FORCE_COLOR;
