@@ -5,7 +5,7 @@
  * commands: cli-select.test.ts, cli-args.test.ts.)
  */
 import { existsSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectPath } from '#src/paths.ts';
@@ -64,6 +64,23 @@ describe('judging commands', { timeout: 180_000 }, () => {
     const again = await routecertInProcess(['run', '--case', failingId, '--cases', small, '--config', config, '--no-probes', '--reports', reportsDir()], { cwd: root.dir });
     expect(again.exitCode).toBe(1);
     expect(again.stdout).toContain('1 cases: 0 passed, 1 failed');
+  });
+
+  it('a passing case whose id no longer matches its content says so, in --quiet and dot runs too (a hand edit is not silent)', async () => {
+    const dir = path.join(root.dir, 'stale-id');
+    await mkdir(dir, { recursive: true });
+    const file = path.join(dir, 'final.json');
+    const c = JSON.parse(await readFile(projectPath('fixtures/cases/pi/json/final.json'), 'utf8')) as { id: string };
+    c.id = '0000000000000000';
+    await writeFile(file, `${JSON.stringify(c, null, 2)}\n`);
+    for (const extra of [['--quiet'], ['--reporter', 'dot']]) {
+      const r = await routecertInProcess(['run', '--no-probes', '--cases', dir, '--reports', reportsDir(), ...extra], { cwd: root.dir });
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stdout).toContain('1 cases: 1 passed');
+      expect(r.stdout).toMatch(/1 passing case with warnings \(0000000000000000 .*final\.json\): id 0000000000000000 does not match its content \(expected [0-9a-f]{16}\); re-save it with `routecert record --fix-ids/);
+    }
+    const quiet = await routecertInProcess(['run', '--no-probes', '--cases', dir, '--reports', reportsDir(), '--quiet'], { cwd: root.dir });
+    expect(quiet.stdout).toMatch(/PASS .*0000000000000000[^\n]*\n\s+warning: id 0000000000000000 does not match its content/);
   });
 });
 

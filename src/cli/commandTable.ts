@@ -131,7 +131,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       { flags: '--no-certify', description: 'do not certify the bundled reference worker with fake CLIs (also off with --no-probes)' },
       BIN,
       PROBE_TIMEOUT,
-      { flags: '--quiet', description: 'print only cases that do not pass, and the summary' },
+      { flags: '--quiet', description: 'print only cases that do not pass or carry a warning, and the summary' },
       { flags: '--max-case-mb <MiB>', description: 'largest case file to load, in MiB (default 256; Node cannot read one over 512)', parse: (v: string) => Number(v) },
       {
         flags: '--reporter <name|path>',

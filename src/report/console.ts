@@ -19,8 +19,8 @@ const MARK: Record<CaseResult['outcome'], string> = {
 };
 
 /**
- * One line (plus indented problem lines) for a case. `verbose` adds the evidence and the problems
- * (warnings) of passing cases too.
+ * One line (plus indented problem lines) for a case; a passing case's problems print as
+ * `warning:` lines. `verbose` adds the evidence and the replay command of passing cases too.
  */
 export function caseLine(r: CaseResult, verbose = false): string {
   const verdict = r.verdict?.verdict ?? '(none)';
@@ -32,8 +32,11 @@ export function caseLine(r: CaseResult, verbose = false): string {
   if (usage && Object.keys(usage).length > 0) lines.push(pc.dim(`        usage (all turns): ${formatUsage(usage)}`));
   // Envelope drift of a live probe (src/harness/drift.ts): shown whatever the outcome, never a failure.
   for (const d of r.drift ?? []) lines.push(pc.yellow(`        ${d}`));
+  // A passing case's problems are warnings (a stale content-hash id, attempts never reached): shown
+  // in every console reporter, since nothing else would tell the user before the id drifts further.
+  if (r.outcome === 'pass') for (const p of r.problems) lines.push(pc.yellow(`        warning: ${p}`));
   if (r.outcome !== 'pass' || verbose) {
-    for (const p of r.problems) lines.push(`        ${p}`);
+    if (r.outcome !== 'pass') for (const p of r.problems) lines.push(`        ${p}`);
     if (r.outcome === 'fail' || r.outcome === 'error' || verbose) {
       for (const e of r.verdict?.evidence ?? []) lines.push(pc.dim(`        evidence: ${e}`));
       lines.push(pc.dim(`        replay: ${r.replay}`));
@@ -69,6 +72,8 @@ export function summaryText(report: RunReport): string {
   const shard = report.header.shard ? ` (shard ${report.header.shard.index}/${report.header.shard.count})` : '';
   out.push(`\n${s.total} cases${shard}: ${pc.green(`${s.pass} passed`)}, ${s.fail ? pc.red(`${s.fail} failed`) : '0 failed'}, ${s.error ? pc.magenta(`${s.error} errored`) : '0 errored'}, ${s.skip} skipped; ${s.faults} run faults\n`);
   if (verdicts) out.push(`verdicts: ${verdicts}\n`);
+  const warned = report.cases.filter((c) => c.outcome === 'pass' && c.problems.length > 0);
+  if (warned.length > 0) out.push(pc.yellow(`${warned.length} passing case${warned.length === 1 ? '' : 's'} with warnings (${warned.slice(0, 3).map((c) => `${c.id} ${c.file}`).join(', ')}${warned.length > 3 ? ', ...' : ''}): ${warned[0]!.problems[0]}\n`));
   for (const v of report.versions ?? []) out.push(`${v.cli} ${v.version ?? '?'} against ${v.corpus} (recorded ${v.recorded.join(', ') || 'none'}): ${v.result}\n`);
   if (report.startupProbes && report.startupProbes.summary.cells > 0) {
     // A team's run probes only its config's schemas: the table again is `probe --startup --config`, not the canary table.
@@ -83,7 +88,7 @@ export function summaryText(report: RunReport): string {
 
 /**
  * Options of the console reporters: `write` (default: stdout), `quiet` (only cases that do not
- * pass, and those with drift), `verbose` (evidence of every case).
+ * pass, and those with drift or warnings), `verbose` (evidence of every case).
  */
 export interface ConsoleReporterOptions {
   write?: (text: string) => void;
@@ -100,7 +105,7 @@ export function consoleReporter(options: ConsoleReporterOptions = {}): Reporter 
       for (const cli of header.clis) write(`${pc.dim('cli')} ${cli.name}: ${cli.installed ? `${cli.version ?? '?'} (${cli.bin})` : pc.yellow('not installed')}. ${cli.note}\n`);
     },
     onCaseResult(r) {
-      if (options.quiet && r.outcome === 'pass' && !r.drift?.length) return;
+      if (options.quiet && r.outcome === 'pass' && !r.drift?.length && r.problems.length === 0) return;
       write(`${caseLine(r, options.verbose ?? false)}\n`);
     },
     onRunEnd(report: RunReport) {
