@@ -120,7 +120,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     readme:
       "`--config <file>` (default `./routecert.config.*`): judges the cases of the config's `cases` folder (or `--cases`) by the config's contracts and probes the config's schemas at startup; without a config: judges every corpus case (filters: `--case`, `--route`, `--contract`, `--tag`, `--shard i/n`), certifies the reference worker (`--no-certify`), probes installed CLIs (`--no-probes`: corpus only), writes `reports/<run>/report.json`, `junit.xml`, `summary.md`, `report.html` (`--reporter`, `--output-file`: see Reporters); `--generic '<route>=<spec>'` decodes a CLI routecert does not know (spec: `pointer=/a/b`, `key=name`, `event=type=result`, `text`); a case file over 256 MiB is refused with an error naming `--max-case-mb <MiB>`, which raises the limit (Node cannot read one over 512 MiB)",
     options: [
-      { flags: '--config <file>', description: 'your routecert config (contracts, cases, worker); default: ./routecert.config.* when present' },
+      { flags: '--config [file]', description: 'your routecert config (contracts, cases, worker); default: ./routecert.config.* when present (no file: it must be there)' },
       { flags: '--cases <dir>', description: "folder of case files (default: the config's cases, else the bundled fixtures/cases)" },
       { flags: '--case <id>', description: 'run only this case id (a prefix is enough); repeatable', parse: collect },
       { flags: '--route <route>', description: 'only this route or CLI (claude-code, claude-code/json); repeatable', parse: collect },
@@ -158,6 +158,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       'A case file whose route is "generic:<spec>" (e.g. "generic:key=structuredOutput") needs no flag.',
     async run({ opts, argv }) {
       const { runCommand } = await import('./commands/run.ts');
+      if (!withConfigFile(opts)) return 2;
       return runCommand(opts as Parameters<typeof runCommand>[0], ['run', ...argv.slice(1)].join(' '));
     },
   },
@@ -180,7 +181,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'record',
     description: "Record real CLIs hermetically into redacted case files: routecert's pov plan (--cli), your contracts (--config), or a bug report (--from)",
     readme:
-      "runs each planned hermetic probe of a real CLI (`--cli claude\\|codex\\|qwen\\|gemini\\|opencode\\|copilot\\|pi\\|grok-cli`) and writes its envelopes as a redacted case (`fixtures/cases/<route>/<scenario>.json`); never overwrites a case without `--force`; exits 1 when a recorded verdict is not the plan's; `--fix-ids` recomputes content-hash ids after a hand edit. `--config <file>` records **your** contracts (see \"Recording your contract\"); `--from <capture>` turns a bug report into a case (see \"A bug report to a case\")",
+      "runs each planned hermetic probe of a real CLI (`--cli claude\\|codex\\|qwen\\|gemini\\|opencode\\|copilot\\|pi\\|grok-cli`) and writes its envelopes as a redacted case (`fixtures/cases/<route>/<scenario>.json`); never overwrites a case without `--force`; exits 1 when a recorded verdict is not the plan's; `--fix-ids` recomputes content-hash ids after a hand edit (in `--out`, else the config's cases folder). `--config <file>` records **your** contracts (see \"Recording your contract\"); `--from <capture>` turns a bug report into a case (see \"A bug report to a case\")",
     options: [
       { flags: '--cli <name>', description: 'the CLI to record (default claude); with --config: only these of the CLIs the contracts name; repeatable', parse: collect },
       { flags: '--config [file]', description: "record your contracts: each contract's schema through each CLI its `clis` names, with scenarios generated from the schema, into the config's cases folder (no file: ./routecert.config.*)" },
@@ -189,7 +190,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       { flags: '--scenario <name>', description: 'only this scenario; repeatable', parse: collect },
       { flags: '--out <dir>', description: "folder for the case files (default: fixtures/cases; with --config or --from: the config's cases folder, else ./cases)" },
       { flags: '--force', description: 'overwrite a case file that exists (never done without it)' },
-      { flags: '--fix-ids', description: 'recompute the content-hash id of every case under --out instead of recording' },
+      { flags: '--fix-ids', description: "recompute the content-hash id of every case under --out (default: the config's cases folder, else fixtures/cases) instead of recording" },
       { flags: '--from <capture>', description: 'a bug report to a case: a pasted capture (file, or - for stdin): stdout, then optional `--- stderr ---` and `--- exit code: N ---` lines, or an envelope as JSON' },
       { flags: '--stdout <file>', description: 'with --from or alone instead of it: the stdout of the reported run' },
       { flags: '--stderr <file>', description: 'the stderr of the reported run' },
@@ -249,7 +250,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     readme:
       'certifies a worker in any language (`--config <file>`, default the working folder\'s `routecert.config.*`): fake CLIs on its PATH replay corpus cases; writes `reports/<run>/certificate.{json,md}`; `--check <id>` must name a check; a run it filters is `partial` (exit 0 when what ran passed, never "certified": the certificate says how many checks did not run), and a certificate with no passing check is not "certified"',
     options: [
-      { flags: '--config <file>', description: 'the config that defines the worker adapter and routes (default: ./routecert.config.{ts,mts,cts,mjs,js,cjs,json}, the first found)' },
+      { flags: '--config [file]', description: 'the config that defines the worker adapter and routes (default, and with no file: ./routecert.config.{ts,mts,cts,mjs,js,cjs,json}, the first found)' },
       { flags: '--route <route>', description: 'only this route or CLI of the config; repeatable', parse: collect },
       { flags: '--check <id>', description: 'only this check (besides the smoke); repeatable; the route is then `partial`, never certified (exit 0 when what ran passed)', parse: collect },
       REPORTS,
@@ -258,6 +259,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     ],
     async run({ opts }) {
       const { certifyCommand } = await import('./commands/certify.ts');
+      if (!withConfigFile(opts)) return 2;
       return certifyCommand(opts as Parameters<typeof certifyCommand>[0]);
     },
   },
@@ -266,15 +268,16 @@ export const COMMANDS: readonly CommandSpec[] = [
     description: 'Lint JSON Schemas for portability across model CLIs and providers',
     readme:
       `lints JSON Schemas for portability (\`--profile ${PROFILE_SPECS.map((p) => p.name).join('\\|')}\`, \`--format json\`); each finding names the file, the JSON Pointer, the keyword, the profile rule and a fix; \`--config <file>\` lints each contract's schema against the profiles of the CLIs it names (\`clis\`), and the paths beside it too; as linters do, warnings print and exit 0, an error exits 1, and \`--max-warnings N\` fails a lint with more than N warnings; a path that does not exist, or paths that hold no \`*.schema.json\`, exit 2`,
-    arguments: [{ name: '[paths...]', description: 'schema files or folders (default: schemas/contracts, or with --config the schemas of its contracts)' }],
+    arguments: [{ name: '[paths...]', description: "schema files or folders (default: the schemas of the contracts of --config, else of ./routecert.config.* when it has contracts, else schemas/contracts)" }],
     options: [
-      { flags: '--config <file>', description: 'lint the production schema of every contract of this config against the profiles of the CLIs it names (`clis`); paths given beside it are linted too' },
+      { flags: '--config [file]', description: 'lint the production schema of every contract of this config (no file: ./routecert.config.*) against the profiles of the CLIs it names (`clis`); paths given beside it are linted too' },
       { flags: '--profile <name>', description: 'provider profile to check against; repeatable', parse: collect },
       { flags: '--format <format>', description: 'output format', choices: ['text', 'json'], default: 'text' },
       { flags: '--max-warnings <n>', description: 'fail (exit 1) when there are more than n warnings; errors always fail (default: warnings print and pass)', parse: integerOption(0) },
     ],
     async run({ args, opts }) {
       const { lintCommand } = await import('./commands/lint.ts');
+      if (!withConfigFile(opts)) return 2;
       return lintCommand(args[0] as string[], opts as Parameters<typeof lintCommand>[1]);
     },
   },

@@ -284,6 +284,40 @@ describe('init is idempotent and says what it keeps and what it would replace', 
   });
 });
 
+describe("a team's folder is the default of every command that reads cases or a config", { timeout: 240_000 }, () => {
+  it('record --fix-ids fixes the config\'s cases without --out; run, lint and certify take a bare --config as the working folder\'s config, and refuse it where there is none', async () => {
+    const dir = path.join(root.dir, 'team-defaults');
+    await mkdir(path.join(dir, 'contracts'), { recursive: true });
+    await writeFile(path.join(dir, 'contracts', 'review.schema.json'), JSON.stringify(REVIEW_SCHEMA));
+    expect((await routecertInProcess(['init', '--schemas', 'contracts', '--json'], { cwd: dir })).exitCode).toBe(0);
+    // A hand edit leaves a stale id: the config's cases folder is where --fix-ids looks (it looked in fixtures/cases).
+    const file = path.join(dir, 'cases', 'review', 'accepted.json');
+    const edited = JSON.parse(await readFile(file, 'utf8')) as { id: string; attempts: { stderr: string }[] };
+    edited.attempts[0]!.stderr = 'note: a line of stderr pasted by hand\n';
+    await writeFile(file, `${JSON.stringify(edited, null, 2)}\n`);
+    const stale = await routecertInProcess(['run', '--config', '--no-probes', '--reports', path.join(dir, 'reports')], { cwd: dir });
+    expect(stale.exitCode, stale.stderr).toBe(0);
+    expect(stale.stdout).toContain(`warning: id ${edited.id} does not match its content`);
+    const fixed = await routecertInProcess(['record', '--fix-ids'], { cwd: dir });
+    expect(fixed.exitCode, fixed.stderr).toBe(0);
+    expect((JSON.parse(await readFile(file, 'utf8')) as { id: string }).id).not.toBe(edited.id);
+    const clean = await routecertInProcess(['run', '--config', '--no-probes', '--reports', path.join(dir, 'reports')], { cwd: dir });
+    expect(clean.exitCode).toBe(0);
+    expect(clean.stdout).not.toContain('does not match its content');
+    const lint = await routecertInProcess(['lint', '--config'], { cwd: dir });
+    expect(lint.exitCode, lint.stderr).toBe(0);
+    expect(lint.stdout).toContain('contracts/review.schema.json');
+    // Where there is no config, a bare --config is refused by each, naming what it looked for.
+    const empty = path.join(root.dir, 'no-config');
+    await mkdir(empty, { recursive: true });
+    for (const command of ['run', 'lint', 'certify']) {
+      const r = await routecertInProcess([command, '--config'], { cwd: empty });
+      expect(r.exitCode, `${command}: ${r.stdout}`).toBe(2);
+      expect(r.stderr).toContain('--config: no routecert config here (looked for routecert.config.ts');
+    }
+  });
+});
+
 describe('progress on every long phase', { timeout: 240_000 }, () => {
   it('the certification says what runs and how many routes are left, in CI lines on stderr', async () => {
     // A worker that never answers: the certification stays under way until the test has read a

@@ -49,6 +49,16 @@ export interface ProjectConfig {
   reporters?: (BuiltinReporterName | Reporter)[];
 }
 
+/**
+ * The folder of a config's own cases: its `cases` field, else `cases/` beside the config; `null` for
+ * a config with neither a `cases` field nor contracts (one that only certifies a worker judges the
+ * bundled corpus). The one rule `run`, `record --config`, `record --from` and `record --fix-ids` read.
+ */
+export function ownCasesFolder(project: ProjectConfig): string | null {
+  if (project.casesDir !== null) return project.casesDir;
+  return project.contracts.length > 0 ? path.join(project.dir, 'cases') : null;
+}
+
 /** The CLIs that take a schema flag, each with the lint profile that models it (src/probe/startup.ts). */
 export const SCHEMA_FLAG_CLIS: readonly string[] = Object.keys(LINT_PROFILE_BY_CLI);
 

@@ -27,6 +27,7 @@ import { caseFromProbe, recordedCasePath, writeCaseFile } from '#src/record/reco
 import { availableParallelism } from 'node:os';
 import { liveSetup } from '#src/probe/live.ts';
 import { CertifyConfigError } from '#src/harness/certify/config.ts';
+import { configFor, ownCasesFolder, type ProjectConfig } from '#src/config/project.ts';
 import { PayloadGenerationError } from '#src/record/recordContract.ts';
 import { UsageError } from '../options.ts';
 import { interruption } from '#src/process/interrupt.ts';
@@ -82,7 +83,20 @@ export async function recordCommand(opts: RecordCommandOptions): Promise<number>
   }
   const inCheckout = path.resolve(process.cwd()) === projectPath();
   const outDir = opts.out === undefined ? (inCheckout ? projectPath('fixtures/cases') : path.resolve('fixtures/cases')) : path.resolve(opts.out);
-  if (opts.fixIds) return fixIds(outDir);
+  if (opts.fixIds) {
+    if (opts.out !== undefined) return fixIds(outDir);
+    // Without --out, the folder `run` judges: the config's own cases (--config, or ./routecert.config.*).
+    let project: ProjectConfig | null;
+    try {
+      project = await configFor(typeof opts.config === 'string' ? opts.config : undefined);
+    } catch (error) {
+      if (!(error instanceof CertifyConfigError)) throw error;
+      process.stderr.write(`${error.message}\n`);
+      return 2;
+    }
+    const own = project && ownCasesFolder(project);
+    return fixIds(own ?? outDir);
+  }
   const clis = typeof opts.cli === 'string' ? [opts.cli] : (opts.cli ?? []);
   if (clis.length > 1) {
     process.stderr.write(`[routecert] record (without --config) records one CLI at a time; got --cli ${clis.join(', ')}\n`);

@@ -11,7 +11,7 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import pc from 'picocolors';
-import { configFor, clisOf } from '#src/config/project.ts';
+import { configFor, clisOf, ownCasesFolder } from '#src/config/project.ts';
 import type { DefinedContract } from '#src/contract/define.ts';
 import { judgeCase } from '#src/contract/judgeCase.ts';
 import { decoderFor } from '#src/routes/registry.ts';
@@ -71,7 +71,7 @@ export async function recordConfigCommand(opts: RecordConfigOptions): Promise<nu
   }
   const contracts = project.contracts.filter((c) => !opts.contract?.length || opts.contract.includes(c.name));
   const bins = opts.bin ?? {};
-  const outDir = opts.out !== undefined ? path.resolve(opts.out) : (project.casesDir ?? path.join(project.dir, 'cases'));
+  const outDir = opts.out !== undefined ? path.resolve(opts.out) : (ownCasesFolder(project) ?? path.join(project.dir, 'cases'));
   const named = [...new Set(contracts.flatMap((c) => clisOf(c)))];
   const wanted = named.filter((n) => !opts.cli?.length || opts.cli.includes(n));
   if (opts.cli?.length && wanted.length === 0) {

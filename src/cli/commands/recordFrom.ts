@@ -16,7 +16,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import pc from 'picocolors';
-import { configFor, type ProjectConfig } from '#src/config/project.ts';
+import { configFor, ownCasesFolder, type ProjectConfig } from '#src/config/project.ts';
 import { judgeCase } from '#src/contract/judgeCase.ts';
 import { loadContract, CONTRACT_NAMES } from '#src/contract/registry.ts';
 import { VERDICTS, type VerdictName } from '#src/contract/types.ts';
@@ -143,7 +143,7 @@ export async function recordFromCommand(opts: RecordFromOptions): Promise<number
     throw new UsageError(`--contract ${contractName} is no contract${project ? ` of ${shownPath(project.file)}` : ''} nor a preset. Contracts: ${[...own.map((c) => c.name), ...CONTRACT_NAMES].join(', ')}.`);
   }
   const contract = await loadContract(contractName, {}, own);
-  const outDir = opts.out !== undefined ? path.resolve(opts.out) : project ? (project.casesDir ?? path.join(project.dir, 'cases')) : inCheckout ? projectPath('fixtures/cases') : path.resolve('cases');
+  const outDir = opts.out !== undefined ? path.resolve(opts.out) : project ? (ownCasesFolder(project) ?? path.join(project.dir, 'cases')) : inCheckout ? projectPath('fixtures/cases') : path.resolve('cases');
 
   const attempts: CaseAttempt[] = redactValue([{ stdout: envelope.stdout, stderr: envelope.stderr, exitCode, signal: null, timedOut: false, elapsedMs: 0 }], { paths: [{ path: process.cwd(), placeholder: '<project>' }] });
   const expect = { verdict: opts.expect as VerdictName };

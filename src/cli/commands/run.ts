@@ -20,7 +20,7 @@ import type { Shard } from '#src/harness/shard.ts';
 import { genericDecoderFromOption } from '#src/routes/generic/decoder.ts';
 import { withDecoders } from '#src/routes/registry.ts';
 import type { RouteDecoder } from '#src/envelope/types.ts';
-import { clisOf, configFor, profilesOf } from '#src/config/project.ts';
+import { clisOf, configFor, ownCasesFolder, profilesOf } from '#src/config/project.ts';
 import type { DefinedContract } from '#src/contract/define.ts';
 import { PROBE_DRIVERS } from '#src/probe/drivers.ts';
 import { startupRoutes } from '#src/probe/startup.ts';
@@ -155,12 +155,7 @@ async function run(opts: RunCommandOptions, commandLine: string): Promise<number
   const project = await configFor(opts.config);
   // A config with contracts judges its own cases (its `cases`, else `cases/` beside it); one with
   // only a worker to certify judges the bundled corpus, as a run without a config does.
-  const casesDir =
-    opts.cases !== undefined
-      ? path.resolve(opts.cases)
-      : project && (project.casesDir !== null || project.contracts.length > 0)
-        ? (project.casesDir ?? path.join(project.dir, 'cases'))
-        : projectPath('fixtures/cases');
+  const casesDir = opts.cases !== undefined ? path.resolve(opts.cases) : ((project && ownCasesFolder(project)) ?? projectPath('fixtures/cases'));
   const bundled = casesDir === projectPath('fixtures/cases');
   const fromConfig = opts.cases === undefined && project && !bundled ? { file: shownPath(project.file), field: project.casesDir !== null ? 'the `cases` field' : 'the default cases folder (no `cases` field; cases/ beside the config)' } : undefined;
   await checkCasesFolder(casesDir, opts.cases ?? shownPath(casesDir), fromConfig);
