@@ -285,7 +285,7 @@ describe('init is idempotent and says what it keeps and what it would replace', 
 });
 
 describe("a team's folder is the default of every command that reads cases or a config", { timeout: 240_000 }, () => {
-  it('record --fix-ids fixes the config\'s cases without --out; run, lint and certify take a bare --config as the working folder\'s config, and refuse it where there is none', async () => {
+  it('record --fix-ids fixes the config\'s cases without --out; run, lint and certify take a bare --config as the working folder\'s config, and refuse it where there is none; --tag offers only tags the run has', async () => {
     const dir = path.join(root.dir, 'team-defaults');
     await mkdir(path.join(dir, 'contracts'), { recursive: true });
     await writeFile(path.join(dir, 'contracts', 'review.schema.json'), JSON.stringify(REVIEW_SCHEMA));
@@ -307,6 +307,15 @@ describe("a team's folder is the default of every command that reads cases or a 
     const lint = await routecertInProcess(['lint', '--config'], { cwd: dir });
     expect(lint.exitCode, lint.stderr).toBe(0);
     expect(lint.stdout).toContain('contracts/review.schema.json');
+    // A config without a worker: --tag offers only tags that select something (no certification tags).
+    const unknown = await routecertInProcess(['run', '--tag', 'nosuch', '--reports', path.join(dir, 'reports')], { cwd: dir });
+    expect(unknown.exitCode).toBe(2);
+    const offered = /Tags: ([^.]*)\./.exec(unknown.stderr)?.[1]?.split(', ') ?? [];
+    expect(offered, unknown.stderr).toContain('startup');
+    for (const t of ['certify', 'smoke', 'check', 'probe']) expect(offered).not.toContain(t);
+    const smoke = await routecertInProcess(['run', '--tag', 'smoke', '--reports', path.join(dir, 'reports')], { cwd: dir });
+    expect(smoke.exitCode).toBe(2);
+    expect(smoke.stderr).toContain('--tag smoke selects nothing');
     // Where there is no config, a bare --config is refused by each, naming what it looked for.
     const empty = path.join(root.dir, 'no-config');
     await mkdir(empty, { recursive: true });

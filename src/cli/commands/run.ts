@@ -126,11 +126,17 @@ export async function createRunFolder(parent: string, date = new Date()): Promis
   throw new Error(`[routecert] ${parent} already holds 1000 run folders named ${base}*`);
 }
 
-/** What the live sources of a run with probes could select (for the filter check). */
+/**
+ * What the live sources of a run with probes could select (for the filter check and the names its
+ * error offers): the startup probes always; the bundled scenario probes (tag `probe` and their plans'
+ * tags) only in a run without a config; the certification (tags `certify`, `smoke`, `check` and what
+ * the checks cover) only when a worker is certified. A tag offered here selects something.
+ */
 function liveSelectable(certifyRoutes: readonly string[], bundledProbes: boolean): Selectable {
   const drivers = bundledProbes ? PROBE_DRIVERS : [];
   const routes = PROBE_DRIVERS.flatMap((d) => startupRoutes(d)).concat(drivers.flatMap((d) => d.routes));
-  const tags = ['probe', 'startup', 'certify', 'smoke', 'check', ...drivers.flatMap((d) => planFor(d.cli).flatMap((p) => p.tags)), ...CHECKS.flatMap((c) => c.covers)];
+  const certifyTags = certifyRoutes.length > 0 ? ['certify', 'smoke', 'check', ...CHECKS.flatMap((c) => c.covers)] : [];
+  const tags = ['startup', ...(bundledProbes ? ['probe'] : []), ...certifyTags, ...drivers.flatMap((d) => planFor(d.cli).flatMap((p) => p.tags))];
   const ids = [
     ...drivers.flatMap((d) => d.routes.flatMap((r) => planFor(d.cli).map((p) => probeCaseId(r, p.slug)))),
     ...certifyRoutes.map((r) => certifyCaseId(r, '')),
