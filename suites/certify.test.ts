@@ -175,12 +175,15 @@ describe('routecert certify', () => {
     const run = await cli(['--config', file, '--check', 'forbidden-flags']);
     expect(run.exitCode).toBe(3);
     expect(run.stdout).toContain('the worker never called `claude`');
-    expect(run.stdout).toContain('adapter-broken');
+    // The count line leads with the failed smoke (it read "0 failed" right under the FAIL smoke lines).
+    expect(run.stdout).toMatch(/=> adapter-broken: smoke 2 of 2 failed; checks 0 passed, 0 failed, 1 skipped/);
     const dir = path.join(tmp, 'reports', readdirSync(path.join(tmp, 'reports')).sort().at(-1)!);
     const certificate = JSON.parse(readFileSync(path.join(dir, 'certificate.json'), 'utf8')) as { routes: RouteCertificate[] };
     expect(certificate.routes[0]!.status).toBe('adapter-broken');
     expect(certificate.routes[0]!.checks.every((c) => c.status === 'skipped')).toBe(true);
-    expect(readFileSync(path.join(dir, 'certificate.md'), 'utf8')).toContain('the adapter is broken');
+    const md = readFileSync(path.join(dir, 'certificate.md'), 'utf8');
+    expect(md).toContain('the adapter is broken');
+    expect(md).toContain('smoke 2 of 2 failed; checks 0 passed, 0 failed, 1 skipped.');
   }, LONG);
 
   it("a worker that cannot start: the smoke failure says how it ended and what it said (bash's 'No such file', exit 127)", async () => {

@@ -155,11 +155,15 @@ describe('a config error names the file, the field and the next step, never a st
   });
 
   it('certify finds routecert.config.json by itself; without any config it names the files it looked for', async () => {
-    const dir = await team('certify-json', { cases: 'cases', contracts: [contract('findings')], worker: { name: 'w', command: ['bash', 'w.sh'], prompt: 'stdin' }, routes: ['claude-code/json'] });
+    const dir = await team('certify-json', { cases: 'cases', contracts: [contract('findings')], worker: { name: 'w', command: ['bash', 'w.sh'], prompt: 'stdin' }, routes: ['claude-code/jsn'] });
     const r = await routecert(['certify'], { cwd: dir });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('config file routecert.config.json is not usable');
+    // Every problem in one round, before any header, and the README section of the worker's fields.
     expect(r.stderr).toContain('`worker.windowEnv`');
+    expect(r.stderr).toContain('unknown route `claude-code/jsn` in `routes[0]`');
+    expect(r.stderr).toContain('README "Certifying a worker"');
+    expect(r.stdout).toBe('');
     const none = path.join(root.dir, 'no-config');
     await mkdir(none, { recursive: true });
     const n = await routecert(['certify'], { cwd: none });

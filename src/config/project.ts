@@ -28,9 +28,11 @@ import type { Reporter } from '#src/report/reporter.ts';
 
 import { CONFIG_FILE_NAMES } from './fileNames.ts';
 
-/** The last line of a config error: what to do next. */
-export const NEXT_STEP = (file: string): string =>
-  `Fix ${file} and run the command again (the fields: README "Your own contracts", schemas/contract.schema.json; \`npx routecert init\` writes a starter).`;
+/** The last line of a config error: what to do next (`worker`: the worker part is at fault too, so its README section is named first). */
+export const NEXT_STEP = (file: string, worker = false): string =>
+  worker
+    ? `Fix ${file} and run the command again (the worker fields \`worker\`, \`routes\`, \`contract\`: README "Certifying a worker"; contracts: README "Your own contracts").`
+    : `Fix ${file} and run the command again (the fields: README "Your own contracts", schemas/contract.schema.json; \`npx routecert init\` writes a starter).`;
 
 /**
  * A loaded config:
@@ -106,10 +108,11 @@ export async function configFor(file: string | undefined, cwd: string = process.
 export async function loadProjectConfig(file: string): Promise<ProjectConfig> {
   const { value, file: absolute, dir } = await importConfig(file);
   const shown = path.relative(process.cwd(), absolute) || absolute;
+  let workerProblems = false;
   const fail = (problems: string[]): never => {
     // The same contract problem reached twice (a contract that is also the certification contract) is said once.
     const unique = problems.filter((p, i) => !problems.slice(0, i).some((q) => q.endsWith(p.replace(/^`contract` \(the contract the worker is certified against\): /, ''))));
-    throw new CertifyConfigError(`config file ${shown} is not usable:\n  - ${unique.join('\n  - ')}\n${NEXT_STEP(shown)}`);
+    throw new CertifyConfigError(`config file ${shown} is not usable:\n  - ${unique.join('\n  - ')}\n${NEXT_STEP(shown, workerProblems)}`);
   };
   if (!isPlainObject(value)) return fail(['the config must be an object (default-export defineConfig({...}), or a JSON object)']);
   // An unknown field first: a misspelt `cases` or `reporters` would otherwise be ignored, and a misspelt `contracts` reported as missing.
@@ -141,6 +144,7 @@ export async function loadProjectConfig(file: string): Promise<ProjectConfig> {
     const certifying = own ? { ...value, contract: own } : value;
     const certifyProblems = configProblems(certifying);
     pushAll(problems, certifyProblems);
+    workerProblems = certifyProblems.length > 0;
     if (certifyProblems.length === 0) certify = { config: certifying as unknown as CertifyConfig, file: absolute, dir };
   } else if (value.contracts === undefined && value.reporters === undefined) {
     problems.push('the config defines neither `contracts` (your contracts) nor `worker` (a worker to certify)');

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { CONFIG_FILE_NAMES } from '#src/config/fileNames.ts';
 import pc from 'picocolors';
 import { certify, checkCertifyOptions, type CertifyProgress } from '#src/harness/certify/certify.ts';
-import { blockingLines, notSelectedLine, writeCertificate } from '#src/harness/certify/certificate.ts';
+import { blockingLines, countsText, notSelectedLine, writeCertificate } from '#src/harness/certify/certificate.ts';
 import { CertifyConfigError } from '#src/harness/certify/config.ts';
 import { loadProjectConfig } from '#src/config/project.ts';
 import { UsageError } from '../options.ts';
@@ -43,7 +43,7 @@ function progress(write: (s: string) => void) {
       const c = e.certificate;
       const status = c.status === 'certified' ? pc.green(c.status) : c.status === 'not-certified' ? pc.red(c.status) : c.status === 'partial' ? pc.yellow(c.status) : pc.magenta(c.status);
       const leftOut = c.notSelected?.ids.length ? `, ${c.notSelected.ids.length} not run` : '';
-      write(`  => ${status}: ${c.summary.pass} passed, ${c.summary.fail} failed, ${c.summary.skipped} skipped${leftOut} (CLI ${c.cli.name} ${c.cli.version})\n`);
+      write(`  => ${status}: ${countsText(c)}${leftOut} (CLI ${c.cli.name} ${c.cli.version})\n`);
       const notRun = notSelectedLine(c);
       if (notRun !== null) write(`     ${notRun}\n`);
       for (const line of blockingLines(c)) write(`     ${line}\n`);

@@ -89,6 +89,17 @@ export interface RouteCertificate {
 }
 
 /**
+ * The counts of `r` as the console and certificate.md say them: `N passed, N failed, N skipped` over
+ * the checks (the smoke excluded, as `summary`), led by `smoke N of M failed; checks ` when a smoke
+ * check did not pass (an adapter-broken route read "0 failed" right under its FAIL smoke lines).
+ */
+export function countsText(r: Pick<RouteCertificate, 'smoke' | 'summary'>): string {
+  const smokeBad = r.smoke.filter((x) => x.status !== 'pass').length;
+  const checks = `${r.summary.pass} passed, ${r.summary.fail} failed, ${r.summary.skipped} skipped`;
+  return smokeBad > 0 ? `smoke ${smokeBad} of ${r.smoke.length} ${r.smoke.some((x) => x.status === 'fail') ? 'failed' : 'not run'}; checks ${checks}` : checks;
+}
+
+/**
  * The line that says how many checks of `r` a filter left out and why, or `null` when none was.
  * Shared by the console and certificate.md.
  */
@@ -255,7 +266,7 @@ export function certificateMarkdown(c: Certificate): string {
     const cliNote = r.cli.source ?? 'version the replayed cases were recorded with';
     const recorded = r.cli.casesRecordedWith && r.cli.casesRecordedWith !== r.cli.version ? `; cases recorded with ${r.cli.casesRecordedWith}` : '';
     const pinned = r.cli.pinned ? `; **not the ${r.cli.pinned} the consumer pins or bundles**` : '';
-    lines.push(`CLI \`${r.cli.name}\` ${r.cli.version} (${cliNote}${recorded}${pinned}); ${r.summary.pass} passed, ${r.summary.fail} failed, ${r.summary.skipped} skipped.`, '');
+    lines.push(`CLI \`${r.cli.name}\` ${r.cli.version} (${cliNote}${recorded}${pinned}); ${countsText(r)}.`, '');
     const leftOut = notSelectedLine(r);
     if (leftOut !== null) lines.push(`**${leftOut}.** Not run: ${r.notSelected!.ids.map((id) => `\`${id}\``).join(', ')}.`, '');
     const blocking = blockingLines(r);

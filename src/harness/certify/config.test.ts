@@ -45,6 +45,13 @@ describe('configProblems', () => {
     expect(configProblems({ worker: { ...worker, artifact: { select: (j: unknown) => j } }, routes: ['grok/json'] })).toEqual(['`worker.artifact` must be a path template or `{ path, select?, strict? }`']);
   });
 
+  it('names a misspelt route with the other problems, in one round (it came only after they were fixed, after the header printed)', () => {
+    expect(configProblems({ worker: { ...worker, windowEnv: {} }, routes: ['claude-code/json', 'claude-code/jsn'] })).toEqual([
+      expect.stringContaining('`worker.windowEnv` must name the environment variable `hardWindowS`'),
+      expect.stringMatching(/^unknown route `claude-code\/jsn` in `routes\[1\]` \(known: .*claude-code\/stream-json.*\); did you mean `claude-code\/json`/),
+    ]);
+  });
+
   it('wants the prompt file placeholder when the prompt goes by file', () => {
     expect(configProblems({ worker: { ...worker, command: ['w.sh'] }, routes: ['grok/json'] })).toEqual(['`worker.prompt` is "file" but no command token uses {prompt}']);
   });

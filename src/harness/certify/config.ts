@@ -20,7 +20,8 @@
 import { access, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pushAll } from '#src/arrays.ts';
-import { unknownFieldProblems } from '#src/diagnostics/didYouMean.ts';
+import { didYouMean, unknownFieldProblems } from '#src/diagnostics/didYouMean.ts';
+import { certifiableRoutes } from './routes.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
 import { ContractDefinitionError, type ContractDefinition, type DefinedContract } from '#src/contract/define.ts';
 import type { Contract } from '#src/contract/types.ts';
@@ -341,6 +342,15 @@ export function configProblems(value: unknown): string[] {
   }
   if (!Array.isArray(value.routes) || value.routes.length === 0 || !value.routes.every((r) => typeof r === 'string')) {
     problems.push('`routes` must be a non-empty array of route ids (e.g. "claude-code/stream-json")');
+  } else {
+    // Said with the other problems, before anything runs (an unknown route came a round later, after the header).
+    const known = certifiableRoutes();
+    for (const [i, r] of (value.routes as string[]).entries()) {
+      if (!known.includes(r)) {
+        const near = didYouMean(r, known);
+        problems.push(`unknown route \`${r}\` in \`routes[${i}]\` (known: ${known.join(', ')})${near.length > 0 ? `; did you mean ${near.map((n) => `\`${n}\``).join(' or ')}?` : ''}`);
+      }
+    }
   }
   // A defineContract() with a relative schema path is built when first read: its own problem (an
   // anchor the schema does not declare) is the config's problem, named with the field.

@@ -34,11 +34,16 @@ export interface CertifyRoute {
   sideFiles: readonly SideFileSpec[];
 }
 
+/** The routes a worker can be certified on: those of a CLI routecert can fake (its route definition names a binary). */
+export function certifiableRoutes(): string[] {
+  return routeIds().filter((r) => routeSpecFor(r)?.definition.bin);
+}
+
 /** Raised for a route no known CLI serves; the message lists the known routes. */
 export class UnknownCertifyRouteError extends Error {
   readonly code = 'ROUTECERT_UNKNOWN_ROUTE';
   constructor(route: string) {
-    super(`[routecert] unknown route "${route}". Known routes: ${routeIds().filter((r) => routeSpecFor(r)?.definition.bin).join(', ')}.`);
+    super(`[routecert] unknown route "${route}". Known routes: ${certifiableRoutes().join(', ')}.`);
     this.name = 'UnknownCertifyRouteError';
   }
 }
