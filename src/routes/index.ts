@@ -153,7 +153,8 @@ function code(s: string): string {
 }
 
 /**
- * The README's route table (markdown, one row per definition, ending in a newline): routes, CLI and
+ * The README's route table (markdown, one row per definition, ending in a newline): routes (and the
+ * startup-only routes a `--route` may name), CLI and
  * npm package, schema flag, where the answer lands, where the cases come from, the CLI version.
  */
 export function routesTableMarkdown(definitions: readonly RouteDefinition[] = ROUTE_DEFINITIONS): string {
@@ -162,7 +163,9 @@ export function routesTableMarkdown(definitions: readonly RouteDefinition[] = RO
     '|---|---|---|---|---|---|',
   ];
   for (const d of definitions) {
-    const routes = d.routes.map((r) => code(r.route)).join(', ');
+    const startupOnly = d.probe?.startupOnlyRoutes ?? [];
+    // A startup-only route is a `--route` value too (its startup column), so the table names it.
+    const routes = `${d.routes.map((r) => code(r.route)).join(', ')}${startupOnly.length > 0 ? ` (startup probes only: ${startupOnly.map(code).join(', ')})` : ''}`;
     const cli = d.bin === null ? '-' : `${d.title} (${d.npmPackage ? code(d.npmPackage) : 'not on npm'})`;
     const schema = d.bin === null ? '-' : d.schema === null ? 'in the prompt' : `${code(d.schema.flag)} ${d.schema.value === 'json' ? '(JSON, one token)' : '(file)'}`;
     const version = d.versions === null ? '-' : d.versions.reports ? `${d.versions.recorded} (reports ${d.versions.reports})` : d.versions.recorded;

@@ -143,9 +143,12 @@ describe('the agreement checks bite', () => {
     expect(readsAs('', 'jsonl')).toBe(false);
   });
 
-  it('the README table names every route, and the markers are required', () => {
+  it('the README table names every route a --route may name (startup-only ones too), and the markers are required', () => {
     const table = routesTableMarkdown();
     for (const r of routeIds()) expect(table).toContain(`\`${r}\``);
+    const startupOnly = ROUTE_DEFINITIONS.flatMap((d) => d.probe?.startupOnlyRoutes ?? []);
+    expect(startupOnly).toContain('claude-code/text');
+    for (const r of startupOnly) expect(table).toContain(`\`${r}\``);
     expect(() => withRoutesTable('# no markers\n')).toThrow(/no route table markers/);
   });
 });
