@@ -1,8 +1,11 @@
 /**
  * The certificates of a run: the results on `certify:<route>` routes grouped by route, each with
- * its status. One rule for every writer (console, markdown, HTML): a route is `certified` when no
- * check failed or errored and at least one check ran, `not certified` when one failed or errored,
- * `nothing checked` when every check was skipped. Writers print it; they never judge.
+ * its status. The status is the certification engine's (carried on each result as `certificate`,
+ * src/harness/certify/certificate.ts `routeStatus`): `certified`, `not certified`, `partial` (the
+ * run's filters left checks out), `adapter broken`, `could not run`. A result without it (a report
+ * of an older routecert) falls back to: `not certified` when a check failed or errored, `certified`
+ * when one ran, else `nothing checked`. One rule for every writer (console, markdown, HTML, diff):
+ * writers print it; they never judge.
  */
 import type { CaseResult } from './types.ts';
 
@@ -14,9 +17,20 @@ export interface CertificateSummary {
   route: string;
   checks: CaseResult[];
   pass: number;
-  status: 'certified' | 'not certified' | 'nothing checked';
+  status: 'certified' | 'not certified' | 'partial' | 'adapter broken' | 'could not run' | 'nothing checked';
+  /** Checks of the route the run's filters left out (0 when none was). */
+  notRun: number;
   failing: CaseResult[];
 }
+
+/** The engine's route status in the words the reports print. */
+const ENGINE_STATUS: Record<NonNullable<CaseResult['certificate']>['status'], CertificateSummary['status']> = {
+  certified: 'certified',
+  'not-certified': 'not certified',
+  partial: 'partial',
+  'adapter-broken': 'adapter broken',
+  'could-not-run': 'could not run',
+};
 
 /** Is `c` a certification result (not a corpus case or a probe)? */
 export function isCertification(c: Pick<CaseResult, 'route'>): boolean {
@@ -31,6 +45,8 @@ export function certificates(cases: readonly CaseResult[]): CertificateSummary[]
     const checks = byRoute.get(route)!;
     const failing = checks.filter((c) => c.outcome === 'fail' || c.outcome === 'error');
     const ran = checks.some((c) => c.outcome === 'pass' || c.outcome === 'fail');
-    return { route: route.slice(CERTIFY_PREFIX.length), checks, pass: checks.filter((c) => c.outcome === 'pass').length, status: failing.length > 0 ? 'not certified' : ran ? 'certified' : 'nothing checked', failing };
+    const engine = checks.find((c) => c.certificate !== undefined)?.certificate;
+    const status: CertificateSummary['status'] = engine ? ENGINE_STATUS[engine.status] : failing.length > 0 ? 'not certified' : ran ? 'certified' : 'nothing checked';
+    return { route: route.slice(CERTIFY_PREFIX.length), checks, pass: checks.filter((c) => c.outcome === 'pass').length, status, notRun: engine?.notRun ?? 0, failing };
   });
 }

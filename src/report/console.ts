@@ -62,9 +62,10 @@ export function summaryText(report: RunReport): string {
   if (certified.length > 0) {
     out.push('\nworker certificates:\n');
     for (const c of certified) {
-      const status = c.status === 'certified' ? pc.green(c.status) : c.status === 'not certified' ? pc.red(c.status) : pc.yellow(c.status);
+      const status = c.status === 'certified' ? pc.green(c.status) : c.status === 'not certified' || c.status === 'adapter broken' ? pc.red(c.status) : pc.yellow(c.status);
       const skipped = c.checks.filter((x) => x.outcome === 'skip').length;
-      out.push(`  ${c.route}: ${status}, ${c.pass} of ${c.checks.length} checks passed${skipped ? `, ${skipped} skipped` : ''}${c.failing.length ? `; not passed: ${c.failing.map((f) => f.id).join(', ')}` : ''}\n`);
+      const notRun = c.notRun > 0 ? `, ${c.notRun} not run (left out by the run's filters)` : '';
+      out.push(`  ${c.route}: ${status}, ${c.pass} of ${c.checks.length} checks passed${skipped ? `, ${skipped} skipped` : ''}${notRun}${c.failing.length ? `; not passed: ${c.failing.map((f) => f.id).join(', ')}` : ''}\n`);
     }
   }
   const s = report.summary;

@@ -104,9 +104,9 @@ function certificateSection(report: RunReport): string {
   const certified = certificates(report.cases);
   if (certified.length === 0) return '<p class="muted">No worker was certified in this run.</p>';
   return certified
-    .map(({ route, checks, pass, status }) => {
-      const badge = status === 'not certified' ? 'fail' : status === 'certified' ? 'pass' : 'skip';
-      return `<details class="cert"><summary><span class="badge ${badge}">${status}</span> <code>${esc(route)}</code>: ${pass}/${checks.length} checks passed</summary>${ordered(checks).map(caseBlock).join('')}</details>`;
+    .map(({ route, checks, pass, status, notRun }) => {
+      const badge = status === 'not certified' || status === 'adapter broken' ? 'fail' : status === 'certified' ? 'pass' : 'skip';
+      return `<details class="cert"><summary><span class="badge ${badge}">${status}</span> <code>${esc(route)}</code>: ${pass}/${checks.length} checks passed${notRun > 0 ? `, ${notRun} not run (filtered)` : ''}</summary>${ordered(checks).map(caseBlock).join('')}</details>`;
     })
     .join('');
 }

@@ -48,7 +48,7 @@ export function markdownSummary(report: RunReport): string {
   const certified = certificates(report.cases);
   if (certified.length > 0) {
     lines.push('## Worker certificates', '', '| worker route | status | checks passed | not passed |', '| --- | --- | --- | --- |');
-    for (const c of certified) lines.push(`| ${cell(c.route)} | ${c.status} | ${c.pass}/${c.checks.length} | ${cell(c.failing.map((f) => f.id).join(', '))} |`);
+    for (const c of certified) lines.push(`| ${cell(c.route)} | ${c.status} | ${c.pass}/${c.checks.length}${c.notRun > 0 ? ` (${c.notRun} not run: filtered)` : ''} | ${cell(c.failing.map((f) => f.id).join(', '))} |`);
     lines.push('');
   }
   const matrix = behaviourMatrix(report.cases);

@@ -44,6 +44,12 @@ export interface CaseResult {
    * route and slug, when the CLI version differs (src/harness/drift.ts). Information, never a failure.
    */
   drift?: string[];
+  /**
+   * Certification results only (route `certify:<route>`): the status the certification engine gave
+   * the whole route (src/harness/certify/certificate.ts), and how many of its checks the run's
+   * filters left out (`partial`, never `certified`, when any was).
+   */
+  certificate?: { status: 'certified' | 'not-certified' | 'partial' | 'adapter-broken' | 'could-not-run'; notRun: number };
 }
 
 /**

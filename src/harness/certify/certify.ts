@@ -374,7 +374,8 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
     let checkResults: CheckResult[];
     let blocking: { id: string; reason: string }[] = [];
     // A chosen records check brings the checks whose runs it reads.
-    const chosen = only?.length ? new Set(only.flatMap((id) => [id, ...(checks.find((d) => d.id === id)?.reads ?? [])])) : null;
+    // `checks: []` is a selection too (the smoke alone: `run --tag smoke`), not "every check".
+    const chosen = only !== undefined ? new Set(only.flatMap((id) => [id, ...(checks.find((d) => d.id === id)?.reads ?? [])])) : null;
     const rest = checks.filter((d) => d.stage !== 'smoke' && (!chosen || chosen.has(d.id)));
     const leftOut = checks.filter((d) => d.stage !== 'smoke' && chosen !== null && !chosen.has(d.id)).map((d) => d.id);
     const notSelected = leftOut.length > 0 ? { ids: leftOut, reason: `not selected by --check ${(only ?? []).join(', ')}` } : null;
@@ -494,7 +495,9 @@ export function adapterFault(smokeRuns: readonly RunObservation[], options: { ca
  * passed, but "certified" means every check ran); else `certified`.
  */
 export function routeStatus(smoke: readonly CheckResult[], checks: readonly CheckResult[], left: { unrun?: number; notSelected?: number } = {}): 'certified' | 'partial' | 'not-certified' {
-  if (smoke.some((r) => r.status === 'fail') || checks.some((r) => r.status === 'fail') || !checks.some((r) => r.status === 'pass') || (left.unrun ?? 0) > 0) return 'not-certified';
+  if (smoke.some((r) => r.status === 'fail') || checks.some((r) => r.status === 'fail') || (left.unrun ?? 0) > 0) return 'not-certified';
+  // A selection of the smoke alone (every check left out) is partial; a check that ran must pass.
+  if (!checks.some((r) => r.status === 'pass')) return checks.length === 0 && (left.notSelected ?? 0) > 0 ? 'partial' : 'not-certified';
   return (left.notSelected ?? 0) > 0 ? 'partial' : 'certified';
 }
 

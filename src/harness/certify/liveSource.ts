@@ -11,6 +11,7 @@ import type { CaseResult, RunFault } from '#src/report/types.ts';
 import type { CheckResult, RouteCertificate } from './certificate.ts';
 import { certify, type CertifyOptions } from './certify.ts';
 import { CHECKS } from './checks.ts';
+import { checksForContract } from './consumer.ts';
 import { CertifyConfigError, type CertifyConfig, type LoadedConfig } from './config.ts';
 
 /** The id of a check's case result: `certify-<route with / as ->-<check>`, e.g. `certify-claude-code-stream-json-retry-once`. */
@@ -40,6 +41,24 @@ function toCaseResult(config: LoadedConfig, route: RouteCertificate, check: Chec
     replay: `npx routecert certify --config ${configArg} --route ${route.route}`,
     durationMs: check.durationMs,
   };
+}
+
+/**
+ * The checks (besides the smoke) of `config`'s contract that the run's `--case` and `--tag` filters
+ * select on any of `routes`, for the engine's `checks` option; `null` when they select every check
+ * (or filter by neither), so the route can be certified. A check's tags are those of its result:
+ * `certify`, its stage, what it covers.
+ */
+function selectedChecks(config: CertifyConfig, routes: readonly string[], filter: CaseFilter): string[] | null {
+  if (!filter.ids?.length && !filter.tags?.length) return null;
+  const checks = checksForContract(config.contract).filter((d) => d.stage !== 'smoke');
+  const picked = checks.filter((d) => {
+    const stage = d.stage === 'records' ? 'check' : d.stage;
+    const byTag = !filter.tags?.length || filter.tags.some((t) => ['certify', stage, ...d.covers].includes(t));
+    const byId = !filter.ids?.length || routes.some((r) => filter.ids!.some((id) => certifyCaseId(r, d.id).startsWith(id)));
+    return byTag && byId;
+  });
+  return picked.length === checks.length ? null : picked.map((d) => d.id);
 }
 
 /**
@@ -74,9 +93,11 @@ export function certifyLiveSource(config: CertifyConfig | LoadedConfig, options:
         let routesDone = 0;
         let checks = 0;
         activity?.({ phase: 'certification', done: 0, total: routesWanted.length, running: routesWanted.slice(0, 3).join(', ') });
+        const selected = selectedChecks(loaded.config, routesWanted, filter);
         outcome = await certify(loaded, {
           ...options,
           routes: routesWanted,
+          ...(selected !== null ? { checks: selected } : {}),
           onProgress: (e) => {
             if (e.kind === 'check') checks += 1;
             if (e.kind === 'route-end') routesDone += 1;
@@ -91,6 +112,9 @@ export function certifyLiveSource(config: CertifyConfig | LoadedConfig, options:
         for (const [stage, checks] of [['smoke', route.smoke], ['check', route.checks]] as const) {
           for (const check of checks) {
             const result = toCaseResult(loaded, route, check, stage);
+            // The engine's status of the whole route travels with each result: the reports print it,
+            // never re-judge it from the results a filter kept (a filtered run read "certified").
+            result.certificate = { status: route.status, notRun: route.notSelected?.ids.length ?? 0 };
             if (filter.ids?.length && !filter.ids.some((id) => result.id.startsWith(id))) continue;
             if (filter.tags?.length && !filter.tags.some((t) => result.tags.includes(t))) continue;
             await emit(result);
