@@ -6,6 +6,8 @@
  * to every report (src/report/certificates.ts).
  */
 import { describe, expect, it } from 'vitest';
+import { blockingLines, certificateMarkdown } from '#src/harness/certify/certificate.ts';
+import { certify } from '#src/harness/certify/certify.ts';
 import { certifyLiveSource } from '#src/harness/certify/liveSource.ts';
 import type { CaseFilter } from '#src/harness/runCorpus.ts';
 import { certificates } from '#src/report/certificates.ts';
@@ -46,5 +48,19 @@ describe('a filtered run certifies nothing it did not check', () => {
     const [c] = certificates(failing);
     expect(c!.status).toBe('not certified');
     expect(c!.failing.map((f) => f.id)).toEqual(['certify-claude-code-stream-json-retry-once']);
+  }, LONG);
+});
+
+describe('a check that waits on a failed check', () => {
+  it('is not advised a new corpus case: the advice names the failed check it waits on, and certificate.md counts the failure', async () => {
+    // no-retry never retries: retry-once fails, and retry-paragraph (which reads retry-once's runs) has no retry to judge.
+    const outcome = await certify(bashMiniatureConfig('no-retry'), { checks: ['retry-paragraph'] });
+    const route = outcome.certificate.routes[0]!;
+    expect(route.checks.find((c) => c.id === 'retry-once')!.status).toBe('fail');
+    const lines = blockingLines(route);
+    expect(lines).toContain('retry-paragraph did not run: no retry was observed (retry-once says why)');
+    expect(lines.some((l) => /^next step: make `retry-once` pass/.test(l))).toBe(true);
+    expect(lines.some((l) => l.includes('give the corpus an accepted case'))).toBe(false);
+    expect(certificateMarkdown(outcome.certificate)).toContain('**Not certified: 1 check(s) failed (table below), and 1 check(s) did not run:**');
   }, LONG);
 });

@@ -77,7 +77,7 @@ describe('judging commands', { timeout: 180_000 }, () => {
       const r = await routecertInProcess(['run', '--no-probes', '--cases', dir, '--reports', reportsDir(), ...extra], { cwd: root.dir });
       expect(r.exitCode, r.stderr).toBe(0);
       expect(r.stdout).toContain('1 cases: 1 passed');
-      expect(r.stdout).toMatch(/1 passing case with warnings \(0000000000000000 .*final\.json\): id 0000000000000000 does not match its content \(expected [0-9a-f]{16}\); re-save it with `routecert record --fix-ids/);
+      expect(r.stdout).toMatch(/1 passing case with warnings \(0000000000000000 .*final\.json\): id 0000000000000000 does not match its content \(expected [0-9a-f]{16}\); re-save it with `npx routecert record --fix-ids` \(the config's cases folder/);
     }
     const quiet = await routecertInProcess(['run', '--no-probes', '--cases', dir, '--reports', reportsDir(), '--quiet'], { cwd: root.dir });
     expect(quiet.stdout).toMatch(/PASS .*0000000000000000[^\n]*\n\s+warning: id 0000000000000000 does not match its content/);

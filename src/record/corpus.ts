@@ -209,7 +209,7 @@ export async function loadCaseFile(file: string, displayName = file, options: Lo
   const c = value as CaseFile;
   const warnings: string[] = [];
   const expectedId = caseId(c);
-  if (c.id !== expectedId) warnings.push(`id ${c.id} does not match its content (expected ${expectedId}); re-save it with \`routecert record --fix-ids --out <its cases folder>\``);
+  if (c.id !== expectedId) warnings.push(`id ${c.id} does not match its content (expected ${expectedId}); re-save it with \`npx routecert record --fix-ids\` (the config's cases folder; another folder: \`--out <its cases folder>\`)`);
   const loaded: LoadedCase = { file: displayName, case: c, warnings };
   if (options.releaseAbove !== undefined && parsed.bytes >= options.releaseAbove) {
     c.attempts = [];

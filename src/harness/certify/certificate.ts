@@ -123,14 +123,21 @@ export function blockingLines(r: Pick<RouteCertificate, 'route' | 'blocking'>): 
   // records (its scenarios are final, or never accepted): a capture of one is the way.
   const nonfinal = r.blocking.some((b) => b.reason.includes('non-final case'));
   const other = r.blocking.some((b) => !b.reason.includes('non-final case') && !b.reason.includes('says why'));
+  // A check that did not run because another check saw nothing to judge ("(retry-once says why)")
+  // waits on that check, not on a new case: the advice names it (it fell through to "give the corpus
+  // an accepted case", which would not help).
+  const waitsOn = [...new Set(r.blocking.flatMap((b) => /\(([a-z0-9-]+) says why\)/.exec(b.reason)?.[1] ?? []))];
   return [
     ...r.blocking.map((b) => `${b.id} did not run: ${b.reason}`),
+    ...(waitsOn.length > 0
+      ? [`next step: make ${waitsOn.map((id) => `\`${id}\``).join(', ')} pass (see ${waitsOn.length === 1 ? 'its' : 'their'} evidence); the checks that read what ${waitsOn.length === 1 ? 'it observes' : 'they observe'} run then`]
+      : []),
     ...(nonfinal
       ? [
           `next step: give the corpus a non-final answer of ${r.route} that the contract retries (\`record --config\` records none): \`npx routecert record --from <capture> --route ${r.route} --expect retry\`, then certify again; a check that did not run keeps the route from certified`,
         ]
       : []),
-    ...(other || !nonfinal
+    ...(other || (!nonfinal && waitsOn.length === 0)
       ? [
           `next step: give the corpus an accepted case of ${r.route} that the check can derive from (\`npx routecert record --config <file>\` records one), then certify again; a check that did not run keeps the route from certified`,
         ]
@@ -271,7 +278,8 @@ export function certificateMarkdown(c: Certificate): string {
     if (leftOut !== null) lines.push(`**${leftOut}.** Not run: ${r.notSelected!.ids.map((id) => `\`${id}\``).join(', ')}.`, '');
     const blocking = blockingLines(r);
     if (blocking.length > 0) {
-      lines.push(`**Not certified because ${blocking.length - 1} check(s) did not run:**`, '');
+      const failed = r.checks.filter((k) => k.status === 'fail').length;
+      lines.push(`**Not certified: ${failed > 0 ? `${failed} check(s) failed (table below), and ` : ''}${r.blocking!.length} check(s) did not run:**`, '');
       for (const l of blocking) lines.push(`- ${l}`);
       lines.push('');
     }
