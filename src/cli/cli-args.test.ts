@@ -4,7 +4,7 @@
  * without a path; `--version`. (Its other commands: cli-select.test.ts, cli-run.test.ts.)
  */
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { certificateProblems } from '#src/harness/certify/certificate.ts';
@@ -18,6 +18,8 @@ const reportsDir = () => path.join(root.dir, `reports-${(n += 1)}`);
 
 beforeAll(async () => {
   root = await tempRoot('cli-args');
+  // A claude candidate outside the supported version range (record --bin claude=old-claude).
+  await writeFile(path.join(root.dir, 'old-claude'), '#!/bin/sh\necho "0.0.1 (Claude Code)"\n', { mode: 0o755 });
 }, 60_000);
 afterAll(() => root.remove(), 60_000);
 
@@ -27,6 +29,10 @@ describe('numbers and names are validated', { timeout: 180_000 }, () => {
     [['record', '--probe-timeout', '-5'], /argument '-5' is invalid/],
     [['probe', '--cli', 'claude', '--probe-timeout', '1.5'], /argument '1\.5' is invalid/],
     [['certify', '--concurrency', 'many'], /argument 'many' is invalid/],
+    // A selection that records nothing is said before the CLI is looked at (it was "not installed", exit 3, without the pinned CLI;
+    // here a candidate outside the supported range stands for any CLI that cannot be recorded: its refusal is another message).
+    [['record', '--route', 'claude-code/nosuch', '--bin', 'claude=old-claude'], /nothing to record\. Routes of claude: claude-code\/json, claude-code\/stream-json/],
+    [['record', '--scenario', 'nosuch', '--bin', 'claude=old-claude'], /nothing to record\. .*Scenarios: final,/],
     [['run', '--no-probes', '--shard', '3/2'], /option '--shard <i\/n>' argument '3\/2' is invalid/],
     [['run', '--no-probes', '--reporter', 'junt'], /Unknown reporter "junt"; did you mean "junit"\?/],
     [['run', '--no-probes', '--reporter', 'default', '--output-file', 'x.xml'], /no reporter chosen writes a file \(default writes to the console\): choose one and name it, e.g. --reporter junit --output-file junit=x.xml/],

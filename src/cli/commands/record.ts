@@ -118,12 +118,17 @@ export async function recordCommand(opts: RecordCommandOptions): Promise<number>
       return 2;
     }
   }
-  const cli = await probeTarget(driver, bins, opts.allowUnsupported === true);
-  if (typeof cli === 'number') return cli;
   const fullPlan = planFor(driver.cli);
   const routes = driver.routes.filter((r) => !opts.route?.length || opts.route.some((x) => r === x || r.startsWith(`${x}/`)));
   // Live: only the `final` plan (the other plans need the mock to misbehave), written as `live-final`.
   const plan = fullPlan.filter((p) => (opts.live ? p.slug === 'final' : !opts.scenario?.length || opts.scenario.includes(p.slug)));
+  // A selection that records nothing is a usage error (exit 2) whether or not the CLI is installed.
+  if (routes.length === 0 || plan.length === 0) {
+    process.stderr.write(`[routecert] nothing to record. Routes of ${driver.cli}: ${driver.routes.join(', ')}. Scenarios: ${fullPlan.map((p) => p.slug).join(', ') || '(no plan yet)'}.\n`);
+    return 2;
+  }
+  const cli = await probeTarget(driver, bins, opts.allowUnsupported === true);
+  if (typeof cli === 'number') return cli;
   if (opts.live) {
     try {
       const setup = liveSetup(driver);
@@ -132,10 +137,6 @@ export async function recordCommand(opts: RecordCommandOptions): Promise<number>
       process.stderr.write(`${(error as Error).message}\n`);
       return 2;
     }
-  }
-  if (routes.length === 0 || plan.length === 0) {
-    process.stderr.write(`[routecert] nothing to record. Routes of ${driver.cli}: ${driver.routes.join(', ')}. Scenarios: ${fullPlan.map((p) => p.slug).join(', ') || '(no plan yet)'}.\n`);
-    return 2;
   }
   const schema = JSON.parse(await readFile(projectPath('schemas/contracts/pov.schema.json'), 'utf8')) as Record<string, unknown>;
   const contract = await loadContract('pov');
