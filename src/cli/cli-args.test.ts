@@ -50,6 +50,16 @@ describe('numbers and names are validated', { timeout: 180_000 }, () => {
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/unknown check "nosuch"\. Checks: .*retry-once/);
     expect(existsSync(reports)).toBe(false);
+    // A misspelt check gets a suggestion; a check the pov contract has no rule for is refused (it was
+    // skipped, then "not-certified", exit 1, for a worker that did nothing wrong), and not offered.
+    const typo = await routecertInProcess(['certify', '--config', projectPath('routecert.config.ts'), '--check', 'retry-onc', '--reports', reports], { cwd: root.dir });
+    expect(typo.exitCode).toBe(2);
+    expect(typo.stderr).toContain('unknown check "retry-onc" (did you mean "retry-once"?)');
+    const inapplicable = await routecertInProcess(['certify', '--config', projectPath('routecert.config.ts'), '--check', 'last-shaped-wins', '--reports', reports], { cwd: root.dir });
+    expect(inapplicable.exitCode).toBe(2);
+    expect(inapplicable.stderr).toMatch(/--check: "last-shaped-wins" \(.+\) does not apply to contract pov, so it would certify nothing\. Checks of this contract: /);
+    expect(inapplicable.stderr.slice(inapplicable.stderr.indexOf('Checks of this contract'))).not.toContain('last-shaped-wins');
+    expect(existsSync(reports)).toBe(false);
   });
 
   it('certify --check <id> is a partial run, not a certificate: exit 0, status partial, and the console, certificate.md and certificate.json say how many checks did not run and why', async () => {

@@ -26,7 +26,8 @@ import { caseLabel } from './cases.ts';
 import { certificateHeader, corpusDigest, notSelectedLine, replayedCaseIds, toolVersions, type Certificate, type CertifiedCli, type CheckResult, type RouteCertificate } from './certificate.ts';
 import { DEFAULT_RUN_WINDOWS, OUTER_GRACE_MS, smokeCases, type CheckDefinition, type CheckEnv, type JudgedRun, type PlannedRun } from './checks.ts';
 import { artifactAdapter, CertifyConfigError, configProblems, schemaChannelOf, type CertifyConfig, type LoadedConfig } from './config.ts';
-import { definitionFrom, isPresetName, POV_DEFINITION, presetForCertify, rulesOf, type ContractDefinition } from './rules.ts';
+import { definitionFrom, isPresetName, POV_DEFINITION, presetForCertify, rulesOf, type CertifiedRules, type ContractDefinition } from './rules.ts';
+import { didYouMean } from '#src/diagnostics/didYouMean.ts';
 import { defineContract } from '#src/contract/define.ts';
 import type { ShimAttempt } from '#src/harness/shim/plan.ts';
 import { executeRun, toolEntries, type RunContext, type RunObservation, type RunWindows } from './execute.ts';
@@ -191,13 +192,46 @@ function skipped(def: CheckDefinition, reason: string): CheckResult {
  *
  * @throws {CertifyConfigError} naming the option and what it may be.
  */
+/** The certified rules of `cfg`'s contract and why a check does not apply to them (`null`: it applies); rules `null` for an unusable contract (certify's own error). */
+function applicability(cfg: CertifyConfig): { rules: CertifiedRules | null; why: (d: CheckDefinition) => string | null } {
+  let rules: CertifiedRules | null = null;
+  try {
+    rules = rulesOf(typeof cfg.contract === 'object' ? definitionFrom(cfg.contract) : presetForCertify(cfg.contract ?? 'pov'));
+  } catch {
+    rules = null;
+  }
+  return { rules, why: (d) => (rules === null ? null : (d.requires?.(rules) ?? null)) };
+}
+
+/**
+ * The checks (besides the smoke) of `cfg`'s contract that apply to it: those the contract has a rule
+ * for (a check's `requires`). What `--check` offers and `run --tag`/`--case` may select.
+ */
+export function checksThatApply(cfg: CertifyConfig): CheckDefinition[] {
+  const { why } = applicability(cfg);
+  return checksForContract(cfg.contract).filter((d) => d.stage !== 'smoke' && why(d) === null);
+}
+
 export function checkCertifyOptions(cfg: CertifyConfig, options: Pick<CertifyOptions, 'routes' | 'checks'>): void {
   const routes = cfg.routes.filter((r) => !options.routes?.length || options.routes.some((x) => r === x || r.startsWith(`${x}/`)));
   if (routes.length === 0) throw new CertifyConfigError(`--route ${options.routes?.join(', ')}: no route of the config matches. The config's routes: ${cfg.routes.join(', ')}.`);
-  const checks = checksForContract(cfg.contract).filter((d) => d.stage !== 'smoke');
-  const unknownChecks = (options.checks ?? []).filter((id) => !checks.some((d) => d.id === id));
+  const all = checksForContract(cfg.contract).filter((d) => d.stage !== 'smoke');
+  // A check the contract has no rule for is skipped whatever the worker does: selecting it alone
+  // certified nothing and read "not-certified" (exit 1). Only the checks that apply are offered.
+  const { rules, why } = applicability(cfg);
+  const listed = checksThatApply(cfg).map((d) => d.id);
+  const unknownChecks = (options.checks ?? []).filter((id) => !all.some((d) => d.id === id));
   if (unknownChecks.length > 0) {
-    throw new CertifyConfigError(`--check ${unknownChecks.join(', ')}: unknown check ${unknownChecks.map((id) => `"${id}"`).join(', ')}. Checks: ${checks.map((d) => d.id).join(', ')}`);
+    const near = unknownChecks.flatMap((id) => didYouMean(id, listed));
+    throw new CertifyConfigError(`--check ${unknownChecks.join(', ')}: unknown check ${unknownChecks.map((id) => `"${id}"`).join(', ')}${near.length > 0 ? ` (did you mean ${near.map((n) => `"${n}"`).join(' or ')}?)` : ''}. Checks: ${listed.join(', ')}`);
+  }
+  const inapplicable = (options.checks ?? []).flatMap((id) => {
+    const d = all.find((x) => x.id === id)!;
+    const reason = why(d);
+    return reason === null ? [] : [`"${id}" (${reason})`];
+  });
+  if (inapplicable.length > 0) {
+    throw new CertifyConfigError(`--check: ${inapplicable.join(', ')} does not apply to contract ${rules!.contract}, so it would certify nothing. Checks of this contract: ${listed.join(', ')}`);
   }
 }
 

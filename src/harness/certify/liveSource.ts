@@ -9,9 +9,8 @@ import type { CaseFilter } from '#src/harness/runCorpus.ts';
 import { inShard } from '#src/harness/shard.ts';
 import type { CaseResult, RunFault } from '#src/report/types.ts';
 import type { CheckResult, RouteCertificate } from './certificate.ts';
-import { certify, type CertifyOptions } from './certify.ts';
+import { certify, checksThatApply, type CertifyOptions } from './certify.ts';
 import { CHECKS } from './checks.ts';
-import { checksForContract } from './consumer.ts';
 import { CertifyConfigError, type CertifyConfig, type LoadedConfig } from './config.ts';
 
 /** The id of a check's case result: `certify-<route with / as ->-<check>`, e.g. `certify-claude-code-stream-json-retry-once`. */
@@ -44,14 +43,14 @@ function toCaseResult(config: LoadedConfig, route: RouteCertificate, check: Chec
 }
 
 /**
- * The checks (besides the smoke) of `config`'s contract that the run's `--case` and `--tag` filters
- * select on any of `routes`, for the engine's `checks` option; `null` when they select every check
- * (or filter by neither), so the route can be certified. A check's tags are those of its result:
+ * The checks (besides the smoke) that apply to `config`'s contract and that the run's `--case` and
+ * `--tag` filters select on any of `routes`, for the engine's `checks` option; `null` when they
+ * select every such check (or filter by neither), so the route can be certified. A check's tags are those of its result:
  * `certify`, its stage, what it covers.
  */
 function selectedChecks(config: CertifyConfig, routes: readonly string[], filter: CaseFilter): string[] | null {
   if (!filter.ids?.length && !filter.tags?.length) return null;
-  const checks = checksForContract(config.contract).filter((d) => d.stage !== 'smoke');
+  const checks = checksThatApply(config);
   const picked = checks.filter((d) => {
     const stage = d.stage === 'records' ? 'check' : d.stage;
     const byTag = !filter.tags?.length || filter.tags.some((t) => ['certify', stage, ...d.covers].includes(t));
