@@ -168,30 +168,6 @@ function skipped(def: CheckDefinition, reason: string): CheckResult {
   return { id: def.id, title: def.title, status: 'skipped', reason, evidence: [], cases: [], covers: [...def.covers], expectedVerdict: def.expectedVerdict, durationMs: 0 };
 }
 
-/**
- * Certify the worker of `config` on each of its routes.
- *
- * Never throws for what the worker does: a failing check (the smoke included) is a `fail` in the
- * certificate and every other check still runs; only an adapter that never reached the worker is
- * `adapter-broken` (exit code 3, see {@link adapterFault}).
- *
- * Memory (issue 24): the corpus is held as `routecert run` holds it, and no more: a case file of
- * `RELEASE_CASE_BYTES` (16 MiB) or more is listed and checked but its attempts are not kept, so it
- * is not replayed (fake CLIs replay the cases certification holds; with probes on, the run beside
- * it holds its own copy of the corpus).
- *
- * @throws {CertifyConfigError} for an unusable config, an unknown route, or a schema file that does not load.
- * @example
- * const { certificate, exitCode } = await certify(await loadConfig('routecert.config.ts'));
- * certificate.routes[0].checks.find((c) => c.id === 'retry-once')?.status // 'pass'
- */
-/**
- * The options a user typed that the config cannot honour, found before any work (`certify` checks
- * them first, and so does the command, before it prints its first line): a `--check` that names no
- * check of the config's contract (the error lists them), a `--route` that matches none of its routes.
- *
- * @throws {CertifyConfigError} naming the option and what it may be.
- */
 /** The certified rules of `cfg`'s contract and why a check does not apply to them (`null`: it applies); rules `null` for an unusable contract (certify's own error). */
 function applicability(cfg: CertifyConfig): { rules: CertifiedRules | null; why: (d: CheckDefinition) => string | null } {
   let rules: CertifiedRules | null = null;
@@ -212,6 +188,13 @@ export function checksThatApply(cfg: CertifyConfig): CheckDefinition[] {
   return checksForContract(cfg.contract).filter((d) => d.stage !== 'smoke' && why(d) === null);
 }
 
+/**
+ * The options a user typed that the config cannot honour, found before any work (`certify` checks
+ * them first, and so does the command, before it prints its first line): a `--check` that names no
+ * check of the config's contract (the error lists them), a `--route` that matches none of its routes.
+ *
+ * @throws {CertifyConfigError} naming the option and what it may be.
+ */
 export function checkCertifyOptions(cfg: CertifyConfig, options: Pick<CertifyOptions, 'routes' | 'checks'>): void {
   const routes = cfg.routes.filter((r) => !options.routes?.length || options.routes.some((x) => r === x || r.startsWith(`${x}/`)));
   if (routes.length === 0) throw new CertifyConfigError(`--route ${options.routes?.join(', ')}: no route of the config matches. The config's routes: ${cfg.routes.join(', ')}.`);
@@ -219,7 +202,7 @@ export function checkCertifyOptions(cfg: CertifyConfig, options: Pick<CertifyOpt
   // A check the contract has no rule for is skipped whatever the worker does: selecting it alone
   // certified nothing and read "not-certified" (exit 1). Only the checks that apply are offered.
   const { rules, why } = applicability(cfg);
-  const listed = checksThatApply(cfg).map((d) => d.id);
+  const listed = all.filter((d) => why(d) === null).map((d) => d.id);
   const unknownChecks = (options.checks ?? []).filter((id) => !all.some((d) => d.id === id));
   if (unknownChecks.length > 0) {
     const near = unknownChecks.flatMap((id) => didYouMean(id, listed));
@@ -235,6 +218,23 @@ export function checkCertifyOptions(cfg: CertifyConfig, options: Pick<CertifyOpt
   }
 }
 
+/**
+ * Certify the worker of `config` on each of its routes.
+ *
+ * Never throws for what the worker does: a failing check (the smoke included) is a `fail` in the
+ * certificate and every other check still runs; only an adapter that never reached the worker is
+ * `adapter-broken` (exit code 3, see {@link adapterFault}).
+ *
+ * Memory (issue 24): the corpus is held as `routecert run` holds it, and no more: a case file of
+ * `RELEASE_CASE_BYTES` (16 MiB) or more is listed and checked but its attempts are not kept, so it
+ * is not replayed (fake CLIs replay the cases certification holds; with probes on, the run beside
+ * it holds its own copy of the corpus).
+ *
+ * @throws {CertifyConfigError} for an unusable config, an unknown route, or a schema file that does not load.
+ * @example
+ * const { certificate, exitCode } = await certify(await loadConfig('routecert.config.ts'));
+ * certificate.routes[0].checks.find((c) => c.id === 'retry-once')?.status // 'pass'
+ */
 export async function certify(config: CertifyConfig | LoadedConfig, options: CertifyOptions = {}): Promise<CertifyOutcome> {
   const loaded = asLoaded(config);
   const problems = configProblems(loaded.config);
