@@ -38,13 +38,16 @@ describe('a filtered run certifies nothing it did not check', () => {
     expect(c!.notRun).toBeGreaterThan(20);
     // picocolors colours in-process output when CI is set (as .ci/run's machine does): judge the words.
     const text = stripVTControlCharacters(summaryText({ cases: results, faults: [], summary: { total: 2, pass: 2, fail: 0, error: 0, skip: 0, faults: 0, byVerdict: {} }, header: {} } as unknown as RunReport));
-    expect(text).toMatch(/claude-code\/stream-json: partial, 2 of 2 checks passed, \d+ not run \(left out by the run's filters\)/);
+    expect(text).toMatch(/claude-code\/stream-json: partial, smoke 2 of 2 passed; no check ran, \d+ not run \(left out by the run's filters\)/);
   }, LONG);
 
   it('--case of a check the worker passes: partial; --case of one it fails: not certified, the check named', async () => {
     const passing = await filtered({ ids: ['certify-claude-code-stream-json-tie-to-later'] });
     expect(passing.map((r) => [r.id, r.outcome])).toEqual([['certify-claude-code-stream-json-tie-to-later', 'pass']]);
     expect(certificates(passing)[0]!.status).toBe('partial');
+    // The engine's certificate names the run's filter, not a `--check` the user never typed.
+    const engine = await certify(bashMiniatureConfig('no-retry'), { checks: ['tie-to-later'], selectedBy: 'run --case certify-claude-code-stream-json-tie-to-later' });
+    expect(engine.certificate.routes[0]!.notSelected?.reason).toBe('not selected by run --case certify-claude-code-stream-json-tie-to-later');
     const failing = await filtered({ ids: ['certify-claude-code-stream-json-retry-once'] });
     expect(failing.map((r) => [r.id, r.outcome])).toEqual([['certify-claude-code-stream-json-retry-once', 'fail']]);
     const [c] = certificates(failing);

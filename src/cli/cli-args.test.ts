@@ -111,6 +111,11 @@ describe('numbers and names are validated', { timeout: 180_000 }, () => {
     await fs.writeFile(path.join(team, 'new', 'x.schema.json'), JSON.stringify({ type: 'object', required: ['a'], properties: { a: { type: 'string' }, b: { type: 'string' } } }));
     const clean = await routecertInProcess(['lint', '--config', 'routecert.config.json'], { cwd: team });
     expect(clean.exitCode, clean.stderr).toBe(0);
+    // A named folder holding the contract's own schema lints that schema once, by its contract's CLIs.
+    const overlap = await routecertInProcess(['lint', '--config', 'routecert.config.json', 'schemas'], { cwd: team });
+    expect(overlap.stdout.match(/answer\.schema\.json/g), overlap.stdout).toHaveLength(1);
+    expect(overlap.stdout).toContain('routecert lint: 1 file, no findings');
+    expect(overlap.exitCode).toBe(0);
     const both = await routecertInProcess(['lint', '--config', 'routecert.config.json', '--profile', 'codex', 'new'], { cwd: team });
     expect(both.stdout).toContain('contract answer (clis: codex)');
     expect(both.stdout).toMatch(/new[\\/]x\.schema\.json/);

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyCorpus, routecert, routecertInProcess, smallCorpus, tempRoot } from './cliTestKit.ts';
+import { BUNDLED_CASES, copyCorpus, routecert, routecertInProcess, smallCorpus, tempRoot } from './cliTestKit.ts';
 
 let root: Awaited<ReturnType<typeof tempRoot>>;
 /** Every claude-code/json case of the corpus, one of them failing (cliTestKit `smallCorpus`). */
@@ -101,6 +101,11 @@ describe('other selections that select nothing exit 2, naming what exists (hnew 
     expect(r.stderr).toContain('has route nosuch/json');
     expect(r.stderr).toContain('Routes of the selected cases: claude-code/json.');
     expect(existsSync(reports)).toBe(false);
+    // On the bundled corpus the message names it, not routecert's install path on this machine.
+    const bundled = await routecertInProcess(['run', '--no-probes', '--route', 'claude-code/json', '--generic', 'nosuch/json=key=answer', '--reports', reports], { cwd: root.dir });
+    expect(bundled.exitCode, bundled.stdout + bundled.stderr).toBe(2);
+    expect(bundled.stderr).toContain("no selected case of the bundled corpus (routecert's fixtures/cases) has route nosuch/json");
+    expect(bundled.stderr).not.toContain(BUNDLED_CASES);
   });
 
   it('an empty --shard stays exit 0 and says so (README: a fixed CI matrix), but diff of two reports with nothing in them is exit 2: nothing was compared', async () => {

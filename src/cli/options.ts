@@ -128,7 +128,7 @@ export async function checkCasesFolder(dir: string, shown: string, fromConfig?: 
   } catch {
     throw new UsageError(
       fromConfig
-        ? `${what}: no such folder (${dir}). Create it (\`npx routecert record --config ${fromConfig.file}\` records cases into it), or point ${fromConfig.field} at your cases folder.`
+        ? `${what}: no such folder (${dir}). Create it (\`npx routecert record --config ${fromConfig.file}\` records cases into it), or ${fromConfig.field === 'the `cases` field' ? 'point that field at your cases folder' : 'set the config\'s `cases` field to your cases folder'}.`
         : `${what}: no such folder (${dir}). Give a folder of case files, or leave --cases out for the bundled corpus.`,
     );
   }

@@ -151,7 +151,13 @@ describe('a config error names the file, the field and the next step, never a st
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('the `cases` field of routecert.config.json ("cases"): no such folder');
     expect(r.stderr).toContain('npx routecert record --config routecert.config.json');
+    expect(r.stderr).toContain('or point that field at your cases folder.');
     expect(r.stderr).not.toContain('--cases');
+    // Without a `cases` field the advice is to add one (it read "point the default cases folder (...) at your cases folder").
+    const bare = await team('no-cases-field', { contracts: [contract('findings')] });
+    const b = await routecert(['run', '--no-probes'], { cwd: bare });
+    expect(b.exitCode).toBe(2);
+    expect(b.stderr).toContain("or set the config's `cases` field to your cases folder.");
   });
 
   it('certify finds routecert.config.json by itself; without any config it names the files it looked for', async () => {
@@ -262,6 +268,12 @@ describe('init is idempotent and says what it keeps and what it would replace', 
     const first = await routecert(['init', '--schemas', 'contracts', '--json'], { cwd: dir });
     expect(first.exitCode, first.stderr).toBe(0);
     expect(first.stdout).toContain('wrote routecert.config.json');
+    // The anchor `findings` is an array the schema lets be empty: `[]` is "found nothing", and a starter case says it is accepted.
+    const config = JSON.parse(await readFile(path.join(dir, 'routecert.config.json'), 'utf8')) as { contracts: { anchor: string; emptyIsAnswer?: boolean }[] };
+    expect(config.contracts[0]).toMatchObject({ anchor: 'findings', emptyIsAnswer: true });
+    const nothing = JSON.parse(await readFile(path.join(dir, 'cases', 'review', 'found-nothing.json'), 'utf8')) as { expect: { verdict: string; value: { findings: unknown[] } } };
+    expect(nothing.expect.verdict).toBe('accepted');
+    expect(nothing.expect.value.findings).toEqual([]);
     const again = await routecertInProcess(['init', '--schemas', 'contracts', '--json'], { cwd: dir });
     expect(again.exitCode).toBe(0);
     expect(again.stdout).toContain('kept  routecert.config.json (exists, the same as init writes)');

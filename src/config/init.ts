@@ -7,16 +7,18 @@
  *   schemas folder (`*.schema.json`, else `*.json`), named after the file; anchor = the schema's
  *   first required property (else its first property); finality = a boolean `final` or `done`
  *   property when the schema has one (with a retry policy: 600 s window, 60 s minimum), else `none`;
- *   selection `score`; `clis` = the schema-flag CLIs found installed (else every schema-flag CLI);
+ *   selection `score`; `emptyIsAnswer` when the anchor is an array the schema lets be empty; `clis` = the schema-flag CLIs found installed (else every schema-flag CLI);
  * - with no schema file: `schemas/answer.schema.json`, an example schema, and its contract;
  * - `cases/<contract>/`: per contract, an accepted answer (a payload generated from the schema, as
- *   Claude Code's `structured_output`), prose without an answer (`dropped-unusable`), and for a
+ *   Claude Code's `structured_output`), prose without an answer (`dropped-unusable`), for an
+ *   `emptyIsAnswer` contract the empty anchor list (`accepted`) when the schema takes it, and for a
  *   contract with finality a non-final answer on its last attempt (`dropped-nonfinal`).
  */
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { defineContract, type ContractDefinition } from '#src/contract/define.ts';
+import { compileValidator } from '#src/contract/validator.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
 import { schemaSizeProblem } from '#src/schema/limit.ts';
 import { redactOutput, redactValue } from '#src/diagnostics/redact.ts';
@@ -108,13 +110,22 @@ function retryParagraph(flag: string): string {
   return `Your previous response set "${flag}" to false, so it was not your final answer. This response is the final one: answer again with your complete answer, valid against the schema, and "${flag}": true.`;
 }
 
+/** Does `schema` describe an array (`type: "array"`, or a type list naming it)? */
+function isArraySchema(schema: Record<string, unknown>): boolean {
+  return schema.type === 'array' || (Array.isArray(schema.type) && schema.type.includes('array'));
+}
+
 /** The starter definition for `schema` (see the module doc), with its schema path relative to the config. */
 export function starterDefinition(name: string, schemaPath: string, schema: Record<string, unknown>, clis: string[]): ContractDefinition {
   const properties = isPlainObject(schema.properties) ? schema.properties : {};
   const required = Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : [];
   const flag = ['final', 'done'].find((k) => isPlainObject(properties[k]) && (properties[k] as Record<string, unknown>).type === 'boolean');
   const anchor = required.find((r) => r !== flag) ?? Object.keys(properties).find((k) => k !== flag) ?? required[0] ?? 'answer';
-  const def: ContractDefinition = { name, schema: schemaPath, anchor, finality: flag ? { key: flag } : 'none', selection: 'score', clis };
+  // An anchor array the schema lets be empty: `[]` is a "found nothing" answer, not a missing one
+  // (init left it off, and the starter contract dropped a schema-valid empty list as unusable).
+  const anchorSchema = properties[anchor];
+  const emptyIsAnswer = isPlainObject(anchorSchema) && isArraySchema(anchorSchema) && !(typeof anchorSchema.minItems === 'number' && anchorSchema.minItems >= 1);
+  const def: ContractDefinition = { name, schema: schemaPath, anchor, finality: flag ? { key: flag } : 'none', selection: 'score', ...(emptyIsAnswer ? { emptyIsAnswer } : {}), clis };
   if (flag) def.retry = { hardWindowMs: 600_000, retryMinMs: 60_000, paragraph: retryParagraph(flag) };
   return def;
 }
@@ -150,6 +161,13 @@ export async function starterCases(def: ContractDefinition, schema: Record<strin
     'accepted.json': caseFile(def.name, `${def.name}: a schema-valid answer in structured_output is accepted`, [claudeEnvelope(JSON.stringify(payload), payload)], { verdict: 'accepted', origin: 'structured_output', value: payload }, ['accepted']),
     'prose-only.json': caseFile(def.name, `${def.name}: prose without a JSON answer is dropped`, [claudeEnvelope('I could not finish the review in time.')], { verdict: 'dropped-unusable' }, ['no-answer']),
   };
+  if (def.emptyIsAnswer) {
+    // "Found nothing" is accepted, when the schema takes the empty list with the rest of the sample.
+    const nothing = { ...payload, [def.anchor]: [] };
+    if (compileValidator(schema)(nothing).length === 0) {
+      cases['found-nothing.json'] = caseFile(def.name, `${def.name}: an empty "${def.anchor}" list is a "found nothing" answer, accepted (emptyIsAnswer)`, [claudeEnvelope(JSON.stringify(nothing), nothing)], { verdict: 'accepted', origin: 'structured_output', value: nothing }, ['accepted', 'empty-answer']);
+    }
+  }
   if (flag) {
     const nonfinal = { ...payload, [flag]: false };
     const attempt = { ...claudeEnvelope(JSON.stringify(nonfinal), nonfinal), elapsedMs: 590_000 };

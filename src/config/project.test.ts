@@ -1,8 +1,10 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configFor, loadProjectConfig, clisOf, profilesOf } from '#src/config/project.ts';
+import { projectPath } from '#src/paths.ts';
 
 let dir: string;
 const SCHEMA = { type: 'object', required: ['answer'], properties: { answer: { type: 'string' } } };
@@ -40,7 +42,27 @@ describe('loadProjectConfig', () => {
     const message = (error as Error).message;
     expect(message).toContain('contracts/1 ("a"): a contract named "a" is defined twice');
     expect(message).toContain('contracts/2 ("b"): unknown CLI "claud" in clis');
-    expect(message).toContain('contracts/3 ("c"): contract "c": schema file gone.json not found');
+    expect(message).toContain('contracts/3 ("c"): schema file gone.json not found');
+  });
+
+  it('names every problem of one contract in one round, each with a did-you-mean (they came one per round: fields, then the anchor, then clis)', async () => {
+    const typos = { anchor: 'answr', selection: 'scor', textFallback: 'fence', clis: ['claud'] };
+    const expected = [
+      'unknown CLI "claud" in clis (known: claude,',
+      '; did you mean "claude"?',
+      '`selection` must be "score" or "last-shaped"; did you mean "score"?',
+      '`textFallback` must be "any", "fenced" or "off"; did you mean "fenced"?',
+      '`anchor` "answr" names no property of a.schema.json: the schema at /properties lists "answer"; did you mean "answer"?',
+    ];
+    const json = ((await loadProjectConfig(await config('typos.json', { contracts: [contract(typos)] })).catch((e: Error) => e)) as Error).message;
+    for (const text of expected) expect(json).toContain(text);
+    // A .ts config's defineContract refuses at import time, before the config's folder is known: the
+    // loader checks the definition again against that folder, so the anchor and clis come in the same round.
+    const ts = path.join(dir, 'typos.config.ts');
+    await writeFile(ts, `import { defineConfig, defineContract } from ${JSON.stringify(pathToFileURL(projectPath('src/index.ts')).href)};\nexport default defineConfig({ contracts: [defineContract(${JSON.stringify(contract(typos))} as never)] });\n`);
+    const fromTs = ((await loadProjectConfig(ts).catch((e: Error) => e)) as Error).message;
+    for (const text of expected) expect(fromTs).toContain(text);
+    expect(fromTs).not.toContain(path.join(dir, 'a.schema.json'));
   });
 
   it("a worker's `contract` may name one of the config's own contracts (a JSON config cannot refer to it otherwise)", async () => {

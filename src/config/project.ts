@@ -17,11 +17,10 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { projectPath } from '#src/paths.ts';
 import { pushAll } from '#src/arrays.ts';
-import { defineContract, ContractDefinitionError, type ContractDefinition, type DefinedContract } from '#src/contract/define.ts';
+import { type ContractDefinition, type DefinedContract } from '#src/contract/define.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
-import { KNOWN_CLIS } from '#src/probe/known.ts';
 import { LINT_PROFILE_BY_CLI } from '#src/probe/startup.ts';
-import { CertifyConfigError, configFieldProblems, configProblems, importConfig, reporterProblems, type CertifyConfig, type LoadedConfig } from '#src/harness/certify/config.ts';
+import { CertifyConfigError, configFieldProblems, configProblems, checkContractEntry, importConfig, reporterProblems, type CertifyConfig, type LoadedConfig } from '#src/harness/certify/config.ts';
 import { isPresetName } from '#src/harness/certify/rules.ts';
 import type { BuiltinReporterName } from '#src/report/names.ts';
 import type { Reporter } from '#src/report/reporter.ts';
@@ -119,21 +118,15 @@ export async function loadProjectConfig(file: string): Promise<ProjectConfig> {
   const problems: string[] = configFieldProblems(value);
   const contracts: DefinedContract[] = [];
   if (value.contracts !== undefined && !Array.isArray(value.contracts)) problems.push('`contracts` must be an array of defineContract({...}) (or of contract definitions in JSON)');
-  const known = new Set(KNOWN_CLIS.map((k) => k.name));
   for (const [i, entry] of (Array.isArray(value.contracts) ? value.contracts : []).entries()) {
     const def = (isPlainObject(entry) && isPlainObject(entry.source) ? entry.source : entry) as ContractDefinition;
     const label = `contracts/${i}${isPlainObject(def) && typeof def.name === 'string' ? ` ("${def.name}")` : ''}`;
-    try {
-      const contract = defineContract(def, dir);
-      if (contracts.some((c) => c.name === contract.name)) problems.push(`${label}: a contract named "${contract.name}" is defined twice`);
-      for (const cli of contract.definition.clis ?? []) {
-        if (!known.has(cli)) problems.push(`${label}: unknown CLI "${cli}" in clis. Known CLIs: ${[...known].join(', ')}`);
-      }
-      contracts.push(contract);
-    } catch (error) {
-      if (!(error instanceof ContractDefinitionError)) throw error;
-      problems.push(`${label}: ${error.message.replace(/^\[routecert\] /, '').replace(/:\n {2}- /, ': ').replace(/\n {2}- /g, '; ')}`);
-    }
+    // Every problem of the contract in one round (they came one per round: fields, then the anchor, then clis).
+    const { contract, problems: entryProblems } = checkContractEntry(def, dir);
+    for (const problem of entryProblems) problems.push(`${label}: ${problem}`);
+    if (contract === null || entryProblems.length > 0) continue;
+    if (contracts.some((c) => c.name === contract.name)) problems.push(`${label}: a contract named "${contract.name}" is defined twice`);
+    contracts.push(contract);
   }
   if (value.cases !== undefined && (typeof value.cases !== 'string' || value.cases === '')) problems.push('`cases` must be a folder path (relative to the config file)');
   let certify: LoadedConfig | null = null;

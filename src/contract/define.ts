@@ -32,7 +32,7 @@ import { readFileSync } from 'node:fs';
 import { inlineSchemaSizeProblem, schemaSizeProblem } from '#src/schema/limit.ts';
 import path from 'node:path';
 import { pushAll } from '#src/arrays.ts';
-import { unknownFieldProblems } from '#src/diagnostics/didYouMean.ts';
+import { didYouMean, didYouMeanTail, unknownFieldProblems } from '#src/diagnostics/didYouMean.ts';
 import { boundLine, type ClipPolicy } from '#src/diagnostics/evidence.ts';
 import { isPlainObject, isStructuredOrigin } from '#src/envelope/keys.ts';
 import type { Candidate, Decoded, DecodeOptions } from '#src/envelope/types.ts';
@@ -76,9 +76,16 @@ export const DEFAULT_HARD_WINDOW_MS = 600_000;
 /** Raised for a definition that cannot be used; the message names the contract and the field. */
 export class ContractDefinitionError extends Error {
   readonly code = 'ROUTECERT_CONTRACT_DEFINITION';
-  constructor(message: string) {
+  /**
+   * The refused definition, when defineContract refused it at a config's import time (before the
+   * config's folder was known): the config loader checks it again against that folder, so the
+   * schema-bound problems (anchor, finality key) come in the same round.
+   */
+  readonly definition: ContractDefinition | undefined;
+  constructor(message: string, definition?: ContractDefinition) {
     super(`[routecert] ${message}`);
     this.name = 'ContractDefinitionError';
+    this.definition = definition;
   }
 }
 
@@ -103,10 +110,10 @@ export function definitionProblems(value: unknown): string[] {
   else if (typeof d.anchor !== 'string' || d.anchor === '' || d.anchor === '/') p.push('`anchor` must be a key ("position") or a JSON Pointer ("/result/findings")');
   if (d.finality === undefined) p.push(MISSING.finality);
   else if (!(d.finality === 'none' || (isPlainObject(d.finality) && typeof d.finality.key === 'string' && d.finality.key !== ''))) {
-    p.push('`finality` must be { key: "<boolean member>" } or "none"');
+    p.push(`\`finality\` must be { key: "<boolean member>" } or "none"${didYouMeanTail(d.finality, ['none'])}`);
   }
   if (d.selection === undefined) p.push(MISSING.selection);
-  else if (d.selection !== 'score' && d.selection !== 'last-shaped') p.push('`selection` must be "score" or "last-shaped"');
+  else if (d.selection !== 'score' && d.selection !== 'last-shaped') p.push(`\`selection\` must be "score" or "last-shaped"${didYouMeanTail(d.selection, ['score', 'last-shaped'])}`);
   if (d.emptyIsAnswer !== undefined && typeof d.emptyIsAnswer !== 'boolean') p.push('`emptyIsAnswer` must be a boolean');
   if (d.retry !== undefined) {
     const r = d.retry;
@@ -120,7 +127,7 @@ export function definitionProblems(value: unknown): string[] {
       p.push('`corrections` must be { budget (integer >= 0), message? (string) }');
     }
   }
-  if (d.textFallback !== undefined && !['any', 'fenced', 'off'].includes(d.textFallback as string)) p.push('`textFallback` must be "any", "fenced" or "off"');
+  if (d.textFallback !== undefined && !['any', 'fenced', 'off'].includes(d.textFallback as string)) p.push(`\`textFallback\` must be "any", "fenced" or "off"${didYouMeanTail(d.textFallback, ['any', 'fenced', 'off'])}`);
   if (d.clip !== undefined) {
     const c = d.clip;
     if (!isPlainObject(c) || !(Number.isInteger(c.head) && (c.head as number) >= 0) || !(Number.isInteger(c.tail) && (c.tail as number) >= 0) || (c.head as number) + (c.tail as number) === 0) {
@@ -156,7 +163,8 @@ function undeclared(schema: unknown, tokens: readonly string[], type?: string): 
       const open = ['patternProperties', '$ref', '$dynamicRef', 'allOf', 'anyOf', 'oneOf', 'if', 'dependentSchemas'].some((k) => node !== null && typeof node === 'object' && k in node);
       if (open) return null;
       const names = Object.keys(props);
-      return `the schema at ${at}/properties lists ${names.length ? names.map((n) => `"${n}"`).join(', ') : 'no property'}`;
+      const close = didYouMean(token, names);
+      return `the schema at ${at}/properties lists ${names.length ? names.map((n) => `"${n}"`).join(', ') : 'no property'}${close.length > 0 ? `; did you mean ${close.map((n) => `"${n}"`).join(' or ')}?` : ''}`;
     }
     node = props[token];
     at = joinPointer(at, 'properties', token);
@@ -173,6 +181,37 @@ function nonNegative(v: unknown): boolean {
 }
 
 /**
+ * The schema of `def`: a path read relative to `baseDir`, or the inline object; `problem` when the
+ * file is missing, too large or not a JSON object, or the inline schema is too large; `{}` (neither)
+ * when `def.schema` is neither (definitionProblems says so).
+ */
+function readSchema(def: ContractDefinition, baseDir: string): { schema: Record<string, unknown>; schemaFile: string | null } | { problem: string } | Record<string, never> {
+  const given: unknown = (def as { schema?: unknown }).schema;
+  if (isPlainObject(given)) {
+    const tooLarge = inlineSchemaSizeProblem(given, 'its inline schema');
+    return tooLarge ? { problem: tooLarge } : { schema: given, schemaFile: null };
+  }
+  if (typeof given !== 'string' || given === '') return {};
+  const schemaFile = path.resolve(baseDir, given);
+  const tooLarge = schemaSizeProblem(schemaFile);
+  if (tooLarge) return { problem: tooLarge };
+  let text: string;
+  try {
+    text = readFileSync(schemaFile, 'utf8');
+  } catch {
+    return { problem: `schema file ${given} not found (looked at ${schemaFile})` };
+  }
+  let schema: unknown;
+  try {
+    schema = JSON.parse(text);
+  } catch (error) {
+    return { problem: `schema file ${path.relative(process.cwd(), schemaFile) || schemaFile} is not JSON: ${describeJsonSyntaxError(text, error)}` };
+  }
+  if (!isPlainObject(schema)) return { problem: `schema file ${given} must hold a JSON object` };
+  return { schema, schemaFile };
+}
+
+/**
  * Fill the defaults of `def` and resolve its schema: a path is read relative to `baseDir`
  * (@default the working folder).
  *
@@ -182,38 +221,27 @@ function nonNegative(v: unknown): boolean {
 export function normalizeDefinition(def: ContractDefinition, baseDir: string = process.cwd()): NormalizedContractDefinition {
   const problems = definitionProblems(def);
   const label = typeof (def as { name?: unknown }).name === 'string' ? `contract "${def.name}"` : 'a contract';
-  if (problems.length > 0) throw new ContractDefinitionError(`${label} is not usable:\n  - ${problems.join('\n  - ')}`);
-  let schema: Record<string, unknown>;
-  let schemaFile: string | null = null;
-  if (typeof def.schema === 'string') {
-    schemaFile = path.resolve(baseDir, def.schema);
-    let text: string;
-    const tooLarge = schemaSizeProblem(schemaFile);
-    if (tooLarge) throw new ContractDefinitionError(`${label}: ${tooLarge}`);
-    try {
-      text = readFileSync(schemaFile, 'utf8');
-    } catch {
-      throw new ContractDefinitionError(`${label}: schema file ${def.schema} not found (looked at ${schemaFile})`);
+  // The schema is read and the anchor and finality key checked against it even when other fields
+  // are wrong, so that every problem of the contract comes in one round (they came one per round).
+  const found = readSchema(def, baseDir);
+  const schemaProblems = 'problem' in found ? [found.problem] : [];
+  if ('schema' in found) {
+    const against = typeof def.schema === 'string' ? def.schema : 'its inline schema';
+    const anchor: unknown = (def as { anchor?: unknown }).anchor;
+    if (typeof anchor === 'string' && anchor !== '' && anchor !== '/') {
+      const anchorProblem = undeclared(found.schema, parsePointer(anchor.startsWith('/') ? anchor : formatPointer([anchor])));
+      if (anchorProblem) schemaProblems.push(`\`anchor\` "${anchor}" names no property of ${against}: ${anchorProblem}`);
     }
-    try {
-      schema = JSON.parse(text) as Record<string, unknown>;
-    } catch (error) {
-      throw new ContractDefinitionError(`${label}: schema file ${path.relative(process.cwd(), schemaFile) || schemaFile} is not JSON: ${describeJsonSyntaxError(text, error)}`);
+    const finality: unknown = (def as { finality?: unknown }).finality;
+    if (isPlainObject(finality) && typeof finality.key === 'string' && finality.key !== '') {
+      const finalProblem = undeclared(found.schema, [finality.key], 'boolean');
+      if (finalProblem) schemaProblems.push(`\`finality.key\` "${finality.key}" must be a boolean property of ${against}: ${finalProblem}`);
     }
-    if (!isPlainObject(schema)) throw new ContractDefinitionError(`${label}: schema file ${schemaFile} must hold a JSON object`);
-  } else {
-    schema = def.schema as Record<string, unknown>;
-    const tooLarge = inlineSchemaSizeProblem(schema, 'its inline schema');
-    if (tooLarge) throw new ContractDefinitionError(`${label}: ${tooLarge}`);
   }
+  if (problems.length === 0 && schemaProblems.length === 1) throw new ContractDefinitionError(`${label}: ${schemaProblems[0]}`);
+  if (problems.length + schemaProblems.length > 0) throw new ContractDefinitionError(`${label} is not usable:\n  - ${[...problems, ...schemaProblems].join('\n  - ')}`);
+  const { schema, schemaFile } = found as { schema: Record<string, unknown>; schemaFile: string | null };
   const anchorPointer = def.anchor.startsWith('/') ? def.anchor : formatPointer([def.anchor]);
-  const against = schemaFile ?? 'its inline schema';
-  const anchorProblem = undeclared(schema, parsePointer(anchorPointer));
-  if (anchorProblem) throw new ContractDefinitionError(`${label}: \`anchor\` "${def.anchor}" names no property of ${against}: ${anchorProblem}`);
-  if (def.finality !== 'none') {
-    const finalProblem = undeclared(schema, [def.finality.key], 'boolean');
-    if (finalProblem) throw new ContractDefinitionError(`${label}: \`finality.key\` "${def.finality.key}" must be a boolean property of ${against}: ${finalProblem}`);
-  }
   return {
     name: def.name,
     schema,
@@ -283,7 +311,7 @@ export function defineContract(def: ContractDefinition, baseDir?: string): Defin
  */
 function deferred(def: ContractDefinition): DefinedContract {
   const problems = definitionProblems(def);
-  if (problems.length > 0) throw new ContractDefinitionError(`contract "${String(def.name)}" is not usable:\n  - ${problems.join('\n  - ')}`);
+  if (problems.length > 0) throw new ContractDefinitionError(`contract "${String(def.name)}" is not usable:\n  - ${problems.join('\n  - ')}`, def);
   let built: Omit<DefinedContract, 'source'> | undefined;
   const get = (): Omit<DefinedContract, 'source'> => (built ??= build(def, process.cwd()));
   return {

@@ -55,3 +55,14 @@ export function unknownFieldProblems(value: Readonly<Record<string, unknown>>, k
       return `unknown field \`${at}${k}\` (known: ${listed.join(', ')})${close.length > 0 ? `; did you mean ${close.map((c) => `\`${at}${c}\``).join(' or ')}?` : ''}`;
     });
 }
+
+/**
+ * `` ; did you mean "fenced"? `` when known values are close to `input` ({@link didYouMean}), else
+ * `''`: the tail of a sentence that refuses a value (`` `textFallback` must be "any", "fenced" or "off" ``).
+ * Anything but a string gets `''`.
+ */
+export function didYouMeanTail(input: unknown, known: readonly string[]): string {
+  if (typeof input !== 'string' || input === '') return '';
+  const close = didYouMean(input, known);
+  return close.length > 0 ? `; did you mean ${close.map((c) => `"${c}"`).join(' or ')}?` : '';
+}

@@ -12,11 +12,26 @@ import type { CaseResult } from './types.ts';
 /** The route prefix of certification results (src/harness/certify). */
 export const CERTIFY_PREFIX = 'certify:';
 
-/** One certified route: its worker route (without the prefix), checks, passes, status, the checks that did not pass. */
+/** Passed and total results of one stage of a certified route. */
+export interface StageCount {
+  pass: number;
+  total: number;
+  skipped: number;
+}
+
+/**
+ * One certified route: its worker route (without the prefix), its results (smoke and checks), the
+ * counts of each stage apart (as `routecert certify` counts them: the smoke is not a check), its
+ * status, the results that did not pass.
+ */
 export interface CertificateSummary {
   route: string;
+  /** Every result of the route, smoke first as the run emitted them. */
   checks: CaseResult[];
-  pass: number;
+  /** The smoke's results (tagged `smoke` by src/harness/certify/liveSource.ts). */
+  smoke: StageCount;
+  /** The checks' results, without the smoke. */
+  checked: StageCount;
   status: 'certified' | 'not certified' | 'partial' | 'adapter broken' | 'could not run' | 'nothing checked';
   /** Checks of the route the run's filters left out (0 when none was). */
   notRun: number;
@@ -47,6 +62,24 @@ export function certificates(cases: readonly CaseResult[]): CertificateSummary[]
     const ran = checks.some((c) => c.outcome === 'pass' || c.outcome === 'fail');
     const engine = checks.find((c) => c.certificate !== undefined)?.certificate;
     const status: CertificateSummary['status'] = engine ? ENGINE_STATUS[engine.status] : failing.length > 0 ? 'not certified' : ran ? 'certified' : 'nothing checked';
-    return { route: route.slice(CERTIFY_PREFIX.length), checks, pass: checks.filter((c) => c.outcome === 'pass').length, status, notRun: engine?.notRun ?? 0, failing };
+    const isSmoke = (c: CaseResult) => c.tags.includes('smoke');
+    return { route: route.slice(CERTIFY_PREFIX.length), checks, smoke: stageCount(checks.filter(isSmoke)), checked: stageCount(checks.filter((c) => !isSmoke(c))), status, notRun: engine?.notRun ?? 0, failing };
   });
+}
+
+function stageCount(results: readonly CaseResult[]): StageCount {
+  return { pass: results.filter((c) => c.outcome === 'pass').length, total: results.length, skipped: results.filter((c) => c.outcome === 'skip').length };
+}
+
+/**
+ * A certified route's counts in words, the same in every writer: `smoke 2 of 2 passed; 25 of 27
+ * checks passed, 1 skipped, 3 not run (left out by the run's filters)`. The smoke is counted apart,
+ * as `routecert certify` counts it (src/harness/certify/certificate.ts `countsText`).
+ */
+export function certificateCounts(c: Pick<CertificateSummary, 'smoke' | 'checked' | 'notRun'>): string {
+  const smoke = c.smoke.total > 0 ? `smoke ${c.smoke.pass} of ${c.smoke.total} passed; ` : '';
+  const checks = c.checked.total > 0 || c.notRun === 0 ? `${c.checked.pass} of ${c.checked.total} checks passed` : 'no check ran';
+  const skipped = c.checked.skipped > 0 ? `, ${c.checked.skipped} skipped` : '';
+  const notRun = c.notRun > 0 ? `, ${c.notRun} not run (left out by the run's filters)` : '';
+  return `${smoke}${checks}${skipped}${notRun}`;
 }

@@ -8,7 +8,7 @@ import pc from 'picocolors';
 import type { Reporter } from './reporter.ts';
 import { startupSummaryLine } from './startupTable.ts';
 import { behaviourMatrix, matrixText } from './matrix.ts';
-import { certificates } from './certificates.ts';
+import { certificateCounts, certificates } from './certificates.ts';
 import type { CaseResult, RunReport } from './types.ts';
 
 const MARK: Record<CaseResult['outcome'], string> = {
@@ -63,9 +63,7 @@ export function summaryText(report: RunReport): string {
     out.push('\nworker certificates:\n');
     for (const c of certified) {
       const status = c.status === 'certified' ? pc.green(c.status) : c.status === 'not certified' || c.status === 'adapter broken' ? pc.red(c.status) : pc.yellow(c.status);
-      const skipped = c.checks.filter((x) => x.outcome === 'skip').length;
-      const notRun = c.notRun > 0 ? `, ${c.notRun} not run (left out by the run's filters)` : '';
-      out.push(`  ${c.route}: ${status}, ${c.pass} of ${c.checks.length} checks passed${skipped ? `, ${skipped} skipped` : ''}${notRun}${c.failing.length ? `; not passed: ${c.failing.map((f) => f.id).join(', ')}` : ''}\n`);
+      out.push(`  ${c.route}: ${status}, ${certificateCounts(c)}${c.failing.length ? `; not passed: ${c.failing.map((f) => f.id).join(', ')}` : ''}\n`);
     }
   }
   const s = report.summary;

@@ -7,7 +7,7 @@
  * which cell's cases are shown. Readers only: every verdict was made before.
  */
 import type { Reporter } from './reporter.ts';
-import { certificates, isCertification } from './certificates.ts';
+import { certificateCounts, certificates, isCertification } from './certificates.ts';
 import { behaviourMatrix, BEHAVIOUR_CLASSES } from './matrix.ts';
 import { writeOutput, type OutputOptions } from './output.ts';
 import { columnTitle, startupSummaryLine } from './startupTable.ts';
@@ -104,9 +104,10 @@ function certificateSection(report: RunReport): string {
   const certified = certificates(report.cases);
   if (certified.length === 0) return '<p class="muted">No worker was certified in this run.</p>';
   return certified
-    .map(({ route, checks, pass, status, notRun }) => {
+    .map((c) => {
+      const { route, checks, status } = c;
       const badge = status === 'not certified' || status === 'adapter broken' ? 'fail' : status === 'certified' ? 'pass' : 'skip';
-      return `<details class="cert"><summary><span class="badge ${badge}">${status}</span> <code>${esc(route)}</code>: ${pass}/${checks.length} checks passed${notRun > 0 ? `, ${notRun} not run (filtered)` : ''}</summary>${ordered(checks).map(caseBlock).join('')}</details>`;
+      return `<details class="cert"><summary><span class="badge ${badge}">${status}</span> <code>${esc(route)}</code>: ${esc(certificateCounts(c))}</summary>${ordered(checks).map(caseBlock).join('')}</details>`;
     })
     .join('');
 }

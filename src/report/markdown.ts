@@ -6,7 +6,7 @@ import { VERDICTS } from '#src/verdicts.ts';
 import type { Reporter } from './reporter.ts';
 import { writeOutput, type OutputOptions } from './output.ts';
 import { behaviourMatrix } from './matrix.ts';
-import { certificates } from './certificates.ts';
+import { certificateCounts, certificates } from './certificates.ts';
 import { startupTableMarkdown } from './startupTable.ts';
 import type { RunReport } from './types.ts';
 import { pushAll } from '#src/arrays.ts';
@@ -47,8 +47,8 @@ export function markdownSummary(report: RunReport): string {
   }
   const certified = certificates(report.cases);
   if (certified.length > 0) {
-    lines.push('## Worker certificates', '', '| worker route | status | checks passed | not passed |', '| --- | --- | --- | --- |');
-    for (const c of certified) lines.push(`| ${cell(c.route)} | ${c.status} | ${c.pass}/${c.checks.length}${c.notRun > 0 ? ` (${c.notRun} not run: filtered)` : ''} | ${cell(c.failing.map((f) => f.id).join(', '))} |`);
+    lines.push('## Worker certificates', '', '| worker route | status | counts | not passed |', '| --- | --- | --- | --- |');
+    for (const c of certified) lines.push(`| ${cell(c.route)} | ${c.status} | ${cell(certificateCounts(c))} | ${cell(c.failing.map((f) => f.id).join(', '))} |`);
     lines.push('');
   }
   const matrix = behaviourMatrix(report.cases);

@@ -68,7 +68,10 @@ export async function lintCommand(paths: string[], opts: { profile?: string[]; f
         io.stderr(`[routecert] lint: nothing to lint: no *.schema.json file under ${empty.map((r) => r.file).join(', ')}. Name schema files *.schema.json, or pass the files themselves.\n`);
         return 2;
       }
-      for (const r of named) results.push(r);
+      // A named schema that is a contract's is linted once, for the CLIs its contract sends it to
+      // (it was listed twice: once by its contract's profiles, once by the default ones).
+      const contractSchemas = new Set(project.contracts.flatMap((c) => (c.definition.schemaFile ? [path.resolve(c.definition.schemaFile)] : [])));
+      for (const r of named) if (!contractSchemas.has(path.resolve(r.file))) results.push(r);
     }
   } catch (error) {
     io.stderr(`${(error as Error).message}\n`);

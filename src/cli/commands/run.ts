@@ -189,7 +189,7 @@ async function run(opts: RunCommandOptions, commandLine: string): Promise<number
   const certifyConfig = project ? project.certify : opts.probes && opts.certify !== false ? referenceWorkerConfig({ inProcess: true }) : null;
   const certifying = opts.probes && opts.certify !== false && certifyConfig !== null;
   const genericRoutes = (opts.generic ?? []).map((g) => g.slice(0, g.indexOf('=')));
-  const problems = selectionProblems(corpus.cases, filter, opts.probes ? liveSelectable(certifying ? certifyConfig.config.routes : [], !project) : null, { cases: opts.cases ?? shownPath(casesDir) }, corpus.errors, genericRoutes);
+  const problems = selectionProblems(corpus.cases, filter, opts.probes ? liveSelectable(certifying ? certifyConfig.config.routes : [], !project) : null, { cases: opts.cases ?? (bundled ? "the bundled corpus (routecert's fixtures/cases)" : shownPath(casesDir)) }, corpus.errors, genericRoutes);
   if (problems.length > 0) throw new UsageError(problems.join('\n[routecert] '));
 
   const chosen: (BuiltinReporterName | Reporter)[] = opts.reporter?.length ? await resolveReporters(opts.reporter) : (project?.reporters ?? defaultReporterNames());

@@ -61,11 +61,14 @@ export type CertifyProgress =
  * - `keep`: keep the temporary folders (to inspect a run);
  * - `subject`: the package certified (name and version), for the certificate's header;
  * - `cli`: the CLI version to certify with (the fake CLI reports it on `--version`, the certificate
- *   names it) and where it comes from; @default the version the replayed cases were recorded with.
+ *   names it) and where it comes from; @default the version the replayed cases were recorded with;
+ * - `selectedBy`: what chose `checks`, in the words the user typed (e.g. `run --tag smoke`), for the
+ *   certificate's "not selected" reason; @default `--check <checks>`.
  */
 export interface CertifyOptions {
   routes?: string[];
   checks?: string[];
+  selectedBy?: string;
   concurrency?: number;
   onProgress?: (event: CertifyProgress) => void;
   parallelRoutes?: boolean;
@@ -83,6 +86,14 @@ export interface CertifyOutcome {
 
 function asLoaded(config: CertifyConfig | LoadedConfig): LoadedConfig {
   return 'config' in config && 'dir' in config ? config : { config: config as CertifyConfig, file: null, dir: process.cwd() };
+}
+
+/**
+ * Why checks that apply were left out of a certification, for a route's `notSelected.reason`:
+ * `not selected by <what chose the checks>` (`selection.selectedBy`, else `--check <ids>`).
+ */
+export function notSelectedReason(selection: { checks?: readonly string[]; selectedBy?: string }): string {
+  return `not selected by ${selection.selectedBy ?? `--check ${(selection.checks ?? []).join(', ')}`}`;
 }
 
 /** The position of the non-final answer in an attempt, as routecert's contract reads it (no time left, so no retry). */
@@ -412,7 +423,7 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
     const chosen = only !== undefined ? new Set(only.flatMap((id) => [id, ...(checks.find((d) => d.id === id)?.reads ?? [])])) : null;
     const rest = checks.filter((d) => d.stage !== 'smoke' && (!chosen || chosen.has(d.id)));
     const leftOut = checks.filter((d) => d.stage !== 'smoke' && chosen !== null && !chosen.has(d.id)).map((d) => d.id);
-    const notSelected = leftOut.length > 0 ? { ids: leftOut, reason: `not selected by --check ${(only ?? []).join(', ')}` } : null;
+    const notSelected = leftOut.length > 0 ? { ids: leftOut, reason: notSelectedReason(options) } : null;
     if (!smoke.final || !smoke.prose) {
       status = 'could-not-run';
       const large = tooLarge.length > 0 ? ` (${tooLarge.length} case file(s) of ${RELEASE_CASE_BYTES / 2 ** 20} MiB or more are not replayed, e.g. ${tooLarge[0]})` : '';

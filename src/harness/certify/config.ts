@@ -20,10 +20,11 @@
 import { access, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pushAll } from '#src/arrays.ts';
-import { didYouMean, unknownFieldProblems } from '#src/diagnostics/didYouMean.ts';
+import { didYouMean, didYouMeanTail, unknownFieldProblems } from '#src/diagnostics/didYouMean.ts';
 import { certifiableRoutes } from './routes.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
-import { ContractDefinitionError, type ContractDefinition, type DefinedContract } from '#src/contract/define.ts';
+import { ContractDefinitionError, defineContract, type ContractDefinition, type DefinedContract } from '#src/contract/define.ts';
+import { KNOWN_CLIS } from '#src/probe/known.ts';
 import type { Contract } from '#src/contract/types.ts';
 import { isContractDefinition, isPresetName } from './rules.ts';
 import { PRESET_NAMES } from '#src/contract/presets.ts';
@@ -359,7 +360,7 @@ export function configProblems(value: unknown): string[] {
     contractShaped = value.contract === undefined || isPresetName(value.contract) || isContractDefinition(value.contract);
   } catch (error) {
     if (!(error instanceof ContractDefinitionError)) throw error;
-    problems.push(`\`contract\` (the contract the worker is certified against): ${error.message.replace(/^\[routecert\] /, '')}`);
+    for (const problem of definitionErrorProblems(error)) problems.push(`\`contract\` (the contract the worker is certified against): ${problem}`);
   }
   if (!contractShaped) {
     problems.push(`\`contract\` must be a shipped contract's name (${PRESET_NAMES.join(', ')}), the name of a contract of this config's \`contracts\`, or a contract definition (defineContract({ name, schema, anchor, finality, selection, ... })), not ${JSON.stringify(value.contract)?.slice(0, 80)}`);
@@ -401,6 +402,37 @@ export async function loadConfig(file: string): Promise<LoadedConfig> {
 }
 
 /**
+ * Every problem of one contract definition of a config, each a sentence naming its field: its
+ * `clis` names none of routecert's CLIs (with a did-you-mean), then what defineContract refuses
+ * (its fields, its schema file read relative to `dir`, the anchor and finality key against that
+ * schema), one per line, and the contract when defineContract built it. `problems` is `[]` when
+ * the contract is usable. The one rule for a JSON config's contracts and a .ts config's (whose
+ * defineContract refused at import time).
+ */
+export function checkContractEntry(def: unknown, dir: string): { contract: DefinedContract | null; problems: string[] } {
+  const problems: string[] = [];
+  let contract: DefinedContract | null = null;
+  const known = KNOWN_CLIS.map((k) => k.name);
+  for (const cli of isPlainObject(def) && Array.isArray(def.clis) ? def.clis : []) {
+    if (typeof cli === 'string' && cli !== '' && !known.includes(cli)) problems.push(`unknown CLI "${cli}" in clis (known: ${known.join(', ')})${didYouMeanTail(cli, known)}`);
+  }
+  try {
+    contract = defineContract(def as ContractDefinition, dir);
+  } catch (error) {
+    if (!(error instanceof ContractDefinitionError)) throw error;
+    pushAll(problems, definitionErrorProblems(error));
+  }
+  return { contract, problems };
+}
+
+/** The problems a {@link ContractDefinitionError} lists (`contract "x" is not usable:\n  - a\n  - b` or `contract "x": a`), one each, without the contract's name. */
+function definitionErrorProblems(error: ContractDefinitionError): string[] {
+  const text = error.message.replace(/^\[routecert\] /, '');
+  const list = text.match(/^[^\n]*? is not usable:\n {2}- ([\s\S]*)$/);
+  return list ? list[1]!.split('\n  - ') : [text.replace(/^(?:contract "[^"]*"|a contract): /, '')];
+}
+
+/**
  * Import a config file and return its default export (or `config` named export) unchecked, with the
  * file's absolute path and folder.
  *
@@ -430,8 +462,12 @@ export async function importConfig(file: string): Promise<{ value: unknown; file
     const e = error as Error;
     if (e instanceof ContractDefinitionError || e?.name === 'ContractDefinitionError') {
       const shown = path.relative(process.cwd(), absolute) || absolute;
+      // Checked again against the config's folder: its schema-bound and CLI problems come in this round too.
+      const def = (e as ContractDefinitionError).definition;
+      const problems = def !== undefined ? checkContractEntry(def, path.dirname(absolute)).problems : [e.message.replace(/^\[routecert\] /, '')];
+      const name = def !== undefined && typeof (def as { name?: unknown }).name === 'string' ? `contract "${def.name}"` : 'a contract';
       throw new CertifyConfigError(
-        `config file ${shown} is not usable: ${e.message.replace(/^\[routecert\] /, '')}\nFix ${shown} and run the command again (the fields: README "Your own contracts", schemas/contract.schema.json).`,
+        `config file ${shown} is not usable: ${def !== undefined ? `${name} is not usable:\n  - ${problems.join('\n  - ')}` : problems[0]}\nFix ${shown} and run the command again (the fields: README "Your own contracts", schemas/contract.schema.json).`,
       );
     }
     throw new CertifyConfigError(`config file ${file} does not load: ${e.message}`);

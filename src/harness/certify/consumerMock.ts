@@ -19,7 +19,7 @@ import { GEMINI_GENERATE_PATH, GEMINI_STREAM_PATH } from '#src/mock/gemini.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
 import { DEFAULT_FINAL_PAYLOAD, type ScenarioName } from '#src/mock/scenarios.ts';
 import { certificateHeader, type Certificate, type CheckResult, type RouteCertificate } from './certificate.ts';
-import { adapterFault, routeStatus, type CertifyOutcome } from './certify.ts';
+import { adapterFault, notSelectedReason, routeStatus, type CertifyOutcome } from './certify.ts';
 import { CONSUMER_CHECKS, judgeDeadline, judgeFinal, judgeProse, judgeProviderError, mockErrorFacts, outcomeOf, runProblems, verdict } from './consumer.ts';
 import type { CheckJudgement } from './checks.ts';
 import { DEFAULT_CERTIFY_PROMPT } from './certify.ts';
@@ -162,7 +162,7 @@ export async function certifyAgainstGeminiMock(loaded: LoadedConfig, cli: { name
         smoke,
         checks,
         summary: { pass: checks.filter((r) => r.status === 'pass').length, fail: checks.filter((r) => r.status === 'fail').length, skipped: checks.filter((r) => r.status === 'skipped').length },
-        ...(leftOut.length > 0 ? { notSelected: { ids: leftOut, reason: `not selected by --check ${options.checks!.join(', ')}` } } : {}),
+        ...(leftOut.length > 0 ? { notSelected: { ids: leftOut, reason: notSelectedReason(options) } } : {}),
       },
     ],
     footer: { finishedAt: new Date().toISOString(), durationMs: Math.round(performance.now() - started), exitCode },

@@ -60,6 +60,12 @@ function selectedChecks(config: CertifyConfig, routes: readonly string[], filter
   return picked.length === checks.length ? null : picked.map((d) => d.id);
 }
 
+/** The run's `--tag` and `--case` filters as the user typed them, e.g. `run --tag smoke --case certify-x`. */
+function filterWords(filter: CaseFilter): string {
+  const words = [...(filter.tags ?? []).map((t) => `--tag ${t}`), ...(filter.ids ?? []).map((id) => `--case ${id}`)];
+  return `run ${words.join(' ')}`;
+}
+
 /**
  * The live source that certifies `config`'s worker. Honours the run's filters: routes (`certify:<route>`,
  * the route itself or its CLI prefix), ids (prefixes of {@link certifyCaseId}), contracts (`pov`)
@@ -96,7 +102,7 @@ export function certifyLiveSource(config: CertifyConfig | LoadedConfig, options:
         outcome = await certify(loaded, {
           ...options,
           routes: routesWanted,
-          ...(selected !== null ? { checks: selected } : {}),
+          ...(selected !== null ? { checks: selected, selectedBy: filterWords(filter) } : {}),
           onProgress: (e) => {
             if (e.kind === 'check') checks += 1;
             if (e.kind === 'route-end') routesDone += 1;
