@@ -27,7 +27,7 @@ import { certificateHeader, corpusDigest, notSelectedLine, replayedCaseIds, tool
 import { DEFAULT_RUN_WINDOWS, OUTER_GRACE_MS, smokeCases, type CheckDefinition, type CheckEnv, type JudgedRun, type PlannedRun } from './checks.ts';
 import { artifactAdapter, CertifyConfigError, configProblems, schemaChannelOf, type CertifyConfig, type LoadedConfig } from './config.ts';
 import { definitionFrom, isPresetName, POV_DEFINITION, presetForCertify, rulesOf, type CertifiedRules, type ContractDefinition } from './rules.ts';
-import { didYouMean } from '#src/diagnostics/didYouMean.ts';
+import { didYouMean, didYouMeanTail } from '#src/diagnostics/didYouMean.ts';
 import { defineContract } from '#src/contract/define.ts';
 import type { ShimAttempt } from '#src/harness/shim/plan.ts';
 import { executeRun, toolEntries, type RunContext, type RunObservation, type RunWindows } from './execute.ts';
@@ -207,8 +207,12 @@ export function checksThatApply(cfg: CertifyConfig): CheckDefinition[] {
  * @throws {CertifyConfigError} naming the option and what it may be.
  */
 export function checkCertifyOptions(cfg: CertifyConfig, options: Pick<CertifyOptions, 'routes' | 'checks'>): void {
-  const routes = cfg.routes.filter((r) => !options.routes?.length || options.routes.some((x) => r === x || r.startsWith(`${x}/`)));
-  if (routes.length === 0) throw new CertifyConfigError(`--route ${options.routes?.join(', ')}: no route of the config matches. The config's routes: ${cfg.routes.join(', ')}.`);
+  // Each --route value must match a route of the config (a typo beside a good value was dropped in silence).
+  const unmatched = (options.routes ?? []).filter((x) => !cfg.routes.some((r) => r === x || r.startsWith(`${x}/`)));
+  if (unmatched.length > 0) {
+    const names = [...new Set([...cfg.routes, ...cfg.routes.map((r) => r.split('/')[0]!)])];
+    throw new CertifyConfigError(unmatched.map((x) => `--route ${x}: no route of the config matches (its routes: ${cfg.routes.join(', ')})${didYouMeanTail(x, names)}`).join('\n'));
+  }
   const all = checksForContract(cfg.contract).filter((d) => d.stage !== 'smoke');
   // A check the contract has no rule for is skipped whatever the worker does: selecting it alone
   // certified nothing and read "not-certified" (exit 1). Only the checks that apply are offered.

@@ -16,10 +16,21 @@ describe('configProblems', () => {
     const problems = configProblems({ worker: { ...worker, command: ['x', '{promt}'], prompt: 'fax' }, routes: [], contract: 'findings' });
     expect(problems).toEqual([
       '`worker.prompt` must be one of: stdin, file, argument, none',
-      expect.stringContaining('unknown placeholder {promt} in "{promt}". Known placeholders: {route}, {routeArg}, {schema}, {prompt}'),
+      expect.stringContaining('unknown placeholder {promt} in "{promt}" (known: {route}, {routeArg}, {schema}, {prompt}'),
       '`routes` must be a non-empty array of route ids (e.g. "claude-code/stream-json")',
       expect.stringContaining("`contract` must be a shipped contract's name (pov, findings-code, findings-doc,"),
     ]);
+  });
+
+  it('suggests the value meant for a misspelt prompt mode, placeholder and contract name (a shipped one or one of the config\'s own)', () => {
+    const problems = configProblems({ worker: { ...worker, command: ['x', '{promt}'], prompt: 'fil' }, routes: ['claude-code/json'], contract: 'povv' });
+    expect(problems).toEqual([
+      '`worker.prompt` must be one of: stdin, file, argument, none; did you mean "file"?',
+      expect.stringMatching(/^unknown placeholder \{promt\} in "\{promt\}" \(known: .*\); did you mean \{prompt\}\?$/),
+      expect.stringMatching(/, not "povv"; did you mean "pov"\?$/),
+    ]);
+    const own = configProblems({ worker, routes: ['claude-code/json'], contract: 'reveiw', contracts: [{ name: 'review', schema: 'r.json', anchor: 'a', finality: 'none', selection: 'score' }] });
+    expect(own).toEqual([expect.stringMatching(/, not "reveiw"; did you mean "review"\?$/)]);
   });
 
   it('accepts a schema channel per route and tools given by name or path, and names bad ones', () => {

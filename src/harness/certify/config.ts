@@ -297,7 +297,7 @@ export function configProblems(value: unknown): string[] {
       if (!Array.isArray(worker.command) || worker.command.length === 0 || !worker.command.every((t) => typeof t === 'string')) {
         problems.push('`worker.command` must be a non-empty array of strings (or give `worker.run`, a function)');
       }
-      if (!['stdin', 'file', 'argument', 'none'].includes(worker.prompt as string)) problems.push('`worker.prompt` must be one of: stdin, file, argument, none');
+      if (!['stdin', 'file', 'argument', 'none'].includes(worker.prompt as string)) problems.push(`\`worker.prompt\` must be one of: stdin, file, argument, none${didYouMeanTail(worker.prompt, ['stdin', 'file', 'argument', 'none'])}`);
     }
     const windowEnv = worker.windowEnv;
     if (!isPlainObject(windowEnv) || typeof windowEnv.hardWindowS !== 'string' || (windowEnv.retryMinS !== undefined && typeof windowEnv.retryMinS !== 'string')) {
@@ -331,7 +331,7 @@ export function configProblems(value: unknown): string[] {
     const templates = [...(Array.isArray(worker.command) ? worker.command : []), artifactPath, worker.log, ...seeded].filter((t): t is string => typeof t === 'string');
     for (const t of templates) {
       for (const m of t.matchAll(/\{([A-Za-z]+)\}/g)) {
-        if (!(PLACEHOLDERS as readonly string[]).includes(m[1]!)) problems.push(`unknown placeholder {${m[1]}} in "${t}". Known placeholders: ${PLACEHOLDERS.map((p) => `{${p}}`).join(', ')}`);
+        if (!(PLACEHOLDERS as readonly string[]).includes(m[1]!)) problems.push(`unknown placeholder {${m[1]}} in "${t}" (known: ${PLACEHOLDERS.map((p) => `{${p}}`).join(', ')})${didYouMeanTail(m[1], PLACEHOLDERS).replace(/"([^"]+)"/g, '{$1}')}`);
       }
     }
     if (worker.prompt === 'file' && Array.isArray(worker.command) && !worker.command.some((t) => String(t).includes('{prompt}'))) {
@@ -363,7 +363,7 @@ export function configProblems(value: unknown): string[] {
     for (const problem of definitionErrorProblems(error)) problems.push(`\`contract\` (the contract the worker is certified against): ${problem}`);
   }
   if (!contractShaped) {
-    problems.push(`\`contract\` must be a shipped contract's name (${PRESET_NAMES.join(', ')}), the name of a contract of this config's \`contracts\`, or a contract definition (defineContract({ name, schema, anchor, finality, selection, ... })), not ${JSON.stringify(value.contract)?.slice(0, 80)}`);
+    problems.push(`\`contract\` must be a shipped contract's name (${PRESET_NAMES.join(', ')}), the name of a contract of this config's \`contracts\`, or a contract definition (defineContract({ name, schema, anchor, finality, selection, ... })), not ${JSON.stringify(value.contract)?.slice(0, 80)}${didYouMeanTail(value.contract, [...PRESET_NAMES, ...ownContractNames(value)])}`);
   }
   if (value.concurrency !== undefined && !(Number.isInteger(value.concurrency) && (value.concurrency as number) >= 1)) problems.push('`concurrency` must be a positive integer');
   return problems;
@@ -399,6 +399,14 @@ export async function loadConfig(file: string): Promise<LoadedConfig> {
   const problems = [...(isPlainObject(config) ? configFieldProblems(config) : []), ...configProblems(config)];
   if (problems.length > 0) throw new CertifyConfigError(`config file ${file} is not usable:\n  - ${problems.join('\n  - ')}\nFix ${file} and run the command again (the fields: README "Certifying a worker").`);
   return { config: config as CertifyConfig, file: absolute, dir };
+}
+
+/** The names of the contracts a config's `contracts` defines (a defineContract() or a JSON definition), for a did-you-mean. */
+function ownContractNames(value: Record<string, unknown>): string[] {
+  return (Array.isArray(value.contracts) ? value.contracts : []).flatMap((entry: unknown) => {
+    const def = isPlainObject(entry) && isPlainObject(entry.source) ? entry.source : entry;
+    return isPlainObject(def) && typeof def.name === 'string' ? [def.name] : [];
+  });
 }
 
 /**

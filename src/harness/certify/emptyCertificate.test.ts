@@ -4,7 +4,7 @@
  * "certified"; an unknown `--check` is refused before any run.
  */
 import { describe, expect, it } from 'vitest';
-import { certify } from './certify.ts';
+import { certify, checkCertifyOptions } from './certify.ts';
 import { CertifyConfigError } from './config.ts';
 import { referenceWorkerConfig } from './reference.ts';
 
@@ -21,5 +21,11 @@ describe('certification by zero checks', { timeout: 180_000 }, () => {
   it('refuses an unknown check id, naming the checks', async () => {
     await expect(certify(referenceWorkerConfig({ inProcess: true, routes: ['grok/json'] }), { checks: ['nosuch'] })).rejects.toThrow(CertifyConfigError);
     await expect(certify(referenceWorkerConfig({ inProcess: true, routes: ['grok/json'] }), { checks: ['nosuch'] })).rejects.toThrow(/unknown check "nosuch"\. Checks: .*idle-window/);
+  });
+
+  it('refuses every --route that matches no route of the config, with a did-you-mean, even beside one that matches (the typo was dropped in silence)', () => {
+    const cfg = referenceWorkerConfig({ inProcess: true, routes: ['grok/json', 'claude-code/json'] }).config;
+    expect(() => checkCertifyOptions(cfg, { routes: ['grok/json', 'claude-code/jsn'] })).toThrow('--route claude-code/jsn: no route of the config matches (its routes: grok/json, claude-code/json); did you mean "claude-code/json"?');
+    expect(() => checkCertifyOptions(cfg, { routes: ['grok', 'claude-code'] })).not.toThrow();
   });
 });
