@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { projectPath } from '#src/paths.ts';
 import { BUNDLED_CASES, copyCorpus, routecert, routecertInProcess, smallCorpus, tempRoot } from './cliTestKit.ts';
 
 let root: Awaited<ReturnType<typeof tempRoot>>;
@@ -106,6 +107,16 @@ describe('other selections that select nothing exit 2, naming what exists (hnew 
     expect(bundled.exitCode, bundled.stdout + bundled.stderr).toBe(2);
     expect(bundled.stderr).toContain("no selected case of the bundled corpus (routecert's fixtures/cases) has route nosuch/json");
     expect(bundled.stderr).not.toContain(BUNDLED_CASES);
+  });
+
+  it('under --no-probes certification is off, and says so: a filter naming it is refused with the reason, a config\'s worker is named uncertified', async () => {
+    const reports = reportsDir();
+    const route = await routecertInProcess(['run', '--no-probes', '--route', 'certify:grok/json', '--reports', reports], { cwd: root.dir });
+    expect(route.exitCode).toBe(2);
+    expect(route.stderr).toContain('certification (routes certify:<route>, case ids certify-...) is off under --no-probes');
+    const worker = await routecertInProcess(['run', '--no-probes', '--config', projectPath('examples/bash-worker/routecert.config.ts'), '--route', 'grok/json', '--reports', reports], { cwd: root.dir });
+    expect(worker.exitCode, worker.stderr).toBe(0);
+    expect(worker.stderr).toMatch(/worker \S+ of .*routecert\.config\.ts is not certified in this run \(--no-probes turns certification off\)/);
   });
 
   it('an empty --shard stays exit 0 and says so (README: a fixed CI matrix), but diff of two reports with nothing in them is exit 2: nothing was compared', async () => {

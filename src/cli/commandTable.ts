@@ -11,7 +11,7 @@
  */
 import { existsSync } from 'node:fs';
 import { CONFIG_FILE_NAMES } from '#src/config/fileNames.ts';
-import { binOption, integerOption, outputFileOption, reporterOption, shardOption } from './options.ts';
+import { binOption, integerOption, outputFileOption, reporterOption, shardOption, signalOption } from './options.ts';
 import { reporterOrPathOption } from './reporterModules.ts';
 import { REPORTER_NAMES } from '#src/report/names.ts';
 import { behaviourClassesMarkdown } from '#src/report/matrix.ts';
@@ -166,7 +166,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'init',
     description: 'Write a starter routecert.config.ts (a contract per schema file, the CLIs found) and cases/ that `routecert run` passes',
     readme:
-      'writes a starter `routecert.config.ts` (`--json`: `.json`) with a contract per schema file of `--schemas <folder>` (else an example schema; an empty folder exits 2), the schema-flag CLIs found, and `cases/` that `routecert run` passes; never overwrites without `--force`. Run again it writes nothing and says which files it keeps (`the same as init writes`, or `differs ... --force replaces it`) and which it `would add`; `--force` rewrites them and removes the starter cases of contracts the new config no longer defines',
+      'writes a starter `routecert.config.ts` (`--json`: `.json`) with a contract per schema file of `--schemas <folder>` (else an example schema; an empty folder exits 2; `emptyIsAnswer` on when the anchor is an array the schema lets be empty, with a `found-nothing` case), the schema-flag CLIs found, and `cases/` that `routecert run` passes; never overwrites without `--force`. Run again it writes nothing and says which files it keeps (`the same as init writes`, or `differs ... --force replaces it`) and which it `would add`; `--force` rewrites them and removes the starter cases of contracts the new config no longer defines',
     options: [
       { flags: '--schemas <folder>', description: 'your production schemas (*.schema.json, else *.json); default: an example schema' },
       { flags: '--json', description: 'write routecert.config.json instead (the same shape, for teams without TypeScript)' },
@@ -185,16 +185,18 @@ export const COMMANDS: readonly CommandSpec[] = [
     options: [
       { flags: '--cli <name>', description: 'the CLI to record (default claude); with --config: only these of the CLIs the contracts name; repeatable', parse: collect },
       { flags: '--config [file]', description: "record your contracts: each contract's schema through each CLI its `clis` names, with scenarios generated from the schema, into the config's cases folder (no file: ./routecert.config.*)" },
-      { flags: '--contract <name>', description: "with --config: only this contract; with --from: the contract that judges the case (default: the config's only one, else pov); repeatable", parse: collect },
+      { flags: '--contract <name>', description: "with --config: only this contract; with --from: the contract that judges the case (default: the config's only one, pov without a config; required when the config has several); repeatable", parse: collect },
       { flags: '--route <route>', description: 'only this route; repeatable (with --from: the route of the capture)', parse: collect },
       { flags: '--scenario <name>', description: 'only this scenario; repeatable', parse: collect },
       { flags: '--out <dir>', description: "folder for the case files (default: fixtures/cases; with --config or --from: the config's cases folder, else ./cases)" },
       { flags: '--force', description: 'overwrite a case file that exists (never done without it)' },
       { flags: '--fix-ids', description: "recompute the content-hash id of every case under --out (default: the config's cases folder, else fixtures/cases) instead of recording" },
-      { flags: '--from <capture>', description: 'a bug report to a case: a pasted capture (file, or - for stdin): stdout, then optional `--- stderr ---` and `--- exit code: N ---` lines, or an envelope as JSON' },
+      { flags: '--from <capture>', description: 'a bug report to a case: a pasted capture (file, or - for stdin): stdout, then optional `--- stderr ---`, `--- exit code: N ---`, `--- signal: SIGTERM ---` and `--- timed out ---` lines, or an envelope as JSON' },
       { flags: '--stdout <file>', description: 'with --from or alone instead of it: the stdout of the reported run' },
       { flags: '--stderr <file>', description: 'the stderr of the reported run' },
       { flags: '--exit-code <n>', description: 'the exit code of the reported run', parse: integerOption(-255) },
+      { flags: '--signal <name>', description: 'with --from: the signal that ended the reported run (SIGTERM, SIGKILL, ...)', parse: signalOption },
+      { flags: '--timed-out', description: "with --from: the worker's deadline ended the reported run (a timeout case)" },
       { flags: '--expect <verdict>', description: 'with --from: the verdict the capture should get (accepted, dropped-unusable, provider-error, ...)' },
       { flags: '--name <name>', description: 'with --from: the case file name without .json (default report-<id>)' },
       { flags: '--description <text>', description: 'with --from: one sentence saying what the case shows' },

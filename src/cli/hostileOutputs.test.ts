@@ -196,7 +196,7 @@ describe('output volume and schema size (issue 23 point 3, repeated)', () => {
     const env = { ROUTECERT_MAX_SCHEMA_MB: '0.01' };
     const limit = /over the 10\.2 KiB limit for a schema \(set ROUTECERT_MAX_SCHEMA_MB to raise it\)/;
     const inline = await routecert(['run', '--no-probes', '--config', 'inline.config.json', '--reports', 'reports'], { cwd: dir, env });
-    expect(inline.stderr).toMatch(/contract "large": its inline schema is over the 10\.2 KiB limit/);
+    expect(inline.stderr).toMatch(/contracts\/0 \("large"\): its inline schema is over the 10\.2 KiB limit/);
     expect(inline.exitCode).toBe(2);
     const init = await routecert(['init', '--schemas', 'schemas', '--json'], { cwd: dir, env });
     expect(init.stderr).toMatch(/init: schema .*large\.schema\.json is \d+\.\d KiB, over/);

@@ -7,6 +7,7 @@
  */
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
+import { constants } from 'node:os';
 import { InvalidArgumentError } from 'commander';
 import { parseShard, ShardSpecError, type Shard } from '#src/harness/shard.ts';
 import { addBinOption, BinOptionError } from '#src/probe/discover.ts';
@@ -35,6 +36,18 @@ export function integerOption(min: number, unit = ''): (value: string) => number
     if (value.trim() === '' || !Number.isSafeInteger(n) || n < min) throw new InvalidArgumentError(`Expected an integer >= ${min}${unit ? ` (${unit})` : ''}.`);
     return n;
   };
+}
+
+/**
+ * A commander argument parser for a signal name (`--signal SIGTERM`, `--signal term`): the name as
+ * Node's `os.constants.signals` has it, upper case with the `SIG` prefix; another name is
+ * commander's `argument ... is invalid`, exit 2.
+ */
+export function signalOption(value: string): string {
+  const name = value.trim().toUpperCase();
+  const full = name.startsWith('SIG') ? name : `SIG${name}`;
+  if (!(full in constants.signals)) throw new InvalidArgumentError(`Expected a signal name such as SIGTERM or SIGKILL.`);
+  return full;
 }
 
 /**

@@ -94,6 +94,15 @@ describe('record --from: a bug report to a case in one command', { timeout: 120_
     const again = await routecertInProcess(['record', '--from', 'capture.txt', '--route', 'claude-code/json', '--expect', 'accepted', '--name', 'issue-7'], { cwd: dir });
     expect(again.exitCode).toBe(2);
     expect(again.stderr).toContain('exists; give another --name, or --force');
+    // A config with two contracts: which one judges the capture is asked, not guessed (it fell back to pov).
+    const two = await team('from-two', { cases: 'cases', contracts: [contract('findings'), { ...contract('findings'), name: 'review-2' }] });
+    await writeFile(path.join(two, 'capture.txt'), capture);
+    const unnamed = await routecertInProcess(['record', '--from', 'capture.txt', '--route', 'claude-code/json', '--expect', 'accepted', '--name', 'x'], { cwd: two });
+    expect(unnamed.exitCode).toBe(2);
+    expect(unnamed.stderr).toContain('routecert.config.json defines 2 contracts; name the one that judges this capture: --contract review|review-2');
+    expect(existsSync(path.join(two, 'cases'))).toBe(false);
+    const named = await routecertInProcess(['record', '--from', 'capture.txt', '--route', 'claude-code/json', '--expect', 'accepted', '--name', 'x', '--contract', 'review-2'], { cwd: two });
+    expect(named.exitCode, named.stderr).toBe(0);
   });
 
   it('a capture that does not reach the expected verdict is written and exits 1; bad input exits 2 naming what exists', async () => {
@@ -108,7 +117,8 @@ describe('record --from: a bug report to a case in one command', { timeout: 120_
     expect(badRoute.stderr).toContain('did you mean "claude-code/json"');
     const badVerdict = await routecertInProcess(['record', '--from', 'prose.txt', '--route', 'claude-code/json', '--expect', 'acepted'], { cwd: dir });
     expect(badVerdict.exitCode).toBe(2);
-    expect(badVerdict.stderr).toContain('Verdicts: accepted,');
+    expect(badVerdict.stderr).toContain('--expect acepted is no verdict (verdicts: accepted,');
+    expect(badVerdict.stderr).toContain('); did you mean "accepted"?');
     noStack(badRoute.stderr + badVerdict.stderr);
   });
 });

@@ -231,9 +231,15 @@ export function noteLostOutput(usage: unknown, delivered: boolean, evidence: str
  * How Claude Code (and its stream-json clones: Amp, xAI grok streaming-messages-json) words a
  * provider failure in `result` when `is_error` is true: `API Error: 529 {...}`, `API Error: Rate
  * limit reached` (claude-code#79500: with `subtype: "success"`, no `api_error_status`, exit 0),
- * `Request timed out`, `Credit balance is too low`, `Invalid API key`.
+ * `Request timed out`, `Credit balance is too low`, `Invalid API key`; and, each with no status
+ * field, exit 1: `Claude AI usage limit reached|<epoch>` (claude-code#1328, #2490, #4375, #9046: the
+ * subscription's limit; `Claude usage limit reached. Your limit will reset at ...`, #8638), `You've
+ * hit your limit - resets ...` (#22976) or `You've hit your usage limit` (#63700), `You're out of
+ * extra usage · resets ...`, `Prompt is too long` (the API's
+ * 400 `prompt_too_long`), `Failed to authenticate. API Error: 401 {...}` (claude-code#48656) or
+ * `Failed to authenticate: OAuth session expired ...`, `Not logged in · Please run /login`.
  */
-const API_ERROR_TEXT = /^(?:API Error\b|Request timed out|Credit balance is too low|Invalid API key|overloaded)/i;
+const API_ERROR_TEXT = /^(?:API Error\b|Request timed out|Credit balance is too low|Invalid API key|overloaded|Claude(?: AI)? usage limit reached\b|You(?:'|\u2019)re out of extra usage\b|You(?:'|\u2019)ve hit your (?:usage )?limit\b|Prompt is too long\b|Failed to authenticate\b|Not logged in\b)/i;
 
 /**
  * Whether `text` words a provider failure the Claude Code way: the HTTP status it names

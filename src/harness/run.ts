@@ -279,10 +279,18 @@ export function summarise(cases: CaseResult[], faults: RunFault[]): RunSummary {
   };
 }
 
-/** 3 for probe/mock faults or probe errors, else 2 for case-file faults or case errors, else 1 for failures, else 0. */
+/**
+ * 3 for probe/mock faults or probe errors, or a worker route whose certification could not run or
+ * whose adapter is broken; else 2 for case-file faults or case errors; else 1 for failures or a
+ * worker route not certified; else 0. A certification's route status is the engine's (each result's
+ * `certificate`), so `run` exits as `routecert certify` does on the same worker: a route that could
+ * not run (no corpus case to smoke it) was exit 0 in `run`, its checks all skipped, and exit 3 in `certify`.
+ */
 export function exitCodeFor(cases: CaseResult[], faults: RunFault[]): number {
+  const route = (status: NonNullable<CaseResult['certificate']>['status']) => cases.some((c) => c.certificate?.status === status);
   if (faults.some((f) => f.kind === 'probe' || f.kind === 'mock' || f.kind === 'internal' || f.kind === 'reporter') || cases.some((c) => c.outcome === 'error' && c.caught === 'probe')) return 3;
+  if (route('could-not-run') || route('adapter-broken')) return 3;
   if (faults.some((f) => f.kind === 'case-file') || cases.some((c) => c.outcome === 'error')) return 2;
-  if (cases.some((c) => c.outcome === 'fail')) return 1;
+  if (cases.some((c) => c.outcome === 'fail') || route('not-certified')) return 1;
   return 0;
 }

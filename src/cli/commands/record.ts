@@ -49,6 +49,10 @@ export interface RecordCommandOptions {
   stdout?: string;
   stderr?: string;
   exitCode?: number;
+  /** `--signal <name>`: the signal that ended the reported run. */
+  signal?: string;
+  /** `--timed-out`: the worker's deadline ended the reported run. */
+  timedOut?: boolean;
   expect?: string;
   name?: string;
   description?: string;
@@ -206,6 +210,8 @@ async function fromReport(opts: RecordCommandOptions): Promise<number> {
     ...(opts.stdout !== undefined ? { stdout: opts.stdout } : {}),
     ...(opts.stderr !== undefined ? { stderr: opts.stderr } : {}),
     ...(opts.exitCode !== undefined ? { exitCode: opts.exitCode } : {}),
+    ...(opts.signal !== undefined ? { signal: opts.signal } : {}),
+    ...(opts.timedOut ? { timedOut: true } : {}),
     ...(opts.contract?.[0] !== undefined ? { contract: opts.contract[0] } : {}),
     ...(opts.config !== undefined ? { config: opts.config } : {}),
     ...(opts.out !== undefined ? { out: opts.out } : {}),

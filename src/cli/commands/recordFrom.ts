@@ -8,7 +8,10 @@
  * or text as pasted from a terminal: a first line `$ <command>` is the command (kept in the
  * description, not in stdout); everything else is stdout until a line `--- stderr ---`; a line
  * `--- stdout ---` switches back; a line `--- exit code: 1 ---` (or `exit code: 1`, `exit status 1`)
- * gives the exit code.
+ * gives the exit code, `--- signal: SIGTERM ---` the signal that ended the run, and `--- timed out
+ * ---` says the worker's deadline ended it (the JSON form: `signal`, `timedOut`, `elapsedMs`;
+ * options `--signal <name>`, `--timed-out`). A capture of a run cut off by its deadline is a
+ * `timeout` case only so: it was recorded as a clean exit 0 before.
  *
  * Exit codes: 0 the case reaches the expected verdict; 1 it does not (the case is written: it is the
  * regression to fix); 2 bad input (no envelope, unknown route, verdict or contract, a case that exists).
@@ -29,7 +32,7 @@ import { redactValue } from '#src/diagnostics/redact.ts';
 import { writeCaseFile } from '#src/record/recordProbes.ts';
 import { withExpectation } from '#src/record/recordContract.ts';
 import { projectPath } from '#src/paths.ts';
-import { didYouMean } from '#src/diagnostics/didYouMean.ts';
+import { didYouMean, didYouMeanTail } from '#src/diagnostics/didYouMean.ts';
 import { shownPath, UsageError } from '../options.ts';
 
 /** Options of `record --from` (a subset of `routecert record`'s). */
@@ -39,9 +42,13 @@ export interface RecordFromOptions {
   stdout?: string;
   stderr?: string;
   exitCode?: number;
+  /** The signal that ended the reported run (`SIGTERM`). */
+  signal?: string;
+  /** The worker's deadline ended the reported run. */
+  timedOut?: boolean;
   route: string;
   expect: string;
-  /** The contract that judges it: @default the config's only contract, else `pov`. */
+  /** The contract that judges it: @default the config's only contract, else `pov` when it has none (required when it has several). */
   contract?: string;
   config?: string;
   /** The cases folder: @default the config's cases, else `cases` (in routecert's checkout, fixtures/cases). */
@@ -56,14 +63,32 @@ export interface RecordFromOptions {
   force?: boolean;
 }
 
+/** What a capture says of its run: its output, how it ended, and the command when it was pasted with one. */
+export interface Capture {
+  stdout: string;
+  stderr: string;
+  exitCode: number | null;
+  signal?: string;
+  timedOut?: boolean;
+  elapsedMs?: number;
+  command?: string;
+}
+
 /** The envelope a capture holds (see the module doc). */
-export function parseCapture(text: string): { stdout: string; stderr: string; exitCode: number | null; command?: string } {
+export function parseCapture(text: string): Capture {
   const trimmed = text.trim();
   if (trimmed.startsWith('{')) {
     try {
       const doc = JSON.parse(trimmed) as Record<string, unknown>;
       if (typeof doc.stdout === 'string') {
-        return { stdout: doc.stdout, stderr: typeof doc.stderr === 'string' ? doc.stderr : '', exitCode: typeof doc.exitCode === 'number' ? doc.exitCode : null };
+        return {
+          stdout: doc.stdout,
+          stderr: typeof doc.stderr === 'string' ? doc.stderr : '',
+          exitCode: typeof doc.exitCode === 'number' ? doc.exitCode : null,
+          ...(typeof doc.signal === 'string' && doc.signal !== '' ? { signal: doc.signal } : {}),
+          ...(doc.timedOut === true ? { timedOut: true } : {}),
+          ...(typeof doc.elapsedMs === 'number' && doc.elapsedMs >= 0 ? { elapsedMs: doc.elapsedMs } : {}),
+        };
       }
     } catch {
       // Not an envelope: a stdout that is one JSON document (claude -p --output-format json).
@@ -72,6 +97,8 @@ export function parseCapture(text: string): { stdout: string; stderr: string; ex
   const parts: Record<'stdout' | 'stderr', string[]> = { stdout: [], stderr: [] };
   let into: 'stdout' | 'stderr' = 'stdout';
   let exitCode: number | null = null;
+  let signal: string | undefined;
+  let timedOut = false;
   const lines = text.split('\n');
   const first = lines.findIndex((l) => l.trim() !== '');
   const prompt = first >= 0 ? /^\s*\$\s+(.+)$/.exec(lines[first]!) : null;
@@ -87,6 +114,15 @@ export function parseCapture(text: string): { stdout: string; stderr: string; ex
       exitCode = Number(exit[1]);
       continue;
     }
+    const killed = /^\s*-{2,}\s*signal\s*[:=]?\s*(SIG[A-Z0-9]+)\s*-{2,}\s*$/i.exec(line);
+    if (killed) {
+      signal = killed[1]!.toUpperCase();
+      continue;
+    }
+    if (/^\s*-{2,}\s*timed[ -]?out\s*-{2,}\s*$/i.test(line)) {
+      timedOut = true;
+      continue;
+    }
     parts[into].push(line);
   }
   // As the terminal showed it: no blank lines around a section, one newline after its last line.
@@ -94,7 +130,7 @@ export function parseCapture(text: string): { stdout: string; stderr: string; ex
     const text = lines.join('\n').replace(/^\n+/, '').replace(/\n+$/, '');
     return text === '' ? '' : `${text}\n`;
   };
-  return { stdout: join(parts.stdout), stderr: join(parts.stderr), exitCode, ...(prompt ? { command: prompt[1]!.trim() } : {}) };
+  return { stdout: join(parts.stdout), stderr: join(parts.stderr), exitCode, ...(signal ? { signal } : {}), ...(timedOut ? { timedOut } : {}), ...(prompt ? { command: prompt[1]!.trim() } : {}) };
 }
 
 async function readInput(file: string): Promise<string> {
@@ -118,7 +154,7 @@ export async function recordFromCommand(opts: RecordFromOptions): Promise<number
     throw new UsageError(`--route ${opts.route} is no route${close.length ? `; did you mean ${close.map((c) => `"${c}"`).join(' or ')}?` : '.'} Routes: ${routeIds().join(', ')}.`);
   }
   if (!(VERDICTS as readonly string[]).includes(opts.expect)) {
-    throw new UsageError(`--expect ${opts.expect} is no verdict. Verdicts: ${VERDICTS.join(', ')}.`);
+    throw new UsageError(`--expect ${opts.expect} is no verdict (verdicts: ${VERDICTS.join(', ')})${didYouMeanTail(opts.expect, VERDICTS) || '.'}`);
   }
   // `--name` names a file in the route's folder (subfolders allowed): a `..` segment is refused even
   // when it stays under --out, since it would land the case in another route's folder (issue 23).
@@ -126,26 +162,35 @@ export async function recordFromCommand(opts: RecordFromOptions): Promise<number
     throw new UsageError(`--name ${JSON.stringify(opts.name)}: a case name is a file name under the route's folder (subfolders allowed, no "..", no leading, trailing or double "/"); nothing written`);
   }
   if (opts.from === undefined && opts.stdout === undefined) throw new UsageError('record --from needs the envelope: --from <capture file, or - for stdin>, or --stdout <file> [--stderr <file>] [--exit-code <n>]');
-  let envelope: { stdout: string; stderr: string; exitCode: number | null; command?: string };
+  let envelope: Capture;
   if (opts.from !== undefined) envelope = parseCapture(await readInput(opts.from));
   else envelope = { stdout: await readInput(opts.stdout!), stderr: opts.stderr ? await readInput(opts.stderr) : '', exitCode: null };
   if (opts.stderr !== undefined && opts.from !== undefined) envelope.stderr = await readInput(opts.stderr);
   if (opts.exitCode !== undefined) envelope.exitCode = opts.exitCode;
+  if (opts.signal !== undefined) envelope.signal = opts.signal;
+  if (opts.timedOut) envelope.timedOut = true;
   if (envelope.stdout.trim() === '' && envelope.stderr.trim() === '') throw new UsageError(`${opts.from ?? opts.stdout}: the capture holds no output (stdout and stderr are empty)`);
-  const assumed = envelope.exitCode === null;
-  const exitCode = envelope.exitCode ?? 0;
+  // A run ended by a signal has no exit code; only a capture that says neither is assumed to exit 0.
+  const assumed = envelope.exitCode === null && envelope.signal === undefined;
+  const exitCode = envelope.signal !== undefined ? envelope.exitCode : (envelope.exitCode ?? 0);
 
   const inCheckout = path.resolve(process.cwd()) === projectPath();
   const project: ProjectConfig | null = opts.config !== undefined || !inCheckout ? await configFor(opts.config) : null;
   const own = project?.contracts ?? [];
+  // A config with several contracts names none by default: the case would be judged by pov and
+  // fail as a bogus bug in the team's cases (a trial wrote such a case under cases/pov/).
+  if (opts.contract === undefined && own.length > 1) {
+    throw new UsageError(`record --from: ${shownPath(project!.file)} defines ${own.length} contracts; name the one that judges this capture: --contract ${own.map((c) => c.name).join('|')}`);
+  }
   const contractName = opts.contract ?? (own.length === 1 ? own[0]!.name : 'pov');
   if (!own.some((c) => c.name === contractName) && !CONTRACT_NAMES.includes(contractName)) {
-    throw new UsageError(`--contract ${contractName} is no contract${project ? ` of ${shownPath(project.file)}` : ''} nor a preset. Contracts: ${[...own.map((c) => c.name), ...CONTRACT_NAMES].join(', ')}.`);
+    const names = [...own.map((c) => c.name), ...CONTRACT_NAMES];
+    throw new UsageError(`--contract ${contractName} is no contract${project ? ` of ${shownPath(project.file)}` : ''} nor a preset (contracts: ${names.join(', ')})${didYouMeanTail(contractName, names) || '.'}`);
   }
   const contract = await loadContract(contractName, {}, own);
   const outDir = opts.out !== undefined ? path.resolve(opts.out) : project ? (ownCasesFolder(project) ?? path.join(project.dir, 'cases')) : inCheckout ? projectPath('fixtures/cases') : path.resolve('cases');
 
-  const attempts: CaseAttempt[] = redactValue([{ stdout: envelope.stdout, stderr: envelope.stderr, exitCode, signal: null, timedOut: false, elapsedMs: 0 }], { paths: [{ path: process.cwd(), placeholder: '<project>' }] });
+  const attempts: CaseAttempt[] = redactValue([{ stdout: envelope.stdout, stderr: envelope.stderr, exitCode, signal: envelope.signal ?? null, timedOut: envelope.timedOut ?? false, elapsedMs: envelope.elapsedMs ?? 0 }], { paths: [{ path: process.cwd(), placeholder: '<project>' }] });
   const expect = { verdict: opts.expect as VerdictName };
   const cliName = routeSpecFor(opts.route)?.definition.cli ?? opts.route.split('/')[0]!;
   let c: CaseFile = {
@@ -166,7 +211,7 @@ export async function recordFromCommand(opts: RecordFromOptions): Promise<number
   const file = path.join(outDir, ...(project ? [contractName] : []), ...opts.route.split('/').map((p) => p.replace(/[^A-Za-z0-9._=-]+/g, '-')), `${opts.name ?? `report-${c.id}`}.json`);
   const written = await writeCaseFile(file, c, opts.force ?? false, outDir);
   if ('refused' in written) throw new UsageError(`${shownPath(written.refused)} exists; give another --name, or --force to overwrite it`);
-  out(`wrote ${shownPath(written.written)} (case ${c.id}, contract ${contractName}, exit code ${exitCode}${assumed ? ' assumed: the capture gives none, --exit-code <n> sets it' : ''}; redacted)\n`);
+  out(`wrote ${shownPath(written.written)} (case ${c.id}, contract ${contractName}, ${envelope.signal !== undefined ? `ended by ${envelope.signal}` : `exit code ${exitCode}`}${envelope.timedOut ? ', timed out' : ''}${assumed ? ' assumed: the capture gives none, --exit-code <n> sets it' : ''}; redacted)\n`);
   const problems = compareVerdict(c.expect, verdict);
   out(`verdict: ${verdict.verdict}\n${verdict.evidence.map((e) => `  ${e}\n`).join('')}`);
   const replay = `npx routecert run --case ${c.id} --cases ${shownPath(outDir)}${project ? ` --config ${shownPath(project.file)}` : ''} --no-probes`;

@@ -190,7 +190,12 @@ async function run(opts: RunCommandOptions, commandLine: string): Promise<number
   const certifying = opts.probes && opts.certify !== false && certifyConfig !== null;
   const genericRoutes = (opts.generic ?? []).map((g) => g.slice(0, g.indexOf('=')));
   const problems = selectionProblems(corpus.cases, filter, opts.probes ? liveSelectable(certifying ? certifyConfig.config.routes : [], !project) : null, { cases: opts.cases ?? (bundled ? "the bundled corpus (routecert's fixtures/cases)" : shownPath(casesDir)) }, corpus.errors, genericRoutes);
+  // Certification rides with the probes: a filter that names it under --no-probes selects nothing, and says why.
+  const namesCertification = (opts.route ?? []).some((r) => r.startsWith('certify')) || (opts.case ?? []).some((id) => id.startsWith('certify-'));
+  if (!opts.probes && namesCertification) problems.push('certification (routes certify:<route>, case ids certify-...) is off under --no-probes: drop --no-probes (certification runs a fake CLI, no real one), or run `npx routecert certify`');
   if (problems.length > 0) throw new UsageError(problems.join('\n[routecert] '));
+  // A config's worker is not certified under --no-probes: said, so a green run is not read as a certificate.
+  if (!opts.probes && project?.certify) process.stderr.write(`[routecert] worker ${project.certify.config.worker.name} of ${shownPath(project.file)} is not certified in this run (--no-probes turns certification off): drop --no-probes, or run \`npx routecert certify\`\n`);
 
   const chosen: (BuiltinReporterName | Reporter)[] = opts.reporter?.length ? await resolveReporters(opts.reporter) : (project?.reporters ?? defaultReporterNames());
   const names = chosen.filter((r): r is BuiltinReporterName => typeof r === 'string');

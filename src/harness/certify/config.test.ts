@@ -33,6 +33,11 @@ describe('configProblems', () => {
     expect(own).toEqual([expect.stringMatching(/, not "reveiw"; did you mean "review"\?$/)]);
   });
 
+  it('refuses a route-keyed worker map whose key is no route routecert certifies, with a did-you-mean', () => {
+    const problems = configProblems({ worker: { ...worker, routeNames: { 'claude-code/stream-jsn': 'claude' }, routeEnv: { 'grok/json': { A: 'b' } } }, routes: ['claude-code/stream-json'] });
+    expect(problems).toEqual([expect.stringMatching(/^unknown route `claude-code\/stream-jsn` in `worker\.routeNames` \(known: .*\); did you mean "claude-code\/stream-json"\?$/)]);
+  });
+
   it('accepts a schema channel per route and tools given by name or path, and names bad ones', () => {
     expect(configProblems({ worker: { ...worker, schemaChannel: { 'codex/jsonl': 'prompt' }, tools: ['git', 'tools/jq'] }, routes: ['codex/jsonl'] })).toEqual([]);
     expect(configProblems({ worker: { ...worker, schemaChannel: { 'codex/jsonl': 'stdin' }, tools: 'jq' }, routes: ['codex/jsonl'] })).toEqual([

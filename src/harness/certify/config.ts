@@ -316,6 +316,15 @@ export function configProblems(value: unknown): string[] {
     if (worker.schemaChannel !== undefined && !(isPlainObject(worker.schemaChannel) && Object.values(worker.schemaChannel).every((v) => v === 'flag' || v === 'prompt'))) {
       problems.push('`worker.schemaChannel` must map route ids to "flag" or "prompt" (how the worker hands the schema to the CLI on that route)');
     }
+    // A map keyed by route id names routes routecert certifies (a misspelt key was read as no entry:
+    // `routeNames: { 'claude-code/stream-jsn': ... }` loaded, then broke the adapter at run time).
+    const routeIds = certifiableRoutes();
+    for (const key of ['routeNames', 'routeEnv', 'schemaChannel'] as const) {
+      const map = worker[key];
+      for (const id of isPlainObject(map) ? Object.keys(map) : []) {
+        if (!routeIds.includes(id)) problems.push(`unknown route \`${id}\` in \`worker.${key}\` (known: ${routeIds.join(', ')})${didYouMeanTail(id, routeIds)}`);
+      }
+    }
     const artifact = worker.artifact;
     if (artifact !== undefined && typeof artifact !== 'string') {
       if (!isPlainObject(artifact) || typeof artifact.path !== 'string' || artifact.path === '') problems.push('`worker.artifact` must be a path template or `{ path, select?, strict? }`');

@@ -138,7 +138,9 @@ function decodeClaude(route: string, envelope: Envelope, options: DecodeOptions 
     // before any model turn (an assistant event from the model; Claude Code words an API error as a
     // synthetic assistant message, `model: "<synthetic>"`, which is none).
     const modelTurn = events.some((e) => e.value.type === 'assistant' && !(isPlainObject(e.value.message) && e.value.message.model === '<synthetic>'));
-    status = schemaRefusedStatus(readStatus(terminal.value), [], modelTurn);
+    // The SDK's `error` on an assistant event (`authentication_failed`, `rate_limit`, ...) names a provider failure the result text may word otherwise.
+    const assistantError = events.findLast((e) => e.value.type === 'assistant' && typeof e.value.error === 'string')?.value.error as string | undefined;
+    status = schemaRefusedStatus(readStatus(terminal.value, assistantError), [], modelTurn);
   } else if (events.length > 0 || docs.truncated) {
     status = incompleteStatus(envelope, docs.truncated ? 'the last line of stdout is cut' : 'no terminal {"type":"result"} object', ancillary);
   } else {
@@ -163,7 +165,19 @@ function decodeClaude(route: string, envelope: Envelope, options: DecodeOptions 
   return decoded;
 }
 
-function readStatus(terminal: Record<string, unknown>): EnvelopeStatus {
+/**
+ * The `error` values of an assistant event that name a provider failure (the Agent SDK's
+ * `SDKAssistantMessageError`: `authentication_failed`, `billing_error`, `rate_limit`,
+ * `invalid_request`, `server_error`; `unknown` names none). Seen: `"error":"authentication_failed"`
+ * beside `Failed to authenticate: OAuth session expired ...` (YishenTu/claudian#1135).
+ */
+const PROVIDER_ASSISTANT_ERRORS = new Set(['authentication_failed', 'billing_error', 'rate_limit', 'invalid_request', 'server_error']);
+
+/**
+ * The status the terminal result object says; `assistantError` is the last assistant event's
+ * `error` field, which makes a failed run a provider error ({@link PROVIDER_ASSISTANT_ERRORS}).
+ */
+function readStatus(terminal: Record<string, unknown>, assistantError?: string): EnvelopeStatus {
   const status: EnvelopeStatus = { kind: 'ok' };
   if (typeof terminal.subtype === 'string') status.subtype = terminal.subtype;
   if (typeof terminal.terminal_reason === 'string') status.terminalReason = terminal.terminal_reason;
@@ -185,6 +199,8 @@ function readStatus(terminal: Record<string, unknown>): EnvelopeStatus {
     status.kind = 'provider-error';
     const code = apiErrorTextStatus(message);
     if (typeof code === 'number') status.apiErrorStatus = code;
+  } else if (failed && assistantError !== undefined && PROVIDER_ASSISTANT_ERRORS.has(assistantError)) {
+    status.kind = 'provider-error';
   } else if (failed) {
     status.kind = 'cli-error';
   }

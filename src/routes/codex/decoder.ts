@@ -244,7 +244,8 @@ function decodeCodex(envelope: Envelope, options: DecodeOptions = {}): Decoded {
     status = incompleteStatus(envelope, docs.truncated ? 'the last line of stdout is cut' : legacy ? 'no task_complete event' : 'no turn.completed or turn.failed event', ancillary);
   }
   if (completed && status.kind === 'ok') noteLostOutput(completed.usage, candidates.length > 0 || commentary.size > 0 || messages.some((m) => m.text.trim() !== ''), human, notes);
-  if (status.kind !== 'ok' && status.message) human.push(status.message);
+  // An incomplete stream's message is its `incomplete stream: ...` line, already in `ancillary` (it was said twice).
+  if (status.kind !== 'ok' && status.message && !ancillary.includes(status.message)) human.push(status.message);
   if (typeof status.apiErrorStatus === 'number') ancillary.push(`api_error_status=${status.apiErrorStatus}`);
   if (code !== null) ancillary.push(`error_code=${code}`);
   if (docs.documents.length > 0 && !completed && !failed) notes.push(`${legacy ? 'no task_complete event' : 'no turn.completed or turn.failed event'}: the turn never ended`);

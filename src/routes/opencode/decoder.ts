@@ -31,16 +31,20 @@ export const OPENCODE_ROUTE = 'opencode/jsonl';
  * error status (400-599), or, without one, when the message or the relayed `responseBody` carries
  * one ({@link statusInErrorText}; also for an `UnknownError`, whose message is the provider's
  * `429: {...}` or `OpenAI API error (429): {...}`, anomalyco/opencode#42033, #47747), else a CLI
- * error; the message is `error.data.message`, else
- * `error.name`. A 400 whose message or body names the schema is `startup-rejected`
+ * error; the message is `error.data.message`, else `error.message`, else `error.name` or
+ * `error.type`. The flat shape some builds print, `{ type: "provider.rate-limit", message: "Error
+ * 429: ...", status: 429 }` (no `data`), is read the same way (`status` or `statusCode` beside the
+ * message). A 400 whose message or body names the schema is `startup-rejected`
  * ({@link schemaRefusedStatus}) unless `afterModelTurn` (a text or tool part came first).
  */
 export function opencodeErrorStatus(error: unknown, afterModelTurn = false): EnvelopeStatus {
   const e = isPlainObject(error) ? error : {};
   const data = isPlainObject(e.data) ? e.data : {};
-  const message = typeof data.message === 'string' && data.message !== '' ? data.message : typeof e.name === 'string' ? e.name : 'error';
+  const text = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+  const message = text(data.message) ?? text(e.message) ?? text(e.name) ?? text(e.type) ?? 'error';
   const body = typeof data.responseBody === 'string' ? data.responseBody : '';
-  const code = isHttpErrorStatus(data.statusCode) ? data.statusCode : (statusInErrorText(message) ?? (body !== '' ? statusInErrorText(body) : null));
+  const field = [data.statusCode, e.statusCode, e.status].find(isHttpErrorStatus);
+  const code = field ?? statusInErrorText(message) ?? (body !== '' ? statusInErrorText(body) : null);
   return schemaRefusedStatus(errorStatusFromCode(code, message), [body], afterModelTurn);
 }
 
