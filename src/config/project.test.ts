@@ -58,10 +58,16 @@ describe('loadProjectConfig', () => {
     for (const text of expected) expect(json).toContain(text);
     // A .ts config's defineContract refuses at import time, before the config's folder is known: the
     // loader checks the definition again against that folder, so the anchor and clis come in the same round.
+    // Two broken contracts and a misspelt top-level field: all in the one round, each labelled (a .ts
+    // config's first refusing defineContract ended its import, one contract per round).
     const ts = path.join(dir, 'typos.config.ts');
-    await writeFile(ts, `import { defineConfig, defineContract } from ${JSON.stringify(pathToFileURL(projectPath('src/index.ts')).href)};\nexport default defineConfig({ contracts: [defineContract(${JSON.stringify(contract(typos))} as never)] });\n`);
+    const second = contract({ name: 'b', finality: 'nnoe' });
+    await writeFile(ts, `import { defineConfig, defineContract } from ${JSON.stringify(pathToFileURL(projectPath('src/index.ts')).href)};\nexport default defineConfig({ case: 'cases', contracts: [defineContract(${JSON.stringify(contract(typos))} as never), defineContract(${JSON.stringify(second)} as never)] } as never);\n`);
     const fromTs = ((await loadProjectConfig(ts).catch((e: Error) => e)) as Error).message;
     for (const text of expected) expect(fromTs).toContain(text);
+    expect(fromTs).toContain('contracts/0 ("a"): `anchor` "answr" names no property');
+    expect(fromTs).toContain('contracts/1 ("b"): `finality` must be { key: "<boolean member>" } or "none"; did you mean "none"?');
+    expect(fromTs).toContain('unknown field `case`');
     expect(fromTs).not.toContain(path.join(dir, 'a.schema.json'));
   });
 

@@ -287,6 +287,28 @@ export function clipOf(clip: { head: number; tail: number }): ClipPolicy {
   return { head: clip.head, tail: clip.tail };
 }
 
+/** How many config files are being imported right now (shared by every copy of this module). */
+const LOADING_CONFIG = Symbol.for('routecert.loadingConfigFile');
+
+function loadingConfigFile(): boolean {
+  return ((globalThis as Record<symbol, number | undefined>)[LOADING_CONFIG] ?? 0) > 0;
+}
+
+/**
+ * Run `load` (the import of a config file) with defineContract deferring every check to the
+ * contract's first use: the config loader then checks each definition (its `source`) against the
+ * config's folder and names all their problems in one round.
+ */
+export async function whileLoadingConfigFile<T>(load: () => Promise<T>): Promise<T> {
+  const slot = globalThis as Record<symbol, number | undefined>;
+  slot[LOADING_CONFIG] = (slot[LOADING_CONFIG] ?? 0) + 1;
+  try {
+    return await load();
+  } finally {
+    slot[LOADING_CONFIG] = (slot[LOADING_CONFIG] ?? 1) - 1;
+  }
+}
+
 /**
  * Build a contract from its definition. The definition is checked and its schema read and compiled
  * now, so a bad one fails at load time, not on the first case.
@@ -299,6 +321,10 @@ export function clipOf(clip: { head: number; tail: number }): ClipPolicy {
  * answer.judge(decoderFor('claude-code/json').decode(envelope, answer.decodeOptions), { attempt: 0, elapsedMs: 0 }).verdict
  */
 export function defineContract(def: ContractDefinition, baseDir?: string): DefinedContract {
+  // A config file being imported: nothing is refused yet, so the loader can say every problem of
+  // every contract at once, labelled by its place in `contracts` (a .ts config said them one
+  // contract per round: the first defineContract that threw ended the import).
+  if (baseDir === undefined && loadingConfigFile()) return deferred(def, { refuseNow: false });
   if (baseDir === undefined && typeof def?.schema === 'string' && !path.isAbsolute(def.schema)) return deferred(def);
   return { ...build(def, baseDir), source: def };
 }
@@ -309,9 +335,9 @@ export function defineContract(def: ContractDefinition, baseDir?: string): Defin
  * loaded from; the config loader rebuilds it from `source` against the config file's folder.
  * The definition's fields are checked now.
  */
-function deferred(def: ContractDefinition): DefinedContract {
+function deferred(def: ContractDefinition, options: { refuseNow?: boolean } = {}): DefinedContract {
   const problems = definitionProblems(def);
-  if (problems.length > 0) throw new ContractDefinitionError(`contract "${String(def.name)}" is not usable:\n  - ${problems.join('\n  - ')}`, def);
+  if (problems.length > 0 && (options.refuseNow !== false || !isPlainObject(def))) throw new ContractDefinitionError(`contract "${String(def.name)}" is not usable:\n  - ${problems.join('\n  - ')}`, def);
   let built: Omit<DefinedContract, 'source'> | undefined;
   const get = (): Omit<DefinedContract, 'source'> => (built ??= build(def, process.cwd()));
   return {

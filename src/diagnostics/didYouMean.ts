@@ -3,19 +3,25 @@
  * (an option value, a `--bin` CLI, a config field), and the one wording of an unknown config field.
  */
 
-/** Levenshtein distance (small strings: option values). */
+/**
+ * Edit distance with adjacent transpositions (optimal string alignment: `dnoe` is one edit from
+ * `done`, as a typist makes it; plain Levenshtein counted two and suggested nothing). Small strings:
+ * option values and field names.
+ */
 function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  let before: number[] = [];
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i += 1) {
-    let prev = row[0]!;
-    row[0] = i;
+    const row = [i];
     for (let j = 1; j <= b.length; j += 1) {
-      const here = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = here;
+      let d = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, before[j - 2]! + 1);
+      row.push(d);
     }
+    before = prev;
+    prev = row;
   }
-  return row[b.length]!;
+  return prev[b.length]!;
 }
 
 /**

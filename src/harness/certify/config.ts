@@ -23,7 +23,7 @@ import { pushAll } from '#src/arrays.ts';
 import { didYouMean, didYouMeanTail, unknownFieldProblems } from '#src/diagnostics/didYouMean.ts';
 import { certifiableRoutes } from './routes.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
-import { ContractDefinitionError, defineContract, type ContractDefinition, type DefinedContract } from '#src/contract/define.ts';
+import { ContractDefinitionError, defineContract, whileLoadingConfigFile, type ContractDefinition, type DefinedContract } from '#src/contract/define.ts';
 import { KNOWN_CLIS } from '#src/probe/known.ts';
 import type { Contract } from '#src/contract/types.ts';
 import { isContractDefinition, isPresetName } from './rules.ts';
@@ -472,7 +472,7 @@ export async function importConfig(file: string): Promise<{ value: unknown; file
   }
   let module: Record<string, unknown>;
   try {
-    module = await importConfigFile(absolute);
+    module = await whileLoadingConfigFile(() => importConfigFile(absolute));
   } catch (error) {
     // A defineContract({...}) the config calls at import time refused its definition: the config
     // loads, its contract is unusable. Said as for a JSON config: the file, the contract, the field.
