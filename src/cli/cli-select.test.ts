@@ -114,6 +114,11 @@ describe('other selections that select nothing exit 2, naming what exists (hnew 
     const route = await routecertInProcess(['run', '--no-probes', '--route', 'certify:grok/json', '--reports', reports], { cwd: root.dir });
     expect(route.exitCode).toBe(2);
     expect(route.stderr).toContain('certification (routes certify:<route>, case ids certify-...) is off under --no-probes');
+    // With certification on, a misspelt check id is refused before anything runs (the route's prefix let it through, and nothing was judged).
+    const typo = await routecertInProcess(['run', '--case', 'certify-grok-json-retry-onse', '--reports', reports], { cwd: root.dir });
+    expect(typo.exitCode).toBe(2);
+    expect(typo.stderr).toContain('--case certify-grok-json-retry-onse is no case id (nor a prefix of one) in the bundled corpus');
+    expect(typo.stderr).toContain('did you mean "certify-grok-json-retry-once"?');
     const worker = await routecertInProcess(['run', '--no-probes', '--config', projectPath('examples/bash-worker/routecert.config.ts'), '--route', 'grok/json', '--reports', reports], { cwd: root.dir });
     expect(worker.exitCode, worker.stderr).toBe(0);
     expect(worker.stderr).toMatch(/worker \S+ of .*routecert\.config\.ts is not certified in this run \(--no-probes turns certification off\)/);

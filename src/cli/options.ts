@@ -181,7 +181,7 @@ export function selectionProblems(cases: readonly LoadedCase[], filter: CaseFilt
   }
   for (const id of filter.ids ?? []) {
     if (!cases.some((c) => c.case.id.startsWith(id)) && !(live?.ids ?? []).some((x) => x.startsWith(id) || id.startsWith(x))) {
-      problems.push(`--case ${id} is no case id (nor a prefix of one) in ${shown.cases}${live ? ' nor a probe or certification id' : ''}.`);
+      problems.push(`--case ${id} is no case id (nor a prefix of one) in ${shown.cases}${live ? ' nor a probe or certification id' : ''}${suggestion(id, live?.ids ?? [])}`);
     }
   }
   if (problems.length > 0) return problems;

@@ -139,7 +139,9 @@ function liveSelectable(certifyRoutes: readonly string[], bundledProbes: boolean
   const tags = ['startup', ...(bundledProbes ? ['probe'] : []), ...certifyTags, ...drivers.flatMap((d) => planFor(d.cli).flatMap((p) => p.tags))];
   const ids = [
     ...drivers.flatMap((d) => d.routes.flatMap((r) => planFor(d.cli).map((p) => probeCaseId(r, p.slug)))),
-    ...certifyRoutes.map((r) => certifyCaseId(r, '')),
+    // Each check's own id: a misspelt one (`certify-grok-json-retry-onse`) is refused up front; the
+    // route's prefix alone let it pass, and the run then judged nothing.
+    ...certifyRoutes.flatMap((r) => CHECKS.map((c) => certifyCaseId(r, c.id))),
   ];
   return { routes: [...routes, ...certifyRoutes.map((r) => `certify:${r}`)], contracts: ['pov'], tags, ids };
 }
