@@ -76,16 +76,9 @@ export const DEFAULT_HARD_WINDOW_MS = 600_000;
 /** Raised for a definition that cannot be used; the message names the contract and the field. */
 export class ContractDefinitionError extends Error {
   readonly code = 'ROUTECERT_CONTRACT_DEFINITION';
-  /**
-   * The refused definition, when defineContract refused it at a config's import time (before the
-   * config's folder was known): the config loader checks it again against that folder, so the
-   * schema-bound problems (anchor, finality key) come in the same round.
-   */
-  readonly definition: ContractDefinition | undefined;
-  constructor(message: string, definition?: ContractDefinition) {
+  constructor(message: string) {
     super(`[routecert] ${message}`);
     this.name = 'ContractDefinitionError';
-    this.definition = definition;
   }
 }
 
@@ -337,7 +330,7 @@ export function defineContract(def: ContractDefinition, baseDir?: string): Defin
  */
 function deferred(def: ContractDefinition, options: { refuseNow?: boolean } = {}): DefinedContract {
   const problems = definitionProblems(def);
-  if (problems.length > 0 && (options.refuseNow !== false || !isPlainObject(def))) throw new ContractDefinitionError(`contract "${String(def.name)}" is not usable:\n  - ${problems.join('\n  - ')}`, def);
+  if (problems.length > 0 && (options.refuseNow !== false || !isPlainObject(def))) throw new ContractDefinitionError(`contract "${String(def.name)}" is not usable:\n  - ${problems.join('\n  - ')}`);
   let built: Omit<DefinedContract, 'source'> | undefined;
   const get = (): Omit<DefinedContract, 'source'> => (built ??= build(def, process.cwd()));
   return {

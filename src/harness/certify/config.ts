@@ -478,13 +478,11 @@ export async function importConfig(file: string): Promise<{ value: unknown; file
     // loads, its contract is unusable. Said as for a JSON config: the file, the contract, the field.
     const e = error as Error;
     if (e instanceof ContractDefinitionError || e?.name === 'ContractDefinitionError') {
+      // (Only a definition that is not even an object: defineContract defers every other check
+      // while a config loads, src/contract/define.ts whileLoadingConfigFile.)
       const shown = path.relative(process.cwd(), absolute) || absolute;
-      // Checked again against the config's folder: its schema-bound and CLI problems come in this round too.
-      const def = (e as ContractDefinitionError).definition;
-      const problems = def !== undefined ? checkContractEntry(def, path.dirname(absolute)).problems : [e.message.replace(/^\[routecert\] /, '')];
-      const name = def !== undefined && typeof (def as { name?: unknown }).name === 'string' ? `contract "${def.name}"` : 'a contract';
       throw new CertifyConfigError(
-        `config file ${shown} is not usable: ${def !== undefined ? `${name} is not usable:\n  - ${problems.join('\n  - ')}` : problems[0]}\nFix ${shown} and run the command again (the fields: README "Your own contracts", schemas/contract.schema.json).`,
+        `config file ${shown} is not usable: ${e.message.replace(/^\[routecert\] /, '')}\nFix ${shown} and run the command again (the fields: README "Your own contracts", schemas/contract.schema.json).`,
       );
     }
     throw new CertifyConfigError(`config file ${file} does not load: ${e.message}`);
