@@ -84,6 +84,19 @@ describe('numbers and names are validated', { timeout: 180_000 }, () => {
     expect(md).toContain(`**${notRun} check(s) did not run: not selected by --check missing-final`);
   });
 
+  it('certify --check of a check that applies on none of the routes certified: exit 2, the SKIP line and a next step (it was "not-certified", exit 1, as if the worker had failed)', async () => {
+    const reports = reportsDir();
+    const r = await routecert(['certify', '--config', projectPath('examples/bash-worker/routecert.config.ts'), '--route', 'grok/json', '--check', 'idle-window', '--reports', reports], { cwd: root.dir });
+    expect(r.exitCode, r.stdout + r.stderr).toBe(2);
+    expect(r.stdout).toMatch(/SKIP idle-window +grok\/json is buffered/);
+    expect(r.stdout).toContain('=> partial: 0 passed, 0 failed, 1 skipped');
+    expect(r.stderr).toContain('--check idle-window applies on none of the routes certified (grok/json; each SKIP line above says why): only the smoke ran');
+    const [run] = await (await import('node:fs/promises')).readdir(reports);
+    const json = JSON.parse(await readFile(path.join(reports, run!, 'certificate.json'), 'utf8')) as { footer: { exitCode: number } };
+    expect(json.footer.exitCode).toBe(2);
+    expect(await certificateProblems(json)).toEqual([]);
+  });
+
   it("lint with no path: the working folder's config when it has contracts; neither a config nor schemas/contracts exits 2", async () => {
     const fs = await import('node:fs/promises');
     const team = path.join(root.dir, 'lint-team');

@@ -250,7 +250,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'certify',
     description: 'Certify a worker: fake CLIs on its PATH replay corpus cases; write reports/<run>/certificate.{json,md}',
     readme:
-      'certifies a worker in any language (`--config <file>`, default the working folder\'s `routecert.config.*`): fake CLIs on its PATH replay corpus cases; writes `reports/<run>/certificate.{json,md}`; `--check <id>` must name a check that applies to the config\'s contract (one it has no rule for is refused, exit 2); a run it filters is `partial` (exit 0 when what ran passed, never "certified": the certificate says how many checks did not run), and a certificate with no passing check is not "certified"',
+      'certifies a worker in any language (`--config <file>`, default the working folder\'s `routecert.config.*`): fake CLIs on its PATH replay corpus cases; writes `reports/<run>/certificate.{json,md}`; `--check <id>` must name a check that applies to the config\'s contract (one it has no rule for is refused, exit 2; one that applies on none of the routes certified, such as `idle-window` on a buffered route, runs the smoke alone and exits 2); a run it filters is `partial` (exit 0 when what ran passed, never "certified": the certificate says how many checks did not run), and a certificate with no passing check is not "certified"',
     options: [
       { flags: '--config [file]', description: 'the config that defines the worker adapter and routes (default, and with no file: ./routecert.config.{ts,mts,cts,mjs,js,cjs,json}, the first found)' },
       { flags: '--route <route>', description: 'only this route or CLI of the config; repeatable', parse: collect },

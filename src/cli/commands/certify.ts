@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { CONFIG_FILE_NAMES } from '#src/config/fileNames.ts';
 import pc from 'picocolors';
-import { certify, checkCertifyOptions, type CertifyProgress } from '#src/harness/certify/certify.ts';
+import { certify, checkCertifyOptions, schemaMisfit, type CertifyProgress } from '#src/harness/certify/certify.ts';
 import { blockingLines, countsText, notSelectedLine, writeCertificate } from '#src/harness/certify/certificate.ts';
 import { CertifyConfigError } from '#src/harness/certify/config.ts';
 import { loadProjectConfig } from '#src/config/project.ts';
@@ -79,6 +79,11 @@ export async function certifyCommand(opts: CertifyCommandOptions): Promise<numbe
   try {
     // A --check or --route the config cannot honour fails here, before any work and before the first line.
     checkCertifyOptions(loaded.config, { ...(opts.route ? { routes: opts.route } : {}), ...(opts.check ? { checks: opts.check } : {}) });
+    const misfit = schemaMisfit(loaded);
+    if (misfit !== null) {
+      process.stderr.write(`[routecert] config file ${file}: ${misfit}\n`);
+      return 2;
+    }
     // A --reports that cannot hold the certificate stops here too, not after the certification.
     await checkReportsFolder(opts.reports);
   } catch (error) {
@@ -112,5 +117,9 @@ export async function certifyCommand(opts: CertifyCommandOptions): Promise<numbe
   write(`certificate: ${path.relative(process.cwd(), files.json) || files.json}, ${path.relative(process.cwd(), files.markdown) || files.markdown}\n`);
   const stoppedBy = outcome.certificate.footer.interrupted;
   if (stoppedBy) process.stderr.write(`[routecert] interrupted by ${stoppedBy}: the certificate is partial (a route not finished before the signal is could-not-run); exit ${outcome.exitCode}\n`);
+  if (outcome.exitCode === 2) {
+    const routes = outcome.certificate.routes.map((r) => r.route).join(', ');
+    process.stderr.write(`[routecert] certify: --check ${(opts.check ?? []).join(', ')} applies on none of the routes certified (${routes}; each SKIP line above says why): only the smoke ran. Pick a check that applies on these routes, or add a route where it applies (\`--route\`)\n`);
+  }
   return outcome.exitCode;
 }

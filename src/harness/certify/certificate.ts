@@ -146,7 +146,8 @@ export function blockingLines(r: Pick<RouteCertificate, 'route' | 'blocking'>): 
 }
 
 /**
- * The whole certificate. `footer.exitCode`: 0 certified (or `partial`: every check that ran passed), 1 a check failed, 3 a smoke failed / could
+ * The whole certificate. `footer.exitCode`: 0 certified (or `partial`: every check that ran passed), 1 a check failed, 2 the
+ * `--check` selection applies on none of its routes (only the smoke ran), 3 a smoke failed / could
  * not run, 130/143 interrupted (`footer.interrupted` names the signal: a partial certificate).
  */
 export interface Certificate {
@@ -170,7 +171,7 @@ export interface Certificate {
     tools?: { name: string; version: string }[];
   };
   routes: RouteCertificate[];
-  footer: { finishedAt: string; durationMs: Milliseconds; exitCode: 0 | 1 | 3 | 130 | 143; interrupted?: 'SIGINT' | 'SIGTERM' };
+  footer: { finishedAt: string; durationMs: Milliseconds; exitCode: 0 | 1 | 2 | 3 | 130 | 143; interrupted?: 'SIGINT' | 'SIGTERM' };
 }
 
 /**

@@ -28,7 +28,7 @@ import { DEFAULT_RUN_WINDOWS, OUTER_GRACE_MS, smokeCases, type CheckDefinition, 
 import { artifactAdapter, CertifyConfigError, configProblems, schemaChannelOf, type CertifyConfig, type LoadedConfig } from './config.ts';
 import { definitionFrom, isPresetName, POV_DEFINITION, presetForCertify, rulesOf, type CertifiedRules, type ContractDefinition } from './rules.ts';
 import { didYouMean, didYouMeanTail } from '#src/diagnostics/didYouMean.ts';
-import { defineContract } from '#src/contract/define.ts';
+import { ContractDefinitionError, defineContract, normalizeDefinition } from '#src/contract/define.ts';
 import type { ShimAttempt } from '#src/harness/shim/plan.ts';
 import { executeRun, toolEntries, type RunContext, type RunObservation, type RunWindows } from './execute.ts';
 import { certifyRoute, UnknownCertifyRouteError, type CertifyRoute } from './routes.ts';
@@ -80,7 +80,11 @@ export interface CertifyOptions {
 /** A certificate and the exit code it maps to: 0 certified, 1 a check failed, 3 a smoke failed or a route could not run. */
 export interface CertifyOutcome {
   certificate: Certificate;
-  /** 0 certified, 1 a check failed, 3 a smoke failed or a route could not run; 130/143 interrupted by SIGINT/SIGTERM. */
+  /**
+   * 0 certified (or partial), 1 a check failed, 2 a `--check` selection that applies on none of the
+   * routes certified (only the smoke ran), 3 a smoke failed or a route could not run; 130/143
+   * interrupted by SIGINT/SIGTERM.
+   */
   exitCode: Certificate['footer']['exitCode'];
 }
 
@@ -234,6 +238,39 @@ export function checkCertifyOptions(cfg: CertifyConfig, options: Pick<CertifyOpt
 }
 
 /**
+ * Why the config's `schema` (the file handed to the worker, beside its `contract`) cannot be
+ * certified against that contract, or `null` when it can (or there is none): the contract judges
+ * what the worker publishes, so the schema must declare the contract's anchor and finality key
+ * (the one rule, `normalizeDefinition` in src/contract/define.ts). A team's own schema under the
+ * pov contract certified the worker against pov's answers, with checks failing for no reason the
+ * worker could see. `certify` refuses it; the command asks before its first line.
+ */
+export function schemaMisfit(config: CertifyConfig | LoadedConfig): string | null {
+  const { config: cfg, dir } = asLoaded(config);
+  if (!cfg.schema || isConsumerContract(cfg.contract)) return null;
+  let definition: ContractDefinition;
+  try {
+    definition = typeof cfg.contract === 'object' ? definitionFrom(cfg.contract) : presetForCertify(cfg.contract ?? 'pov');
+  } catch {
+    return null; // an unusable contract is certify's own error
+  }
+  try {
+    normalizeDefinition({ ...definition, schema: cfg.schema }, dir);
+    return null;
+  } catch (error) {
+    if (!(error instanceof ContractDefinitionError)) throw error;
+    const why = error.message.replace(/^(\[routecert\] )?contract "[^"]*"(: | is not usable:\n {2}- )/, '').replace(/\n {2}- /g, '; ');
+    // The file itself unusable (missing, not JSON, too large): said as such.
+    if (!/`anchor`|`finality\.key`/.test(why)) return `\`schema\` (the schema handed to the worker): ${why}`;
+    return (
+      `\`schema\` (${cfg.schema}, handed to the worker) does not describe the answers of contract ${definition.name}, which judges what the worker publishes: ${why}. ` +
+      `To certify the worker against this schema, give \`contract\` a definition of your own (defineContract({ name, schema: '${cfg.schema}', anchor, finality, ... }), README "Your own contracts") and drop \`schema\`; ` +
+      `to keep contract ${definition.name}, drop \`schema\` or give one that declares its properties`
+    );
+  }
+}
+
+/**
  * Certify the worker of `config` on each of its routes.
  *
  * Never throws for what the worker does: a failing check (the smoke included) is a `fail` in the
@@ -297,6 +334,8 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
       throw new CertifyConfigError(`the schema file ${schemaFile} does not load: ${(error as Error).message}`);
     }
   }
+  const misfit = schemaMisfit(loaded);
+  if (misfit !== null) throw new CertifyConfigError(misfit);
   // Large case files are not held (their attempts let go when listed), so they are not replayed.
   const tooLarge: string[] = [];
   const replayable = async (dir: string): Promise<LoadedCase[]> =>
@@ -456,7 +495,8 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
         // nor does one with a check that did not run for want of input (issue 19 point 8: "certified"
         // means every check ran, or does not apply to this contract and route).
         const unrun = checkResults.filter((r) => r.status === 'skipped' && !notApplicable.has(r.id) && !isNotApplicable(r.reason ?? ''));
-        status = routeStatus(smokeResults, checkResults, { unrun: unrun.length, notSelected: leftOut.length });
+        const inapplicable = checkResults.filter((r) => r.status === 'skipped' && (notApplicable.has(r.id) || isNotApplicable(r.reason ?? ''))).length;
+        status = routeStatus(smokeResults, checkResults, { unrun: unrun.length, notSelected: leftOut.length, inapplicable });
         blocking = unrun.map((r) => ({ id: r.id, reason: r.reason ?? '' }));
       }
     }
@@ -496,13 +536,18 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
   }
 
   const stoppedBy = interruption();
+  // A `--check` selection none of whose checks applies on any route certified judged nothing
+  // beyond the smoke: an empty selection, exit 2 (each route's SKIP line says why).
+  const judgedNothing = only !== undefined && only.length > 0 && routeCertificates.length > 0 && routeCertificates.every((r) => r.status === 'partial' && r.checks.length > 0 && r.checks.every((c) => c.status === 'skipped'));
   const exitCode: CertifyOutcome['exitCode'] = stoppedBy
     ? signalExitCode(stoppedBy)
     : routeCertificates.some((r) => r.status === 'adapter-broken' || r.status === 'could-not-run')
     ? 3
     : routeCertificates.some((r) => r.status === 'not-certified')
       ? 1
-      : 0;
+      : judgedNothing
+        ? 2
+        : 0;
   const certificate: Certificate = {
     certificateVersion: 1,
     header: certificateHeader({
@@ -541,12 +586,20 @@ export function adapterFault(smokeRuns: readonly RunObservation[], options: { ca
  * `not-certified` when a smoke or a check failed, when no check passed (a certificate with every
  * check skipped certifies nothing), or when `left.unrun` applicable checks did not run for want of
  * input; else `partial` when a filter (`--check`) left `left.notSelected` checks out (what ran
- * passed, but "certified" means every check ran); else `certified`.
+ * passed, but "certified" means every check ran), including a filter whose checks were all
+ * skipped as not applicable on this route (`left.inapplicable` of them: nothing failed, nothing
+ * was left for want of input); else `certified`.
  */
-export function routeStatus(smoke: readonly CheckResult[], checks: readonly CheckResult[], left: { unrun?: number; notSelected?: number } = {}): 'certified' | 'partial' | 'not-certified' {
+export function routeStatus(
+  smoke: readonly CheckResult[],
+  checks: readonly CheckResult[],
+  left: { unrun?: number; notSelected?: number; inapplicable?: number } = {},
+): 'certified' | 'partial' | 'not-certified' {
   if (smoke.some((r) => r.status === 'fail') || checks.some((r) => r.status === 'fail') || (left.unrun ?? 0) > 0) return 'not-certified';
-  // A selection of the smoke alone (every check left out) is partial; a check that ran must pass.
-  if (!checks.some((r) => r.status === 'pass')) return checks.length === 0 && (left.notSelected ?? 0) > 0 ? 'partial' : 'not-certified';
+  // A selection of the smoke alone (every check left out), or of checks none of which applies on
+  // this route (`--check idle-window` on a buffered route), is partial, as any filtered run whose
+  // runs passed; without a selection, a certificate whose every check was skipped certifies nothing.
+  if (!checks.some((r) => r.status === 'pass')) return checks.length === (left.inapplicable ?? 0) && (left.notSelected ?? 0) > 0 ? 'partial' : 'not-certified';
   return (left.notSelected ?? 0) > 0 ? 'partial' : 'certified';
 }
 
