@@ -54,3 +54,18 @@ export function splitMessageTexts(events: readonly unknown[]): Map<number, Split
   }
   return out;
 }
+
+/**
+ * The `parent_tool_use_id` of an event a sub-agent emitted, or `null` for the run's own agent.
+ * Claude Code stream-json (and the Agent SDK) streams a sub-agent's messages (the `Agent`/`Task`
+ * tool) into the same stdout, each event carrying the id of the tool call that spawned it; the run's
+ * own events carry `parent_tool_use_id: null` (real 2.1.263-2.1.268 captures, lezli01/vincent
+ * internal/agent/claude/testdata/stream_subagent_*.jsonl). A sub-agent's text and tool calls are
+ * what it hands its parent, never the run's answer: a schema-shaped draft there was accepted when
+ * the run itself answered in prose.
+ */
+export function subagentParent(event: unknown): string | null {
+  if (!isPlainObject(event)) return null;
+  const parent = event.parent_tool_use_id;
+  return typeof parent === 'string' && parent !== '' ? parent : null;
+}

@@ -234,12 +234,16 @@ export function noteLostOutput(usage: unknown, delivered: boolean, evidence: str
  * `Request timed out`, `Credit balance is too low`, `Invalid API key`; and, each with no status
  * field, exit 1: `Claude AI usage limit reached|<epoch>` (claude-code#1328, #2490, #4375, #9046: the
  * subscription's limit; `Claude usage limit reached. Your limit will reset at ...`, #8638), `You've
- * hit your limit - resets ...` (#22976) or `You've hit your usage limit` (#63700), `You're out of
+ * hit your limit - resets ...` (#22976) or `You've hit your usage limit` (#63700), and from 2.1.152
+ * the plan's window named (`You've hit your session limit · resets 9:20pm`, `... weekly limit ...`,
+ * `... Opus limit ...`; claude-code#62815, #73873; public parsers of this text list the same set),
+ * `API Error: Request rejected (429) · this may be a temporary capacity issue` (the status in
+ * brackets; also bare), `You're out of
  * extra usage · resets ...`, `Prompt is too long` (the API's
  * 400 `prompt_too_long`), `Failed to authenticate. API Error: 401 {...}` (claude-code#48656) or
  * `Failed to authenticate: OAuth session expired ...`, `Not logged in · Please run /login`.
  */
-const API_ERROR_TEXT = /^(?:API Error\b|Request timed out|Credit balance is too low|Invalid API key|overloaded|Claude(?: AI)? usage limit reached\b|You(?:'|\u2019)re out of extra usage\b|You(?:'|\u2019)ve hit your (?:usage )?limit\b|Prompt is too long\b|Failed to authenticate\b|Not logged in\b)/i;
+const API_ERROR_TEXT = /^(?:API Error\b|Request timed out|Credit balance is too low|Invalid API key|overloaded|Claude(?: AI)? usage limit reached\b|You(?:'|\u2019)re out of extra usage\b|You(?:'|\u2019)ve hit your (?:[a-z0-9-]+ )?limit\b|Request rejected \(\d{3}\)|Prompt is too long\b|Failed to authenticate\b|Not logged in\b)/i;
 
 /**
  * Whether `text` words a provider failure the Claude Code way: the HTTP status it names
@@ -248,7 +252,7 @@ const API_ERROR_TEXT = /^(?:API Error\b|Request timed out|Credit balance is too 
 export function apiErrorTextStatus(text: string): number | null | undefined {
   const t = text.trim();
   if (!API_ERROR_TEXT.test(t)) return undefined;
-  return httpStatusIn(t, /API Error:\s*(\d{3})\b/);
+  return httpStatusIn(t, /(?:API Error:\s*(?:Request rejected \()?|Request rejected \()(\d{3})\b/);
 }
 
 /** Append `api_error_status=<status>` to `ancillary` when `status` is a provider error with a status. */

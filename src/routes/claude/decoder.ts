@@ -24,7 +24,7 @@ import { apiErrorTextStatus, crashedStatus, incompleteStatus, noteLostOutput, sc
 import { joinPointer } from '#src/pointer.ts';
 import { finishDecode } from '#src/envelope/decodeParts.ts';
 import { objectReply } from '#src/envelope/reply.ts';
-import { splitMessageTexts } from '#src/envelope/splitMessages.ts';
+import { splitMessageTexts, subagentParent } from '#src/envelope/splitMessages.ts';
 import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from '#src/envelope/types.ts';
 import { pushAll } from '#src/arrays.ts';
 
@@ -105,8 +105,14 @@ function decodeClaude(route: string, envelope: Envelope, options: DecodeOptions 
   // 2. Assistant events, in stream order: StructuredOutput (or any) tool calls and text blocks; the
   //    text of one message id spread over several events is also read joined, at its last event.
   const split = splitMessageTexts(events.map((e) => e.value));
+  const subagentEvents: number[] = [];
   events.forEach((e, index) => {
     if (e.value.type !== 'assistant') return;
+    // A sub-agent's messages are what it hands its parent, never the run's answer.
+    if (subagentParent(e.value) !== null) {
+      subagentEvents.push(index);
+      return;
+    }
     const message = e.value.message;
     const content = isPlainObject(message) && Array.isArray(message.content) ? message.content : [];
     content.forEach((block, i) => {
@@ -125,6 +131,8 @@ function decodeClaude(route: string, envelope: Envelope, options: DecodeOptions 
       pushCandidatesFromText(candidates, joined.text, { origin: 'assistant-text', pointer: `${first.base}/message/content`, offset: first.offset, ...e.event }, anchor, notes);
     }
   });
+
+  if (subagentEvents.length > 0) notes.push(`${subagentEvents.length} assistant event(s) of a sub-agent (parent_tool_use_id set) not read for the answer: a sub-agent's text is what it hands its parent`);
 
   // 3. The result string of the terminal object (plain or fenced JSON, or prose around it).
   if (terminal && typeof terminal.value.result === 'string') {

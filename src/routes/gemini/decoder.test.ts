@@ -237,4 +237,16 @@ describe('geminiDecoder(gemini-cli/stream-json): an error event of severity "err
     expect(stream.decode(envelope(lines(init, frame('error', 'Resource has been exhausted (e.g. check quota).'), text(FINAL), success)), { anchor: 'position' }).status.kind).toBe('ok');
     expect(stream.decode(envelope(lines(init, text(FINAL), frame('warning', 'Loop detected, stopping execution'), success)), { anchor: 'position' }).status.kind).toBe('ok');
   });
+
+  it('an error result that names no status reads the status from the CLI\'s stderr report of the failed call (cause code, else the class); without that report it stays a CLI error', () => {
+    const result = { type: 'result', status: 'error', error: { type: 'unknown', message: '[API Error: An unknown error occurred.]' } };
+    const report = (body: string): string => `Error when talking to Gemini API Full report available at: /tmp/x.json ${body}`;
+    const withCause = stream.decode(envelope(lines(result), report("TerminalQuotaError: You exceeded your current quota.\n    at classifyGoogleError (file:///x.js:1:1) {\n  cause: {\n    code: 429,\n    message: 'quota'\n  }\n}"), 1));
+    expect(withCause.status).toMatchObject({ kind: 'provider-error', apiErrorStatus: 429 });
+    const classOnly = stream.decode(envelope(lines(result), report('ModelNotFoundError: Requested entity was not found.'), 1));
+    expect(classOnly.status).toMatchObject({ kind: 'provider-error', apiErrorStatus: 404 });
+    // A class that stands for no provider answer, or no report line at all: the CLI's own failure.
+    expect(stream.decode(envelope(lines(result), report('TypeError: x is not a function'), 1)).status.kind).toBe('cli-error');
+    expect(stream.decode(envelope(lines(result), 'TerminalQuotaError: somewhere else\n  cause: { code: 429 }', 1)).status.kind).toBe('cli-error');
+  });
 });

@@ -29,7 +29,7 @@ import { findJsonObjects } from '#src/scan/index.ts';
 import { framingOf, readJsonDocuments, type JsonDocument } from '#src/envelope/jsonl.ts';
 import { pushCandidatesFromText, commentaryMark, dedupeCandidates } from '#src/envelope/candidates.ts';
 import { isPlainObject } from '#src/envelope/keys.ts';
-import { crashedStatus, incompleteStatus, isHttpErrorStatus, noteLostOutput, schemaRefusedStatus, statusInErrorText } from '#src/envelope/status.ts';
+import { crashedStatus, httpStatusIn, incompleteStatus, isHttpErrorStatus, noteLostOutput, schemaRefusedStatus, statusInErrorText } from '#src/envelope/status.ts';
 import { envelopeFacts, finishDecode } from '#src/envelope/decodeParts.ts';
 import { lastNonBlank, objectReply, textReply } from '#src/envelope/reply.ts';
 import type { Candidate, Decoded, DecodeOptions, Envelope, EnvelopeStatus, RouteDecoder } from '#src/envelope/types.ts';
@@ -99,6 +99,28 @@ export function geminiErrorStatus(error: unknown): number | null {
   return typeof error.type === 'string' && Object.hasOwn(PROVIDER_ERROR_CLASSES, error.type) ? PROVIDER_ERROR_CLASSES[error.type]! : null;
 }
 
+/**
+ * The HTTP status of the provider answer in Gemini CLI's stderr report of a failed model call, for
+ * an error whose JSON names none: the CLI logs `Error when talking to Gemini API Full report
+ * available at: <file> <Class>: <message>`, the stack, and the error's `cause: { code: 429, ... }`
+ * (its reportError of `Turn.run`), while the stream-json result says only `[API Error: An unknown
+ * error occurred.]` (a public capture of gemini-2.5-pro over its free-tier quota,
+ * jamesmurdza/background-agents packages/sdk/tests/fixtures/jsonl-reference/gemini-error.jsonl).
+ * The status is the cause's `code`, else the one the class stands for ({@link PROVIDER_ERROR_CLASSES});
+ * `null` without that report line or a status in it. Reads at most 64 KiB after the line.
+ */
+function apiReportStatus(stderr: string): number | null {
+  const at = stderr.indexOf(API_REPORT_LINE);
+  if (at < 0) return null;
+  const report = stderr.slice(at, at + 65_536);
+  const cause = httpStatusIn(report, /\bcause:\s*\{[\s\S]{0,400}?\bcode:\s*(\d{3})\b/);
+  if (cause !== null) return cause;
+  const named = /\b([A-Z][A-Za-z]*Error):/.exec(report.slice(API_REPORT_LINE.length));
+  return named && Object.hasOwn(PROVIDER_ERROR_CLASSES, named[1]!) ? PROVIDER_ERROR_CLASSES[named[1]!]! : null;
+}
+
+const API_REPORT_LINE = 'Error when talking to Gemini API';
+
 /** The last top-level JSON object on stderr that has an object `error` (the json-mode error report). */
 function stderrErrorObject(stderr: string): Record<string, unknown> | undefined {
   if (!stderr.includes('"error"')) return undefined;
@@ -116,10 +138,10 @@ function stderrErrorObject(stderr: string): Record<string, unknown> | undefined 
  * request's schema before any model turn. A CLI fatal error raised before any turn (auth, input,
  * sandbox, config: {@link GEMINI_STARTUP_EXIT_CODES}) is `startup-rejected` too (issue 21).
  */
-function errorStatus(error: Record<string, unknown>, human: string[], ancillary: string[], afterModelTurn = false): EnvelopeStatus {
+function errorStatus(error: Record<string, unknown>, human: string[], ancillary: string[], afterModelTurn = false, stderr = ''): EnvelopeStatus {
   const message = typeof error.message === 'string' && error.message.trim() !== '' ? error.message : undefined;
   if (message) human.push(message);
-  const status = geminiErrorStatus(error);
+  const status = geminiErrorStatus(error) ?? apiReportStatus(stderr);
   if (status !== null) {
     ancillary.push(`api_error_status=${status}`);
     return schemaRefusedStatus({ kind: 'provider-error', apiErrorStatus: status, message: message ?? `HTTP ${status}` }, [], afterModelTurn);
@@ -163,14 +185,14 @@ function decodeJson(route: string, envelope: Envelope, options: DecodeOptions = 
       if (t.response.trim() !== '') human.push(t.response);
       pushCandidatesFromText(candidates, t.response, { origin: 'response', pointer: '/response', offset: terminal.offset }, options.anchor);
     }
-    if (isPlainObject(t.error)) status = errorStatus(t.error, human, ancillary);
+    if (isPlainObject(t.error)) status = errorStatus(t.error, human, ancillary, false, envelope.stderr);
   } else {
     if (docs.documents.length > 0) notes.push('no Gemini envelope object (with "response" or "error") in stdout');
     const report = stderrErrorObject(envelope.stderr);
     if (report) {
       keys = Object.keys(report);
       notes.push('stdout has no envelope; the error object was read from stderr');
-      status = errorStatus(report.error as Record<string, unknown>, human, ancillary);
+      status = errorStatus(report.error as Record<string, unknown>, human, ancillary, false, envelope.stderr);
     } else {
       status = exitStatus(envelope);
     }
@@ -258,7 +280,7 @@ function decodeStream(route: string, envelope: Envelope, options: DecodeOptions 
     const t = terminal.value;
     if (t.status === 'error' || isPlainObject(t.error)) {
       // An error after assistant text came after a model turn: the schema was accepted then.
-      status = isPlainObject(t.error) ? errorStatus(t.error, human, ancillary, segments.length > 0) : { kind: 'cli-error', message: 'result status error' };
+      status = isPlainObject(t.error) ? errorStatus(t.error, human, ancillary, segments.length > 0, envelope.stderr) : { kind: 'cli-error', message: 'result status error' };
     } else {
       const stop = finalErrorFrame(docs.documents);
       if (stop !== null) {
@@ -274,7 +296,7 @@ function decodeStream(route: string, envelope: Envelope, options: DecodeOptions 
     const report = stderrErrorObject(envelope.stderr);
     if (report) {
       notes.push('the error object was read from stderr');
-      status = { ...errorStatus(report.error as Record<string, unknown>, human, ancillary), incomplete: reason };
+      status = { ...errorStatus(report.error as Record<string, unknown>, human, ancillary, false, envelope.stderr), incomplete: reason };
       ancillary.push(`incomplete stream: ${reason}`);
     } else {
       status = incompleteStatus(envelope, reason, ancillary);
@@ -283,7 +305,7 @@ function decodeStream(route: string, envelope: Envelope, options: DecodeOptions 
     const report = stderrErrorObject(envelope.stderr);
     if (report) {
       notes.push('the error object was read from stderr');
-      status = errorStatus(report.error as Record<string, unknown>, human, ancillary);
+      status = errorStatus(report.error as Record<string, unknown>, human, ancillary, false, envelope.stderr);
     } else {
       status = exitStatus(envelope);
     }

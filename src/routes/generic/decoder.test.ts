@@ -101,6 +101,16 @@ describe('genericDecoder for Claude Code-compatible streams (assistantEvents)', 
     expect(d.candidates.map((c) => c.origin)).toEqual(['assistant-text', 'structured_output']);
   });
 
+  it("a sub-agent's assistant events (parent_tool_use_id set) are never read for the answer; the run's own are", () => {
+    const out = lines(
+      { type: 'assistant', message: { content: [{ type: 'text', text: JSON.stringify(FINAL) }] }, parent_tool_use_id: 'toolu_01Scc' },
+      { type: 'assistant', message: { content: [{ type: 'text', text: 'No answer from me.' }] }, parent_tool_use_id: null },
+      { type: 'result', subtype: 'success', result: 'No answer from me.' },
+    );
+    const d = genericDecoder('x/stream-json', { terminalType: 'result', assistantEvents: true }).decode(envelope(out), { anchor: 'position' });
+    expect(d.candidates).toEqual([]);
+  });
+
   it('an error subtype is a CLI error that carries its errors[] as evidence', () => {
     const out = lines({ type: 'result', subtype: 'error_max_structured_output_retries', is_error: true, errors: ['gave up after 3 attempts'] });
     const d = genericDecoder('x/stream-json', { terminalType: 'result' }).decode(envelope(out, 1));

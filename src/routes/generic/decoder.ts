@@ -14,7 +14,7 @@ import { apiErrorTextStatus, crashedStatus, incompleteStatus, pushApiErrorStatus
 import { finishDecode } from '#src/envelope/decodeParts.ts';
 import { objectReply, textReply } from '#src/envelope/reply.ts';
 import type { Candidate, DecodeOptions, EnvelopeStatus, Reply, RouteDecoder } from '#src/envelope/types.ts';
-import { splitMessageTexts } from '#src/envelope/splitMessages.ts';
+import { splitMessageTexts, subagentParent } from '#src/envelope/splitMessages.ts';
 import { joinPointer, parsePointer } from '#src/pointer.ts';
 import { pushAll, prependAll } from '#src/arrays.ts';
 
@@ -295,6 +295,8 @@ function assistantEventCandidates(documents: JsonDocument[], lines: boolean, anc
   const split = splitMessageTexts(documents.map((d) => d.value));
   for (const [index, doc] of documents.entries()) {
     if (!isPlainObject(doc.value) || doc.value.type !== 'assistant') continue;
+    // A sub-agent's messages are what it hands its parent, never the run's answer.
+    if (subagentParent(doc.value) !== null) continue;
     const message = doc.value.message;
     const content = isPlainObject(message) && Array.isArray(message.content) ? message.content : [];
     const event = lines ? { event: doc.line } : {};

@@ -42,7 +42,10 @@ describe('piDecoder', () => {
     expect(d.status.kind).toBe('startup-rejected');
   });
 
-  it('piErrorStatus: an error without an HTTP status is a CLI error', () => {
+  it('piErrorStatus: an error without an HTTP status is a CLI error, unless the provider answered (a responseId): then a provider error without a status', () => {
     expect(piErrorStatus('Connection error.')).toEqual({ kind: 'cli-error', message: 'Connection error.' });
+    const quota = 'You exceeded your current quota, please check your plan and billing details.';
+    expect(piErrorStatus(quota, true)).toEqual({ kind: 'provider-error', message: quota });
+    expect(piErrorStatus('429 Rate limit', true)).toEqual({ kind: 'provider-error', apiErrorStatus: 429, message: '429 Rate limit' });
   });
 });

@@ -32,11 +32,17 @@ export const PI_ROUTE = 'pi/json';
  * What an assistant message with `stopReason: "error"` says: a provider error when its
  * `errorMessage` carries an HTTP error status, at its start (`529 Overloaded`, the OpenAI SDK's
  * APIError wording) or inside the provider body it relays (`Codex error: {..."status_code":429...}`,
- * earendil-works/pi#4172; {@link statusInErrorText}), else a CLI error (`Connection error.`). A 400
- * naming the schema is `startup-rejected` ({@link schemaRefusedStatus}).
+ * earendil-works/pi#4172; {@link statusInErrorText}); a provider error without a status when the
+ * message has the provider's `responseId` (`answered`): the provider opened a response and failed
+ * it in the stream (an OpenAI Responses `response.failed`, e.g. "You exceeded your current quota,
+ * ..." with no status; a public capture of pi with gpt-4o, jamesmurdza/background-agents
+ * packages/sdk/tests/fixtures/jsonl-reference/pi-openai-error.jsonl); else a CLI error (`Connection
+ * error.`: no answer from the provider). A 400 naming the schema is `startup-rejected`
+ * ({@link schemaRefusedStatus}).
  */
-export function piErrorStatus(errorMessage: string): EnvelopeStatus {
-  return schemaRefusedStatus(errorStatusFromCode(statusInErrorText(errorMessage), errorMessage));
+export function piErrorStatus(errorMessage: string, answered = false): EnvelopeStatus {
+  const status = errorStatusFromCode(statusInErrorText(errorMessage), errorMessage);
+  return schemaRefusedStatus(status.kind === 'cli-error' && answered ? { kind: 'provider-error', message: errorMessage } : status);
 }
 
 /**
@@ -93,7 +99,7 @@ function decodePi(envelope: Envelope, options: DecodeOptions = {}): Decoded {
     // The last assistant message decides: an answer after a retried error clears the error.
     if (message.stopReason === 'error' || message.stopReason === 'aborted') {
       const text = typeof message.errorMessage === 'string' && message.errorMessage !== '' ? message.errorMessage : `stopReason ${String(message.stopReason)}`;
-      status = piErrorStatus(text);
+      status = piErrorStatus(text, typeof message.responseId === 'string' && message.responseId !== '');
       human.push(text);
     } else {
       status = { kind: 'ok' };
