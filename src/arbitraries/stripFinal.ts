@@ -19,3 +19,19 @@ export function stripFinal(text: string, finalityKey = 'final'): string {
   }
   return out;
 }
+
+/**
+ * Turn `"final": true` members (of `finalityKey`) into the string `"final": "true"` in JSON text,
+ * raw or escaped once or twice inside strings, as {@link stripFinal} finds them: the answer a model
+ * gives when it quotes the flag. Only the boolean `true` is final (missing or `"true"` is not: fail
+ * closed); a worker testing the flag for truthiness publishes it.
+ */
+export function finalAsString(text: string, finalityKey = 'final'): string {
+  let out = text;
+  for (const q of ['"', '\\"', '\\\\\\"']) {
+    const key = `${q}${finalityKey}${q}`;
+    const esc = key.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
+    out = out.replace(new RegExp(`(${esc}\\s*:\\s*)true\\b`, 'g'), (_m, head: string) => `${head}${q}true${q}`);
+  }
+  return out;
+}

@@ -112,6 +112,23 @@ describe('lintSchema', () => {
   });
 });
 
+describe('a schema its draft\'s meta-schema refuses', () => {
+  it('is an error under every JSON Schema profile, at the JSON Pointer of the bad member (lint said "ok" for "type": "strng", which init refused)', () => {
+    const schema = { type: 'object', properties: { summary: { type: 'strng' }, n: { type: 'string', minLength: -1 } } };
+    for (const profile of ['claude-code', 'portable', 'openai-strict', 'codex', 'gemini', 'qwen-code']) {
+      const findings = lintSchema(schema, { profiles: [profile] }).filter((f) => f.rule === 'invalid-schema');
+      expect(findings.map((f) => [f.pointer, f.keyword, f.severity]), profile).toEqual([
+        ['/properties/summary', 'type', 'error'],
+        ['/properties/n', 'minLength', 'error'],
+      ]);
+      expect(findings[0]!.message).toContain('must be equal to one of the allowed values: "array", "boolean"');
+    }
+    // Gemini's legacy Schema message is OpenAPI 3.0, where "type": "OBJECT" is right.
+    expect(lintSchema({ type: 'OBJECT', properties: { a: { type: 'STRING' } } }, { profiles: ['gemini-response-schema'] }).filter((f) => f.rule === 'invalid-schema')).toEqual([]);
+    expect(lintSchema({ type: 'object', properties: { a: { type: 'string' } } }, { profiles: ['claude-code'] })).toEqual([]);
+  });
+});
+
 describe('lintJsonText', () => {
   it('reports invalid JSON with line and column, nothing else', () => {
     const findings = lintJsonText('{\n  "type": "object",\n  "properties": { "a": }\n}', { profiles: ['claude-code'], file: 'bad.schema.json' });

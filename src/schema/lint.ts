@@ -16,6 +16,8 @@ import type { LintContext, LintFinding, Profile, RuleHit, Severity } from '#src/
 import { draftFromSchemaUri, type DraftId } from '#src/schema/vocabularies.ts';
 import { declaredDraft, isSchemaValue, lenientPositions, walkSchema, type SchemaNode } from '#src/schema/walk.ts';
 import { pushAll } from '#src/arrays.ts';
+import { createAjv } from '#src/schema/ajv.ts';
+import type { AnySchema } from 'ajv';
 
 /**
  * Options of {@link lintSchema}.
@@ -170,11 +172,58 @@ export function lintSchema(schema: unknown, options: LintOptions): LintFinding[]
     });
   }
 
+  // A schema its own draft's meta-schema refuses (`"type": "strng"`) compiles nowhere: every CLI
+  // that validates with Ajv refuses it at startup (init refused it; lint said "ok").
+  // Only for JSON Schema consumers: Gemini's legacy Schema message is OpenAPI ("type": "OBJECT").
+  const jsonSchemaProfiles = profiles.some((p) => p.dialect === undefined);
+  for (const problem of jsonSchemaProfiles ? metaSchemaProblems(schema, draft) : []) {
+    out.push({
+      finding: finding(
+        general('invalid-schema', 'error', `Fix the schema: the ${draft} meta-schema refuses it, so no validator compiles it (Claude Code and Qwen Code refuse it at startup).`),
+        problem.pointer,
+        problem.keyword,
+        `${problem.message} (the ${draft} meta-schema)`,
+      ),
+      order: 0,
+      profile: -1,
+      rule: 2,
+    });
+  }
+
   const context = lintContext(schema, draft, schemaUri, nodes);
   pushAll(out, ruleFindings(profiles, nodes, context, file));
 
   out.sort((a, b) => a.order - b.order || a.profile - b.profile || a.rule - b.rule);
   return out.map((entry) => entry.finding);
+}
+
+/**
+ * Where `schema` breaks its draft's meta-schema (Ajv's `validateSchema`, every error): each with
+ * the JSON Pointer of the offending member's parent, its key (the keyword) and Ajv's
+ * words; at most 20. `[]` for a valid schema, or a draft Ajv does not take (draft-04: the
+ * `schema-uri` rule of each profile says so).
+ */
+function metaSchemaProblems(schema: unknown, draft: DraftId): { pointer: string; keyword: string; message: string }[] {
+  let errors: { instancePath: string; message?: string; params?: Record<string, unknown> }[] | null | undefined;
+  try {
+    const ajv = createAjv(draft, { strict: false, allErrors: true });
+    if (ajv.validateSchema(schema as AnySchema) === true) return [];
+    errors = ajv.errors;
+  } catch {
+    return [];
+  }
+  const out = new Map<string, { pointer: string; keyword: string; message: string }>();
+  for (const e of errors ?? []) {
+    // The member's parent and its key: the finding prints them joined, as the profiles' do.
+    const cut = e.instancePath.lastIndexOf('/');
+    const pointer = cut < 0 ? '' : e.instancePath.slice(0, cut);
+    const keyword = cut < 0 ? '' : e.instancePath.slice(cut + 1).replace(/~1/g, '/').replace(/~0/g, '~');
+    const allowed = Array.isArray(e.params?.allowedValues) ? `: ${e.params.allowedValues.map((v) => JSON.stringify(v)).join(', ')}` : '';
+    const message = `${e.message ?? 'is invalid'}${allowed}`;
+    // anyOf branches repeat one fault several ways: the first words for each place.
+    if (!out.has(e.instancePath)) out.set(e.instancePath, { pointer, keyword, message });
+  }
+  return [...out.values()].slice(0, 20);
 }
 
 /**

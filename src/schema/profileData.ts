@@ -90,6 +90,8 @@ export interface ProfileSpec {
   name: string;
   title: string;
   source: string;
+  /** The schema language the consumer reads when it is not JSON Schema (`openapi-3.0`: Gemini's legacy Schema message). */
+  dialect?: 'openapi-3.0';
   vars?: Readonly<Record<string, string>>;
   rules?: readonly RuleSpec[];
   rulesOf?: string;
@@ -710,6 +712,7 @@ const GEMINI_SCHEMA_REFUSED = 'the API answers 400 INVALID_ARGUMENT';
 
 const geminiResponseSchema: ProfileSpec = {
   name: 'gemini-response-schema',
+  dialect: 'openapi-3.0',
   title: 'Gemini legacy responseSchema (generationConfig.response_schema): the v1beta Schema message, an OpenAPI 3.0 subset',
   source: `${GEMINI_SCHEMA_PROTO}; field list: ${GEMINI_SCHEMA_REF}; ${SV} §4.2`,
   rules: [

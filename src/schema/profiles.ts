@@ -306,7 +306,7 @@ function buildProfile(spec: ProfileSpec, specs: readonly ProfileSpec[]): Profile
   const table = spec.rulesOf === undefined ? spec.rules : specs.find((other) => other.name === spec.rulesOf)?.rules;
   if (table === undefined) throw new Error(`[routecert] profile ${spec.name} has no rules (rulesOf: ${spec.rulesOf ?? 'none'})`);
   const vars = spec.vars ?? {};
-  return { name: spec.name, title: spec.title, source: spec.source, rules: table.map((rule) => buildRule(rule, vars)) };
+  return { name: spec.name, title: spec.title, source: spec.source, ...(spec.dialect ? { dialect: spec.dialect } : {}), rules: table.map((rule) => buildRule(rule, vars)) };
 }
 
 /** Every profile, in the order reports list them. */

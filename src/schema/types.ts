@@ -102,5 +102,7 @@ export interface Profile {
   name: string;
   title: string;
   source: string;
+  /** Set when the consumer reads another schema language than JSON Schema (`openapi-3.0`); JSON Schema when absent. */
+  dialect?: 'openapi-3.0';
   rules: readonly ProfileRule[];
 }

@@ -10,7 +10,7 @@ import type { CaseAttempt } from '#src/envelope/caseTypes.ts';
 import type { ShimAttempt } from '#src/harness/shim/plan.ts';
 import { KNOWN_CLIS } from '#src/probe/known.ts';
 import { canonicalJson } from '#src/envelope/candidates.ts';
-import { distinctAnswer } from './generated.ts';
+import { anchorVariant } from './generated.ts';
 
 /** A case's slug: its file name without `.json` (`nonfinal-then-final`). */
 export function caseSlug(c: LoadedCase): string {
@@ -144,20 +144,26 @@ function tieDocument(line: string, text: string): string | null {
  * becomes prose; other copies of the answer are dropped); the structured field is removed, so both
  * score the same and the later one must win (research/ce-plugin.md sections 1.3
  * and 1.4: ties go to the later candidate). `null` when the envelope has no such field, or when
- * the case's expected value is not a final object, or its anchor is not a string and `generated`
- * (answers generated from the schema) holds none distinct from it. Callers check that
+ * the case's expected value is not a final object, or no schema-valid answer with another anchor
+ * value can be made ({@link anchorVariant}: `schema`, `generated`). Callers check that
  * routecert's own contract picks the later one before using it.
  */
-export function tieAttempt(c: LoadedCase, anchor: string, finalityKey: string | null, generated: readonly Record<string, unknown>[] = []): { attempt: ShimAttempt; earlier: Record<string, unknown>; later: Record<string, unknown> } | null {
+export function tieAttempt(
+  c: LoadedCase,
+  anchor: string,
+  finalityKey: string | null,
+  generated: readonly Record<string, unknown>[] = [],
+  schema: Record<string, unknown> = {},
+): { attempt: ShimAttempt; earlier: Record<string, unknown>; later: Record<string, unknown> } | null {
   const value = c.case.expect.value;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
   const later = value as Record<string, unknown>;
   if (finalityKey !== null && later[finalityKey] !== true) return null;
-  // A string anchor is varied in place; any other anchor (an integer const, an array) takes a
-  // distinct answer generated from the schema, settled like the later one.
-  const other = typeof later[anchor] === 'string' ? null : distinctAnswer(generated, later);
-  if (typeof later[anchor] !== 'string' && other === null) return null;
-  const earlier = other !== null ? { ...other, ...(finalityKey !== null ? { [finalityKey]: true } : {}) } : { ...later, [anchor]: `${String(later[anchor])} (an earlier settled answer)` };
+  // A string anchor is varied in place when the schema lets it be; else another enum value or a
+  // distinct answer generated from the schema, settled like the later one (anchorVariant).
+  const tries = typeof later[anchor] === 'string' ? [{ ...later, [anchor]: `${String(later[anchor])} (an earlier settled answer)` }] : [];
+  const earlier = anchorVariant(later, anchor, schema, { tries, generated, overrides: finalityKey !== null ? { [finalityKey]: true } : {} });
+  if (earlier === null) return null;
   const text = `${JSON.stringify(earlier)}${JSON.stringify(later)}`;
   const stdout = c.case.attempts[0]!.stdout;
   let derived = tieDocument(stdout, text);

@@ -17,7 +17,7 @@ import { TERM_GRACE_MS } from './execute.ts';
 import { clipText, EVIDENCE_LIMIT_CHARS } from '#src/diagnostics/evidence.ts';
 import type { LoadedCase } from '#src/record/corpus.ts';
 import { promptOf, type ShimAttempt, type ShimCallRecord } from '#src/harness/shim/plan.ts';
-import { stripFinal } from '#src/arbitraries/stripFinal.ts';
+import { finalAsString, stripFinal } from '#src/arbitraries/stripFinal.ts';
 import { caseLabel, chunked, findCase, findCases, longStderr, replayOf, tieAttempt } from './cases.ts';
 import type { RunObservation, RunWindows } from './execute.ts';
 import { describeDifferences, meaningDifferences } from './meaning.ts';
@@ -25,7 +25,9 @@ import { pushAll } from '#src/arrays.ts';
 import type { CertifiedRules } from './rules.ts';
 import { forbiddenFlags, outputFormat, schemaOneToken, schemaSent } from './argvChecks.ts';
 import { FAILURE_CHECKS, SELECTION_CHECKS } from './failureChecks.ts';
-import type { CheckDefinition, CheckEnv, CheckJudgement, JudgedRun } from './checkTypes.ts';
+import { anchorVariant } from './generated.ts';
+import { withoutFinality } from '#src/contract/define.ts';
+import type { CheckDefinition, CheckEnv, CheckJudgement, JudgedRun, PlannedRun } from './checkTypes.ts';
 
 /**
  * Windows of a run unless its check sets others (whole seconds, so shell workers can do arithmetic
@@ -199,13 +201,50 @@ const acceptedArtifact: CheckDefinition = {
     const owned = structuredBesideTextCase(env);
     const cases = findCases(env.cases, env.route.route, { verdict: 'accepted', attempts: 1, where: (c) => c.case.expect.value !== undefined && c !== owned });
     if (cases.length === 0) return noCase('single-attempt accepted case', env.route.route);
-    return { runs: cases.map(replayRun) };
+    const runs: PlannedRun[] = cases.map(replayRun);
+    // The answer only in the structured field, its text copy emptied (`"result": ""` beside
+    // `structured_output`, as users reported it: AssemblyZero#781, tower-agent#81): a worker that
+    // reads the text field, or a misspelt structured field, publishes nothing. A team's corpus
+    // whose cases hold the answer in both never asked it.
+    const f = env.smoke.final;
+    const onlyStructured = f ? structuredOnly(replayOf(f, 0)) : null;
+    if (f && onlyStructured && isDeepStrictEqual(env.acceptedValue(onlyStructured), f.case.expect.value)) {
+      runs.push({ label: `case ${caseLabel(f)} with its text copy of the answer emptied (the answer only in its structured field)`, attempts: [{ ...onlyStructured, source: `derived from case ${caseLabel(f)} attempt 0: the text copy of the answer emptied, the structured field kept` }], cases: [f] });
+    }
+    return { runs };
   },
   judge: (runs, env) => {
     const problems = runs.flatMap(({ planned, observed }) => [...runProblems(observed), ...artifactMeans(observed, valueOf(planned.cases[0]!), env)]);
     return verdict(problems, runs.map(({ observed, planned }) => `${observed.label}: published the value the case expects (from ${planned.cases[0]!.case.expect.origin ?? '?'})`));
   },
 };
+
+/**
+ * `attempt` with the text copy (`result`, `text`) of every JSON line that carries a structured
+ * field (`structured_output`, `structuredOutput`, an object) emptied, the structured field kept;
+ * `null` when no line has both.
+ */
+function structuredOnly(attempt: ShimAttempt): ShimAttempt | null {
+  let changed = false;
+  const stdout = attempt.stdout
+    .split('\n')
+    .map((line) => {
+      let d: unknown;
+      try {
+        d = JSON.parse(line);
+      } catch {
+        return line;
+      }
+      if (!isPlainObject(d) || !['structured_output', 'structuredOutput'].some((k) => isPlainObject(d[k]))) return line;
+      const field = ['result', 'text'].find((k) => typeof d[k] === 'string' && d[k] !== '');
+      if (field === undefined) return line;
+      changed = true;
+      return JSON.stringify({ ...d, [field]: '' });
+    })
+    .join('\n');
+  const { chunks: _c, ...rest } = attempt;
+  return changed ? { ...rest, stdout } : null;
+}
 
 const chunkedOutput: CheckDefinition = {
   id: 'chunked-output',
@@ -226,32 +265,38 @@ const chunkedOutput: CheckDefinition = {
 
 const missingFinal: CheckDefinition = {
   id: 'missing-final',
-  title: 'an answer that lacks the finality key is non-final (fail closed): never published',
+  title: 'an answer whose finality key is missing, or not the boolean true ("true"), is non-final (fail closed): never published',
   stage: 'check',
   covers: ['finality', 'fail-closed'],
   expectedVerdict: 'dropped-nonfinal',
   requires: needsFinality,
   plan: (env) => {
     // The well-formed final case with its finality key removed (a CLI that exits 0 with a shaped
-    // answer lacking it), when routecert's own contract refuses it; else a recorded missing-final case.
+    // answer lacking it), and with it quoted (`"final": "true"`, which a truthiness test takes for
+    // final), each when routecert's own contract refuses it; else a recorded missing-final case.
     // Whatever the key is called (`final`, a team's `done`): a borrowed case without that key would prove nothing.
     const c = env.smoke.final;
     const key = env.rules.finalityKey;
+    const runs: PlannedRun[] = [];
     if (c && key !== null) {
       const base = replayOf(c, 0);
-      const attempt: ShimAttempt = { ...base, stdout: stripFinal(base.stdout, key), source: `derived from case ${caseLabel(c)} attempt 0: "${key}" removed` };
-      if (attempt.stdout !== base.stdout && env.acceptedValue(attempt) === undefined) {
-        return { runs: [{ label: `case ${caseLabel(c)} with "${key}" removed, on every call`, attempts: [attempt, attempt], cases: [c] }] };
+      const variants = [
+        { stdout: stripFinal(base.stdout, key), what: `"${key}" removed`, why: `every answer lacked "${key}" (missing finality is non-final)` },
+        { stdout: finalAsString(base.stdout, key), what: `"${key}": "true" (a string, not the boolean)`, why: `every answer's "${key}" was the string "true" (only the boolean true is final)` },
+      ];
+      for (const { stdout, what, why } of variants) {
+        const attempt: ShimAttempt = { ...base, stdout, source: `derived from case ${caseLabel(c)} attempt 0: ${what}` };
+        if (attempt.stdout !== base.stdout && env.acceptedValue(attempt) === undefined) runs.push({ label: `case ${caseLabel(c)} with ${what}, on every call`, attempts: [attempt, attempt], cases: [c], data: { why } });
       }
     }
+    if (runs.length > 0) return { runs };
     const recorded = findCase(env.cases, env.route.route, { tags: ['missing-final'], where: (k) => k.case.expect.verdict !== 'accepted' });
     if (!recorded) return noCase('missing-final case', env.route.route);
     return { runs: [{ label: `case ${caseLabel(recorded)} on every call`, attempts: [replayOf(recorded, 0), replayOf(recorded, 0)], cases: [recorded] }] };
   },
-  judge: ([run], env) => {
-    const o = run!.observed;
-    const problems = failedRunProblems(o, `every answer lacked "${env.rules.finalityKey}" (missing finality is non-final)`);
-    return verdict(problems, [`${o.label}: nothing published (${callsTo(o, env.route.cli).length} calls)`]);
+  judge: (runs, env) => {
+    const problems = runs.flatMap(({ observed: o, planned }) => failedRunProblems(o, typeof planned.data?.why === 'string' ? planned.data.why : `every answer lacked "${env.rules.finalityKey}" (missing finality is non-final)`));
+    return verdict(problems, runs.map(({ observed: o }) => `${o.label}: nothing published (${callsTo(o, env.route.cli).length} calls)`));
   },
 };
 
@@ -271,7 +316,14 @@ const structuredBesideText: CheckDefinition = {
     const value = f?.case.expect.value;
     const key = env.rules.finalityKey;
     if (!f || !isPlainObject(value) || key === null) return noCase('case with a non-final structured field beside a final text answer', env.route.route);
-    const placeholder = { ...value, [key]: false, [env.anchor]: `${String(value[env.anchor])} (a placeholder)` };
+    // Shaped: valid for the schema (an enum anchor takes another of its values), so a worker that
+    // trusts any shaped structured field would publish it.
+    const placeholder = anchorVariant(value, env.anchor, withoutFinality(env.schema, key), {
+      tries: typeof value[env.anchor] === 'string' ? [{ ...value, [env.anchor]: `${String(value[env.anchor])} (a placeholder)` }] : [],
+      generated: env.generated,
+      overrides: { [key]: false },
+    });
+    if (placeholder === null) return noCase('case with a non-final structured field beside a final text answer', env.route.route);
     const base = replayOf(f, 0);
     const stdout = base.stdout
       .split('\n')
@@ -306,7 +358,7 @@ const tieToLater: CheckDefinition = {
   requires: (r) => (r.scores ? null : `contract ${r.contract} selects the last shaped candidate, not by score`),
   plan: (env) => {
     const base = structuredBesideTextCase(env) ?? env.smoke.final;
-    const tie = base ? tieAttempt(base, env.anchor, env.rules.finalityKey, env.generated) : null;
+    const tie = base ? tieAttempt(base, env.anchor, env.rules.finalityKey, env.generated, env.schema) : null;
     if (!base || !tie) return { skip: `no envelope with two equal-scoring candidates can be derived for ${env.route.route}` };
     const accepted = env.acceptedValue(tie.attempt);
     if (accepted === undefined || !isDeepStrictEqual(accepted, tie.later)) return { skip: `routecert's own contract does not pick the later of the derived tie on ${env.route.route}` };

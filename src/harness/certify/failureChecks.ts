@@ -24,7 +24,7 @@ import { clipText } from '#src/diagnostics/evidence.ts';
 import type { ShimAttempt } from '#src/harness/shim/plan.ts';
 import { caseLabel, findCases, replayOf } from './cases.ts';
 import type { CheckDefinition, CheckEnv, CheckJudgement, JudgedRun, PlannedRun } from './checkTypes.ts';
-import { anchorPopulated, distinctAnswer } from './generated.ts';
+import { anchorPopulated, anchorVariant, distinctAnswer } from './generated.ts';
 import type { RunObservation } from './execute.ts';
 import { describeDifferences, meaningDifferences } from './meaning.ts';
 import type { LoadedCase } from '#src/record/corpus.ts';
@@ -124,22 +124,24 @@ function replaceAnswer(attempt: ShimAttempt, value: unknown, to: unknown, forms:
 }
 
 /**
- * An answer that differs from `value` only in its anchor (`earlier`): a string anchor gets a suffix,
- * a populated array loses its last member (or, with one member, that member's first string field
- * gets a suffix); otherwise a distinct answer of `generated` (from the schema), or `null`.
+ * An answer that differs from `value` in its anchor (`earlier`) and is valid for `schema`: a string
+ * anchor with a suffix, a populated array less its last member (or, with one member, that member's
+ * first string field with a suffix), when the schema accepts it; else another enum value or an
+ * answer generated from the schema ({@link anchorVariant}); `null` when none is valid.
  */
-function variantOf(value: unknown, anchor: string, generated: readonly Record<string, unknown>[] = []): Record<string, unknown> | null {
+function variantOf(value: unknown, anchor: string, schema: Record<string, unknown>, generated: readonly Record<string, unknown>[] = []): Record<string, unknown> | null {
   if (!isPlainObject(value)) return null;
-  const fallback = () => (typeof value[anchor] === 'string' ? null : distinctAnswer(generated, value));
   const a = value[anchor];
-  if (typeof a === 'string') return { ...value, [anchor]: `${a} (an earlier draft)` };
-  if (Array.isArray(a) && a.length > 1) return { ...value, [anchor]: a.slice(0, -1) };
+  const tries: Record<string, unknown>[] = [];
+  if (typeof a === 'string') tries.push({ ...value, [anchor]: `${a} (an earlier draft)` });
+  if (Array.isArray(a) && a.length > 1) tries.push({ ...value, [anchor]: a.slice(0, -1) });
   if (Array.isArray(a) && a.length === 1 && isPlainObject(a[0])) {
     const item = a[0];
     const key = Object.keys(item).find((k) => typeof item[k] === 'string');
-    if (key) return { ...value, [anchor]: [{ ...item, [key]: `${String(item[key])} (an earlier draft)` }] };
+    if (key) tries.push({ ...value, [anchor]: [{ ...item, [key]: `${String(item[key])} (an earlier draft)` }] });
   }
-  return fallback();
+  // Only a variation the schema accepts is a shaped draft (anchorVariant: an enum takes another value).
+  return anchorVariant(value, anchor, schema, { tries, generated });
 }
 
 /**
@@ -332,29 +334,43 @@ const wrongShape: CheckDefinition = {
 
 const schemaInvalid: CheckDefinition = {
   id: 'schema-invalid',
-  title: 'an answer missing a required member (one the contract does not fill in) is never published',
+  title: 'an answer the schema refuses (a required member missing, a value outside its enum) is never published',
   stage: 'check',
   covers: ['fail-closed', 'schema'],
   expectedVerdict: 'dropped-unusable',
   plan: (env) => {
     const required = Array.isArray(env.schema.required) ? env.schema.required.filter((k): k is string => typeof k === 'string') : [];
     const removable = required.filter((k) => k !== env.anchor && k !== env.rules.finalityKey && !env.rules.publishDefaults.includes(k));
-    if (removable.length === 0) return { skip: `not applicable: every required member of contract ${env.rules.contract} is its anchor, its finality key or filled in by its publish defaults` };
-    const field = removable[0]!;
-    return refusedRuns(
-      env,
-      [
-        {
-          what: `with required "${field}" removed`,
-          derive: (base, value, forms) => {
-            if (!Object.hasOwn(value, field)) return null;
-            const { [field]: _gone, ...missing } = value;
-            return replaceAnswer(base, value, missing, forms);
-          },
+    // A member whose schema lists its values (`enum` of strings), given one it does not list: a
+    // worker that checks only the required members published it (a new-user trial).
+    const properties = isPlainObject(env.schema.properties) ? env.schema.properties : {};
+    const enumKey = Object.keys(properties).find((k) => {
+      const p = properties[k];
+      return k !== env.rules.finalityKey && isPlainObject(p) && Array.isArray(p.enum) && p.enum.length > 0 && p.enum.every((v) => typeof v === 'string');
+    });
+    const variants: Variant[] = [];
+    if (removable.length > 0) {
+      const field = removable[0]!;
+      variants.push({
+        what: `with required "${field}" removed`,
+        derive: (base, value, forms) => {
+          if (!Object.hasOwn(value, field)) return null;
+          const { [field]: _gone, ...missing } = value;
+          return replaceAnswer(base, value, missing, forms);
         },
-      ],
-      `routecert's own contract accepts every answer of ${env.route.route} without "${field}"`,
-    );
+      });
+    }
+    if (enumKey !== undefined) {
+      const listed = (properties[enumKey] as { enum: string[] }).enum;
+      let outside = 'unlisted';
+      while (listed.includes(outside)) outside += '-value';
+      variants.push({
+        what: `with "${enumKey}": "${outside}" (not one of its enum values)`,
+        derive: (base, value, forms) => (Object.hasOwn(value, enumKey) ? replaceAnswer(base, value, { ...value, [enumKey]: outside }, forms) : null),
+      });
+    }
+    if (variants.length === 0) return { skip: `not applicable: every required member of contract ${env.rules.contract} is its anchor, its finality key or filled in by its publish defaults, and no member lists its values` };
+    return refusedRuns(env, variants, `routecert's own contract accepts every such answer of ${env.route.route} (${variants.map((v) => v.what).join('; ')})`);
   },
   judge: (runs) => nothingPublished(runs),
 };
@@ -394,7 +410,7 @@ const lastShapedWins: CheckDefinition = {
     const c = populatedBase(env);
     if (!c) return { skip: `the corpus has no accepted case with a populated "${env.anchor}" for ${env.route.route} to derive from` };
     const later = c.case.expect.value;
-    const earlier = variantOf(later, env.anchor, env.generated);
+    const earlier = variantOf(later, env.anchor, env.schema, env.generated);
     const attempt = earlier ? withEarlier(replayOf(c, 0), later, earlier) : null;
     if (!attempt) return { skip: `not applicable: no earlier answer can be placed before the answer of ${caseLabel(c)} on ${env.route.route}` };
     const accepted = env.acceptedValue(attempt);

@@ -51,3 +51,61 @@ export function distinctAnswer(answers: readonly Record<string, unknown>[], valu
   const own = canonicalJson(value);
   return answers.find((a) => canonicalJson(a) !== own) ?? null;
 }
+
+const validators = new WeakMap<object, ((v: unknown) => unknown[]) | null>();
+
+/** Whether `value` is valid for `schema` (Ajv, compiled once per schema object); true when the schema does not compile. */
+export function validFor(schema: Record<string, unknown>, value: unknown): boolean {
+  let validate = validators.get(schema);
+  if (validate === undefined) {
+    try {
+      validate = compileValidator(schema);
+    } catch {
+      validate = null;
+    }
+    validators.set(schema, validate);
+  }
+  return validate === null || validate(value).length === 0;
+}
+
+/**
+ * A copy of `value` with another `anchor` value where it can have one, valid for `schema`, with `overrides`
+ * applied (e.g. the finality key set): the one rule for the "other answer" the selection checks put
+ * beside the case's answer (tie-to-later's earlier answer, last-shaped-wins's draft,
+ * structured-beside-text's placeholder). Tried in order, the first valid one wins: each of
+ * `tries` (the caller's own variations, e.g. the anchor string with a suffix); another value of the
+ * anchor's `enum` in the schema's `properties`; the anchor value of each of `generated` (answers
+ * generated from the schema); each of `generated` whole (a `const` anchor keeps its value, the answer
+ * differs elsewhere). Never `value` itself (with `overrides`). A variation the schema refuses is never
+ * used: an enum anchor with a suffix (`"high (an earlier settled answer)"`) was no candidate at
+ * all, so the check passed a worker that picks the earlier of two answers (a new-user trial, an
+ * enum anchor from `init`). `null` when none is valid.
+ */
+export function anchorVariant(
+  value: Record<string, unknown>,
+  anchor: string,
+  schema: Record<string, unknown>,
+  options: { tries?: readonly Record<string, unknown>[]; generated?: readonly Record<string, unknown>[]; overrides?: Record<string, unknown> } = {},
+): Record<string, unknown> | null {
+  const overrides = options.overrides ?? {};
+  const same = canonicalJson({ ...value, ...overrides });
+  const generated = options.generated ?? [];
+  const property = isRecord(schema.properties) ? schema.properties[anchor] : undefined;
+  const enumValues = isRecord(property) && Array.isArray(property.enum) ? property.enum : [];
+  const candidates: Record<string, unknown>[] = [
+    ...(options.tries ?? []),
+    ...enumValues.map((v: unknown) => ({ ...value, [anchor]: v })),
+    ...generated.map((g) => ({ ...value, [anchor]: g[anchor] })),
+    ...generated,
+  ];
+  for (const candidate of candidates) {
+    const v = { ...candidate, ...overrides };
+    if (v[anchor] === undefined || canonicalJson(v) === same) continue;
+    if (validFor(schema, v)) return v;
+  }
+  return null;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

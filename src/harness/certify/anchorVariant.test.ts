@@ -1,0 +1,52 @@
+/**
+ * The "other answer" of the selection checks must be an answer the schema accepts, or the check
+ * tests nothing: with an enum anchor (what `init` picks for a schema with an enum), the anchor with
+ * a suffix (`"high (an earlier settled answer)"`) was no candidate at all, so tie-to-later and
+ * structured-beside-text certified a worker that picks the earlier answer or trusts a non-final
+ * structured field (a new-user trial). The certify-level proof is a broken worker refused on such a
+ * contract; this file pins the rule the three checks share.
+ */
+import { describe, expect, it } from 'vitest';
+import type { LoadedCase } from '#src/record/corpus.ts';
+import type { CaseFile } from '#src/envelope/caseTypes.ts';
+import { tieAttempt } from './cases.ts';
+import { anchorVariant, validFor } from './generated.ts';
+
+const TRIAGE = {
+  type: 'object',
+  required: ['severity', 'summary', 'final'],
+  additionalProperties: false,
+  properties: { severity: { enum: ['none', 'low', 'medium', 'high'] }, summary: { type: 'string' }, final: { type: 'boolean' } },
+};
+const ANSWER = { severity: 'high', summary: 'One finding.', final: true };
+
+describe('anchorVariant', () => {
+  it('an enum anchor takes another of its values, never a suffixed string the schema refuses', () => {
+    const suffixed = { ...ANSWER, severity: 'high (an earlier settled answer)' };
+    expect(validFor(TRIAGE, suffixed)).toBe(false);
+    const v = anchorVariant(ANSWER, 'severity', TRIAGE, { tries: [suffixed] });
+    expect(v).toEqual({ ...ANSWER, severity: 'none' });
+    expect(validFor(TRIAGE, v)).toBe(true);
+  });
+
+  it('a free string anchor keeps the caller\'s variation; overrides apply; null when nothing valid differs', () => {
+    const free = { ...TRIAGE, properties: { ...TRIAGE.properties, severity: { type: 'string' } } };
+    expect(anchorVariant(ANSWER, 'severity', free, { tries: [{ ...ANSWER, severity: 'high (a placeholder)' }], overrides: { final: false } })).toEqual({ ...ANSWER, severity: 'high (a placeholder)', final: false });
+    const single = { ...TRIAGE, properties: { ...TRIAGE.properties, severity: { const: 'high' } } };
+    expect(anchorVariant(ANSWER, 'severity', single, { tries: [{ ...ANSWER, severity: 'high!' }] })).toBeNull();
+  });
+});
+
+describe('tieAttempt on an enum anchor', () => {
+  it('places two schema-valid final answers, the earlier with another enum value', () => {
+    const stdout = `${JSON.stringify({ type: 'result', subtype: 'success', is_error: false, result: JSON.stringify(ANSWER), structured_output: ANSWER })}\n`;
+    const c = { file: 'accepted.json', warnings: [], case: { id: 'x', route: 'claude-code/json', contract: 'triage', attempts: [{ stdout, stderr: '', exitCode: 0 }], expect: { verdict: 'accepted', value: ANSWER } } as unknown as CaseFile } as LoadedCase;
+    const tie = tieAttempt(c, 'severity', 'final', [], TRIAGE);
+    expect(tie).not.toBeNull();
+    expect(tie!.earlier).toEqual({ ...ANSWER, severity: 'none' });
+    expect(validFor(TRIAGE, tie!.earlier)).toBe(true);
+    const result = JSON.parse(tie!.attempt.stdout) as { result: string; structured_output?: unknown };
+    expect(result.structured_output).toBeUndefined();
+    expect(result.result).toBe(`${JSON.stringify(tie!.earlier)}${JSON.stringify(ANSWER)}`);
+  });
+});
