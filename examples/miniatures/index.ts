@@ -46,6 +46,9 @@ export const BASH_MINIATURES: Readonly<Record<string, BashMiniature>> = {
   'loose-anchor-type': { script: 'loose-anchor-type.sh', mistake: 'never checks the anchor\'s type', route: claude, fails: ['wrong-shape'] },
   'ignores-required-field': { script: 'ignores-required-field.sh', mistake: 'skips a required member in its shape test', route: claude, fails: ['schema-invalid'] },
   'wrong-output-format': { script: 'wrong-output-format.sh', mistake: "asks for another output format than the route's", route: 'claude-code/json', fails: ['output-format'] },
+  'final-string-as-final': { script: 'final-string-as-final.sh', mistake: 'takes "final": "true" (a string) for final', route: claude, fails: ['missing-final'] },
+  'ignores-enum': { script: 'ignores-enum.sh', mistake: 'takes any string for an enum member in its shape test', route: claude, fails: ['schema-invalid'] },
+  'reads-result-only': { script: 'reads-result-only.sh', mistake: 'reads the result string only, never the structured field', route: 'claude-code/json', fails: ['accepted-artifact'] },
   'term-leaves-peer': { script: 'term-leaves-peer.sh', mistake: 'exits on SIGTERM leaving its peer running', route: claude, fails: ['term-honoured'] },
 };
 

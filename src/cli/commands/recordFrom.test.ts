@@ -34,6 +34,31 @@ describe('parseCapture', () => {
   });
 });
 
+describe('a JSON capture whose fields do not say what they must', { timeout: 120_000 }, () => {
+  let root: Awaited<ReturnType<typeof tempRoot>>;
+  beforeAll(async () => {
+    root = await tempRoot('record-from-fields');
+  });
+  afterAll(() => root.remove());
+
+  it('is refused naming the JSON Pointer (a string exit code, a misspelt field), never recorded as a clean exit 0', () => {
+    expect(() => parseCapture(JSON.stringify({ stdout: '{}', exitCode: '1' }))).toThrow(/\/exitCode must be an integer \(-255 to 255\) or null, not "1"/);
+    expect(() => parseCapture(JSON.stringify({ stdout: '{}', exit_code: 1 }))).toThrow('/exit_code is no field of a capture; did you mean "exitCode"?');
+    expect(() => parseCapture(JSON.stringify({ stdout: '{}', exitCode: 1, timedout: true }))).toThrow('/timedout is no field of a capture; did you mean "timedOut"?');
+    // A tool's own field beside them is left alone.
+    expect(parseCapture(JSON.stringify({ stdout: '{}', exitCode: 1, cmd: 'claude -p' })).exitCode).toBe(1);
+  });
+
+  it('record --from exits 2 and writes nothing', async () => {
+    const file = path.join(root.dir, 'string-exit.json');
+    await writeFile(file, JSON.stringify({ stdout: '{"type":"result"}', stderr: 'Error: process exited unexpectedly', exitCode: '1' }));
+    const r = await routecertInProcess(['record', '--from', file, '--route', 'claude-code/json', '--expect', 'crashed', '--out', path.join(root.dir, 'string-exit-out')], { cwd: root.dir });
+    expect(r.exitCode, r.stdout + r.stderr).toBe(2);
+    expect(r.stderr).toContain('/exitCode must be an integer');
+    expect(r.stdout).not.toContain('wrote');
+  });
+});
+
 describe('record --from a capture cut off by its deadline', { timeout: 120_000 }, () => {
   let root: Awaited<ReturnType<typeof tempRoot>>;
   beforeAll(async () => {

@@ -74,24 +74,65 @@ export interface Capture {
   command?: string;
 }
 
-/** The envelope a capture holds (see the module doc). */
+/** A JSON capture's field that does not say what it must (a string exit code, a misspelt `timedOut`): said with its JSON Pointer. */
+export class CaptureError extends Error {}
+
+/** The fields of a JSON capture and the type each must have. */
+const CAPTURE_FIELDS: Readonly<Record<string, (v: unknown) => boolean>> = {
+  stdout: (v) => typeof v === 'string',
+  stderr: (v) => typeof v === 'string',
+  exitCode: (v) => v === null || (Number.isInteger(v) && (v as number) >= -255 && (v as number) <= 255),
+  signal: (v) => v === null || (typeof v === 'string' && /^SIG[A-Z0-9]+$/.test(v)),
+  timedOut: (v) => typeof v === 'boolean',
+  elapsedMs: (v) => typeof v === 'number' && v >= 0,
+};
+const CAPTURE_TYPES: Readonly<Record<string, string>> = { stdout: 'a string', stderr: 'a string', exitCode: 'an integer (-255 to 255) or null', signal: 'a signal name (SIGTERM) or null', timedOut: 'true or false', elapsedMs: 'a number of ms >= 0' };
+
+/**
+ * The problems of a JSON capture's fields: one that has the wrong type (`"exitCode": "1"`), and a
+ * field that is none of them but close to one (`exit_code`, `timedout`): either would be dropped and
+ * the run recorded as a clean exit 0. Other fields (a tool's own) are left alone.
+ */
+function captureFieldProblems(doc: Record<string, unknown>): string[] {
+  const known = Object.keys(CAPTURE_FIELDS);
+  const problems: string[] = [];
+  for (const [key, value] of Object.entries(doc)) {
+    const check = CAPTURE_FIELDS[key];
+    if (check !== undefined) {
+      if (!check(value)) problems.push(`/${key} must be ${CAPTURE_TYPES[key]}, not ${JSON.stringify(value)?.slice(0, 40)}`);
+      continue;
+    }
+    const near = didYouMean(key.replace(/[_-]/g, ''), known).filter((k) => !Object.hasOwn(doc, k));
+    if (near.length > 0) problems.push(`/${key} is no field of a capture; did you mean "${near[0]}"?`);
+  }
+  return problems;
+}
+
+/**
+ * The envelope a capture holds (see the module doc).
+ *
+ * @throws {CaptureError} when a JSON capture's field has the wrong type or looks like a misspelt one.
+ */
 export function parseCapture(text: string): Capture {
   const trimmed = text.trim();
   if (trimmed.startsWith('{')) {
+    let doc: Record<string, unknown> | undefined;
     try {
-      const doc = JSON.parse(trimmed) as Record<string, unknown>;
-      if (typeof doc.stdout === 'string') {
-        return {
-          stdout: doc.stdout,
-          stderr: typeof doc.stderr === 'string' ? doc.stderr : '',
-          exitCode: typeof doc.exitCode === 'number' ? doc.exitCode : null,
-          ...(typeof doc.signal === 'string' && doc.signal !== '' ? { signal: doc.signal } : {}),
-          ...(doc.timedOut === true ? { timedOut: true } : {}),
-          ...(typeof doc.elapsedMs === 'number' && doc.elapsedMs >= 0 ? { elapsedMs: doc.elapsedMs } : {}),
-        };
-      }
+      doc = JSON.parse(trimmed) as Record<string, unknown>;
     } catch {
       // Not an envelope: a stdout that is one JSON document (claude -p --output-format json).
+    }
+    if (doc !== undefined && typeof doc === 'object' && doc !== null && typeof doc.stdout === 'string') {
+      const problems = captureFieldProblems(doc);
+      if (problems.length > 0) throw new CaptureError(problems.join('; '));
+      return {
+        stdout: doc.stdout,
+        stderr: typeof doc.stderr === 'string' ? doc.stderr : '',
+        exitCode: typeof doc.exitCode === 'number' ? doc.exitCode : null,
+        ...(typeof doc.signal === 'string' && doc.signal !== '' ? { signal: doc.signal } : {}),
+        ...(doc.timedOut === true ? { timedOut: true } : {}),
+        ...(typeof doc.elapsedMs === 'number' && doc.elapsedMs >= 0 ? { elapsedMs: doc.elapsedMs } : {}),
+      };
     }
   }
   const parts: Record<'stdout' | 'stderr', string[]> = { stdout: [], stderr: [] };
@@ -163,7 +204,14 @@ export async function recordFromCommand(opts: RecordFromOptions): Promise<number
   }
   if (opts.from === undefined && opts.stdout === undefined) throw new UsageError('record --from needs the envelope: --from <capture file, or - for stdin>, or --stdout <file> [--stderr <file>] [--exit-code <n>]');
   let envelope: Capture;
-  if (opts.from !== undefined) envelope = parseCapture(await readInput(opts.from));
+  if (opts.from !== undefined) {
+    try {
+      envelope = parseCapture(await readInput(opts.from));
+    } catch (error) {
+      if (!(error instanceof CaptureError)) throw error;
+      throw new UsageError(`--from ${opts.from}: ${error.message}; nothing written (fields: ${Object.keys(CAPTURE_FIELDS).join(', ')})`);
+    }
+  }
   else envelope = { stdout: await readInput(opts.stdout!), stderr: opts.stderr ? await readInput(opts.stderr) : '', exitCode: null };
   if (opts.stderr !== undefined && opts.from !== undefined) envelope.stderr = await readInput(opts.stderr);
   if (opts.exitCode !== undefined) envelope.exitCode = opts.exitCode;

@@ -23,10 +23,10 @@ beforeAll(async () => {
 afterAll(() => root.remove(), 60_000);
 
 /** The team folder with a config whose worker passes `mode` (`last`: correct, `first`: ties to earlier). */
-async function team(name: string, mode: 'last' | 'first', selection: 'score' | 'last-shaped' = 'score'): Promise<string> {
+async function team(name: string, mode: 'last' | 'first' | 'result-only', selection: 'score' | 'last-shaped' = 'score', anchor = 'schema_version'): Promise<string> {
   const dir = path.join(root.dir, name);
   await cp(projectPath('fixtures/teams/int-anchor'), dir, { recursive: true });
-  const review = { name: 'review', schema: 'schemas/review.schema.json', anchor: 'schema_version', finality: 'none', selection, clis: ['claude'] };
+  const review = { name: 'review', schema: 'schemas/review.schema.json', anchor, finality: 'none', selection, clis: ['claude'] };
   const config = {
     cases: 'cases',
     contracts: [review],
@@ -64,6 +64,24 @@ describe('checks whose input the corpus lacks take it from the schema (integer-c
     expect(good.certificate.routes[0]!.status).toBe('partial');
     const bad = await certify(await loadConfig(await team('bad-last', 'first', 'last-shaped')), { checks: ['last-shaped-wins'] });
     expect(bad.certificate.routes[0]!.checks[0]!.status).toBe('fail');
+  });
+
+  it('an enum anchor ("result": PASS, FAIL, ...): the earlier answer takes another enum value, so a worker that takes the earlier one is refused (a suffixed value was no candidate: the check passed it)', async () => {
+    const good = await certify(await loadConfig(await team('enum-good', 'last', 'score', 'result')), { checks: ['tie-to-later'] });
+    expect(good.certificate.routes[0]!.checks.map((c) => [c.id, c.status])).toEqual([['tie-to-later', 'pass']]);
+    const bad = await certify(await loadConfig(await team('enum-bad', 'first', 'score', 'result')), { checks: ['tie-to-later'] });
+    expect(bad.certificate.routes[0]!.checks[0]!.status).toBe('fail');
+    expect(bad.certificate.routes[0]!.checks[0]!.evidence.join('\n')).toContain('EARLIER of two equal-scoring candidates');
+  });
+
+  it('accepted-artifact also replays the final case with only its structured field holding the answer: a worker that reads the result text only is refused (the corpus holds no such case)', async () => {
+    const good = await certify(await loadConfig(await team('structured-good', 'last')), { checks: ['accepted-artifact'] });
+    expect(good.certificate.routes[0]!.checks.map((c) => [c.id, c.status])).toEqual([['accepted-artifact', 'pass']]);
+    expect(good.certificate.routes[0]!.checks[0]!.evidence.join('\n')).toContain('with its text copy of the answer emptied (the answer only in its structured field): published the value the case expects');
+    const bad = await certify(await loadConfig(await team('structured-bad', 'result-only')), { checks: ['accepted-artifact'] });
+    const check = bad.certificate.routes[0]!.checks[0]!;
+    expect(check.status).toBe('fail');
+    expect(check.evidence).toEqual([expect.stringContaining('with its text copy of the answer emptied (the answer only in its structured field): no artifact')]);
   });
 
   it('does not hold a case file of 16 MiB or more (issue 24): it is not replayed, and the reason says so', async () => {
