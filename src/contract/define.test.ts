@@ -162,3 +162,12 @@ describe('defineContract: the anchor and the finality key must be members the sc
     expect(() => defineContract({ ...base, schema: { type: 'object' } })).not.toThrow();
   });
 });
+
+describe('messages that name what to write', () => {
+  it('an enum error lists the allowed values; an unknown contract name gets a did-you-mean', async () => {
+    const { compileValidator } = await import('./validator.ts');
+    const { UnknownContractError } = await import('./registry.ts');
+    expect(compileValidator({ type: 'object', properties: { verdict: { enum: ['accepted', 'retry'] } } })({ verdict: 'acepted' })).toEqual(['/verdict must be equal to one of the allowed values: "accepted", "retry"']);
+    expect(new UnknownContractError('pvo').message).toMatch(/Known contracts: pov, .*; did you mean "pov"\?$/);
+  });
+});

@@ -2,6 +2,7 @@
  * Contracts by name: the presets (./presets.ts) and, for a run with `--config`, the config's own
  * contracts, which may shadow a preset of the same name.
  */
+import { didYouMeanTail } from '#src/diagnostics/didYouMean.ts';
 import type { Contract } from './types.ts';
 import { PRESET_NAMES, presetContract } from './presets.ts';
 import type { PovPolicy } from './pov.ts';
@@ -13,7 +14,7 @@ export const CONTRACT_NAMES: readonly string[] = PRESET_NAMES;
 export class UnknownContractError extends Error {
   readonly code = 'ROUTECERT_UNKNOWN_CONTRACT';
   constructor(name: string, known: readonly string[] = CONTRACT_NAMES) {
-    super(`[routecert] unknown contract "${name}". Known contracts: ${known.join(', ')}.`);
+    super(`[routecert] unknown contract "${name}". Known contracts: ${known.join(', ')}${didYouMeanTail(name, known) || '.'}`);
     this.name = 'UnknownContractError';
   }
 }

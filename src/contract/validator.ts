@@ -29,6 +29,15 @@ export function compileValidator(schema: Record<string, unknown>): Validator {
   const validate: ValidateFunction = ajv.compile(schema as AnySchema);
   return (value) => {
     if (validate(value)) return [];
-    return (validate.errors ?? []).slice(0, 20).map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`);
+    // An enum's message names its values (a case file's misspelt verdict said only "must be equal to one of the allowed values").
+    return (validate.errors ?? []).slice(0, 20).map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}${enumValues(e.params)}`);
   };
+}
+
+/** `: "a", "b", ...` for an enum error's allowed values (at most 12, then `...`), else ''. */
+function enumValues(params: Record<string, unknown> | undefined): string {
+  const allowed = params?.allowedValues;
+  if (!Array.isArray(allowed) || allowed.length === 0) return '';
+  const shown = allowed.slice(0, 12).map((v) => JSON.stringify(v)?.slice(0, 40));
+  return `: ${shown.join(', ')}${allowed.length > 12 ? ', ...' : ''}`;
 }

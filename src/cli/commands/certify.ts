@@ -115,6 +115,7 @@ export async function certifyCommand(opts: CertifyCommandOptions): Promise<numbe
   const dir = await createRunFolder(opts.reports);
   const files = await writeCertificate(dir, outcome.certificate);
   write(`certificate: ${path.relative(process.cwd(), files.json) || files.json}, ${path.relative(process.cwd(), files.markdown) || files.markdown}\n`);
+  if (outcome.keptAt !== undefined) write(`kept (--keep): ${outcome.keptAt} (each run's folder: the worker's output, its log, the fake CLIs' call records)\n`);
   const stoppedBy = outcome.certificate.footer.interrupted;
   if (stoppedBy) process.stderr.write(`[routecert] interrupted by ${stoppedBy}: the certificate is partial (a route not finished before the signal is could-not-run); exit ${outcome.exitCode}\n`);
   if (outcome.exitCode === 2) {

@@ -3,6 +3,7 @@
  * routes); `--startup-table` prints the startup table of every installed schema-flag CLI; otherwise
  * one hermetic probe of a CLI, judged by the pov contract.
  */
+import { didYouMeanTail } from '#src/diagnostics/didYouMean.ts';
 import { availableParallelism } from 'node:os';
 import pLimit from 'p-limit';
 import { schemaSizeProblem } from '#src/schema/limit.ts';
@@ -64,7 +65,8 @@ export async function probeCommand(opts: ProbeCommandOptions): Promise<number> {
   if (opts.startupTable) return startupTableCommand(opts, bins);
   const driver = driverFor(opts.cli);
   if (!driver) {
-    process.stderr.write(`[routecert] hermetic probes exist for: ${PROBE_DRIVERS.map((d) => d.cli).join(', ')}. "${opts.cli}" has none yet (see \`routecert probe --list\`).\n`);
+    const clis = PROBE_DRIVERS.map((d) => d.cli);
+    process.stderr.write(`[routecert] hermetic probes exist for: ${clis.join(', ')}. "${opts.cli}" has none yet${didYouMeanTail(opts.cli, clis)} (see \`routecert probe --list\`).\n`);
     return 2;
   }
   const route = opts.route ?? driver.routes[0]!;

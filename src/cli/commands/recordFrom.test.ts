@@ -45,6 +45,7 @@ describe('a JSON capture whose fields do not say what they must', { timeout: 120
     expect(() => parseCapture(JSON.stringify({ stdout: '{}', exitCode: '1' }))).toThrow(/\/exitCode must be an integer \(-255 to 255\) or null, not "1"/);
     expect(() => parseCapture(JSON.stringify({ stdout: '{}', exit_code: 1 }))).toThrow('/exit_code is no field of a capture; did you mean "exitCode"?');
     expect(() => parseCapture(JSON.stringify({ stdout: '{}', exitCode: 1, timedout: true }))).toThrow('/timedout is no field of a capture; did you mean "timedOut"?');
+    expect(() => parseCapture('{"type":"result"}\n--- stderr ---\nboom\n--- exit code: abc ---\n')).toThrow('line 4: "--- exit code: abc ---" is not a marker routecert reads');
     // A tool's own field beside them is left alone.
     expect(parseCapture(JSON.stringify({ stdout: '{}', exitCode: 1, cmd: 'claude -p' })).exitCode).toBe(1);
   });

@@ -111,7 +111,8 @@ function captureFieldProblems(doc: Record<string, unknown>): string[] {
 /**
  * The envelope a capture holds (see the module doc).
  *
- * @throws {CaptureError} when a JSON capture's field has the wrong type or looks like a misspelt one.
+ * @throws {CaptureError} when a JSON capture's field has the wrong type or looks like a misspelt one,
+ *   or a pasted capture has a marker line routecert cannot read (`--- exit code: abc ---`).
  */
 export function parseCapture(text: string): Capture {
   const trimmed = text.trim();
@@ -143,8 +144,10 @@ export function parseCapture(text: string): Capture {
   const lines = text.split('\n');
   const first = lines.findIndex((l) => l.trim() !== '');
   const prompt = first >= 0 ? /^\s*\$\s+(.+)$/.exec(lines[first]!) : null;
-  if (prompt) lines.splice(0, first + 1);
-  for (const line of lines) {
+  const skipped = prompt ? first + 1 : 0;
+  if (prompt) lines.splice(0, skipped);
+  for (const [k, line] of lines.entries()) {
+    const lineNumber = k + 1 + skipped;
     const marker = /^\s*-{2,}\s*(stdout|stderr)\s*-{2,}\s*$/i.exec(line);
     if (marker) {
       into = marker[1]!.toLowerCase() as 'stdout' | 'stderr';
@@ -164,6 +167,9 @@ export function parseCapture(text: string): Capture {
       timedOut = true;
       continue;
     }
+    // A marker line that says nothing readable (`--- exit code: abc ---`) would be taken for output.
+    const marked = /^\s*-{2,}\s*(exit(?:\s*code|\s*status)?|signal|timed[ -]?out)\b.*-{2,}\s*$/i.exec(line);
+    if (marked) throw new CaptureError(`line ${lineNumber}: ${JSON.stringify(line.trim().slice(0, 60))} is not a marker routecert reads (\`--- exit code: 1 ---\`, \`--- signal: SIGTERM ---\`, \`--- timed out ---\`)`);
     parts[into].push(line);
   }
   // As the terminal showed it: no blank lines around a section, one newline after its last line.

@@ -86,6 +86,8 @@ export interface CertifyOutcome {
    * interrupted by SIGINT/SIGTERM.
    */
   exitCode: Certificate['footer']['exitCode'];
+  /** With `keep`: the folder that holds every run's files (the worker's output, the fake CLIs' records). */
+  keptAt?: string;
 }
 
 function asLoaded(config: CertifyConfig | LoadedConfig): LoadedConfig {
@@ -563,7 +565,7 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
     footer: { finishedAt: new Date().toISOString(), durationMs: Math.round(performance.now() - started), exitCode, ...(stoppedBy ? { interrupted: stoppedBy } : {}) },
   };
   certificate.header.corpusDigest = corpusDigest(pov.map((c) => ({ id: c.case.id, route: c.case.route })), routes, replayedCaseIds(certificate));
-  return { certificate, exitCode };
+  return { certificate, exitCode, ...(options.keep ? { keptAt: root } : {}) };
 }
 
 /**

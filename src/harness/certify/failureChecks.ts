@@ -24,7 +24,7 @@ import { clipText } from '#src/diagnostics/evidence.ts';
 import type { ShimAttempt } from '#src/harness/shim/plan.ts';
 import { caseLabel, findCases, replayOf } from './cases.ts';
 import type { CheckDefinition, CheckEnv, CheckJudgement, JudgedRun, PlannedRun } from './checkTypes.ts';
-import { anchorPopulated, anchorVariant, distinctAnswer } from './generated.ts';
+import { anchorPopulated, anchorVariant } from './generated.ts';
 import type { RunObservation } from './execute.ts';
 import { describeDifferences, meaningDifferences } from './meaning.ts';
 import type { LoadedCase } from '#src/record/corpus.ts';

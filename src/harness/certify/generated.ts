@@ -46,12 +46,6 @@ export function anchorPopulated(value: unknown, anchor: string): boolean {
   return true;
 }
 
-/** The first of `answers` whose canonical JSON differs from `value`'s, or `null`. */
-export function distinctAnswer(answers: readonly Record<string, unknown>[], value: unknown): Record<string, unknown> | null {
-  const own = canonicalJson(value);
-  return answers.find((a) => canonicalJson(a) !== own) ?? null;
-}
-
 const validators = new WeakMap<object, ((v: unknown) => unknown[]) | null>();
 
 /** Whether `value` is valid for `schema` (Ajv, compiled once per schema object); true when the schema does not compile. */
