@@ -86,7 +86,11 @@ function noArtifact(o: RunObservation, why: string): string[] {
  * schema's own properties compared, receipt fields ignored unless `strict`.
  */
 function artifactMeans(o: RunObservation, expected: unknown, env: CheckEnv): string[] {
-  if (!o.artifact.exists) return [`${o.label}: no artifact at the adapter's artifact path (${o.artifact.path.split(/[\\/]/).slice(-2).join('/')})`];
+  if (!o.artifact.exists) {
+    // A worker that wrote its answer beside the expected path: the config's `artifact` may be misspelt.
+    const besides = o.artifact.besides?.length ? `; that folder holds ${o.artifact.besides.join(', ')}: does the config's \`artifact\` name the file the worker writes?` : '';
+    return [`${o.label}: no artifact at the adapter's artifact path (${o.artifact.path.split(/[\\/]/).slice(-2).join('/')})${besides}`];
+  }
   if (o.artifact.parseError) return [`${o.label}: the artifact is not usable (${o.artifact.parseError}): ${clip(o.artifact.text ?? '')}`];
   const diffs = meaningDifferences(expected, o.artifact.value, env.schema, { strict: env.strict, ignore: env.ignore });
   if (diffs.length > 0) return [`${o.label}: the artifact does not carry the expected answer${env.strict ? ' (strict)' : ''}: ${describeDifferences(diffs).slice(0, 4).join('; ')}`];

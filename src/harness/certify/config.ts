@@ -487,7 +487,13 @@ export async function importConfig(file: string): Promise<{ value: unknown; file
     }
     throw new CertifyConfigError(`config file ${file} does not load: ${e.message}`);
   }
-  return { value: module.default ?? module.config, file: absolute, dir: path.dirname(absolute) };
+  const value = module.default ?? module.config;
+  if (value === undefined && !/\.json$/i.test(absolute)) {
+    // A module that exports no config (`export const x = defineConfig(...)`, or nothing): said as such, not as "must be an object".
+    const names = Object.keys(module).filter((k) => k !== 'default');
+    throw new CertifyConfigError(`config file ${path.relative(process.cwd(), absolute) || file} has no default export${names.length > 0 ? ` (it exports ${names.slice(0, 5).join(', ')})` : ''}: end it with \`export default defineConfig({...})\``);
+  }
+  return { value, file: absolute, dir: path.dirname(absolute) };
 }
 
 /**

@@ -68,3 +68,13 @@ describe('importConfigFile', () => {
     await expect(importConfigFile(path.join(root, 'broken.json'))).rejects.toThrow(/not valid JSON/);
   });
 });
+
+describe('a config module without a default export', () => {
+  it('is said as such, naming what it exports (it read "the config must be an object")', async () => {
+    const { importConfig } = await import('./config.ts');
+    const file = path.join(root, 'no-default', 'routecert.config.mjs');
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, "export const config2 = { routes: ['grok/json'] };\n");
+    await expect(importConfig(file)).rejects.toThrow(/has no default export \(it exports config2\): end it with `export default defineConfig\(\{\.\.\.\}\)`/);
+  });
+});

@@ -12,7 +12,7 @@
  * (`setsid`, a double fork) is reported and reaped too.
  */
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Milliseconds } from '#src/envelope/types.ts';
@@ -88,7 +88,8 @@ export interface Leftover {
 export interface RunObservation {
   label: string;
   route: string;
-  artifact: { path: string; exists: boolean; text: string | null; value: unknown; parseError: string | null };
+  /** `besides`: when nothing is at `path`, the `.json` files its folder holds (up to 5), for a misspelt `artifact` path. */
+  artifact: { path: string; exists: boolean; text: string | null; value: unknown; parseError: string | null; besides?: string[] };
   log: string;
   calls: ShimCallRecord[];
   records: ShimRecord[];
@@ -288,6 +289,10 @@ export async function executeRun(input: RunInput, ctx: RunContext): Promise<RunO
     if (unreadable !== undefined) {
       artifact.exists = true;
       artifact.parseError = unreadable;
+    } else {
+      const besides = await readdir(path.dirname(artifactPath)).catch(() => [] as string[]);
+      const json = besides.filter((n) => n.endsWith('.json')).sort().slice(0, 5);
+      if (json.length > 0) artifact.besides = json;
     }
   }
   // The worker's log file is read as its stdout and stderr are, up to the cap (head and tail).

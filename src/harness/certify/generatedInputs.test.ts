@@ -84,6 +84,20 @@ describe('checks whose input the corpus lacks take it from the schema (integer-c
     expect(check.evidence).toEqual([expect.stringContaining('with its text copy of the answer emptied (the answer only in its structured field): no artifact')]);
   });
 
+  it('an artifact path that names no file the worker wrote: the smoke says which files the folder holds', async () => {
+    const file = await team('misspelt-artifact', 'last');
+    const { readFile } = await import('node:fs/promises');
+    const config = JSON.parse(await readFile(file, 'utf8')) as { worker: { artifact: string; command: string[] } };
+    // The worker writes review.json; the config names review.jsn.
+    config.worker.command = config.worker.command.map((t) => (t === '{out}' ? '{outDir}/review.json' : t));
+    config.worker.artifact = '{outDir}/review.jsn';
+    await writeFile(file, JSON.stringify(config));
+    const outcome = await certify(await loadConfig(file), { checks: ['tie-to-later'] });
+    const smoke = outcome.certificate.routes[0]!.smoke[0]!;
+    expect(smoke.status).toBe('fail');
+    expect(smoke.evidence.join('\n')).toContain("no artifact at the adapter's artifact path (out/review.jsn); that folder holds review.json: does the config's `artifact` name the file the worker writes?");
+  });
+
   it('does not hold a case file of 16 MiB or more (issue 24): it is not replayed, and the reason says so', async () => {
     const config = await team('large-final', 'last');
     const file = path.join(path.dirname(config), 'cases/review/claude-code/json/final.json');
