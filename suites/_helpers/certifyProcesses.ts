@@ -4,7 +4,8 @@
  */
 import { expect } from 'vitest';
 import type { CertifyProgress } from '#src/harness/certify/certify.ts';
-import { ownProcessGroup, waitGone, waitGroupsGone, type TrackedProcess } from '#src/harness/certify/processes.ts';
+import { readFileSync } from 'node:fs';
+import { groupMembers, ownProcessGroup, waitGone, waitGroupsGone, type TrackedProcess } from '#src/harness/certify/processes.ts';
 
 /** A tracker: pass `track` as `onProgress`; `expectNoneLeft()` in afterAll. */
 export function processTracker(): { track(e: CertifyProgress): void; expectNoneLeft(): Promise<void> } {
@@ -21,8 +22,24 @@ export function processTracker(): { track(e: CertifyProgress): void; expectNoneL
       }
     },
     async expectNoneLeft() {
-      expect(await waitGone(processes, 10_000)).toEqual([]);
-      expect(await waitGroupsGone([...groups], 10_000)).toEqual([]);
+      // A generous grace: on a loaded machine (two CI runs at once, load 14) a killed process can
+      // take seconds to go. What is left is named with its command line, so a leak can be traced.
+      expect(describeLeft((await waitGone(processes, 30_000)).map((p) => p.pid))).toEqual([]);
+      const groupsLeft = await waitGroupsGone([...groups], 30_000);
+      expect(groupsLeft.map((g) => `group ${g}: ${describeLeft(groupMembers(g)).join('; ')}`)).toEqual([]);
     },
   };
+}
+
+/** `<pid> <state> <command line>` of each of `pids` (Linux /proc; the pid alone elsewhere or once gone). */
+function describeLeft(pids: readonly number[]): string[] {
+  return pids.map((pid) => {
+    try {
+      const state = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ')[0];
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim().slice(0, 200);
+      return `${pid} ${state} ${cmd}`;
+    } catch {
+      return String(pid);
+    }
+  });
 }

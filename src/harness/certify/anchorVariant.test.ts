@@ -50,3 +50,34 @@ describe('tieAttempt on an enum anchor', () => {
     expect(result.result).toBe(`${JSON.stringify(tie!.earlier)}${JSON.stringify(ANSWER)}`);
   });
 });
+
+describe('schema-invalid derives every kind of answer the schema refuses', () => {
+  it('each required member, one inside an array item, an unlisted enum value and the enum value in other letters (a trial: workers that checked only the first, only the top level, or matched without case were certified)', async () => {
+    const { FAILURE_CHECKS } = await import('./failureChecks.ts');
+    const schema = {
+      type: 'object',
+      required: ['severity', 'summary', 'items', 'final'],
+      properties: {
+        severity: { enum: ['none', 'low', 'high'] },
+        summary: { type: 'string' },
+        items: { type: 'array', items: { type: 'object', required: ['file', 'line'], properties: { file: { type: 'string' }, line: { type: 'integer' } } } },
+        final: { type: 'boolean' },
+      },
+    };
+    const value = { severity: 'high', summary: 's', items: [{ file: 'a.ts', line: 3 }], final: true };
+    const stdout = `${JSON.stringify({ type: 'result', subtype: 'success', is_error: false, result: JSON.stringify(value), structured_output: value })}\n`;
+    const c = { file: 'accepted.json', warnings: [], case: { id: 'x', route: 'claude-code/json', contract: 'triage', attempts: [{ stdout, stderr: '', exitCode: 0 }], expect: { verdict: 'accepted', value } } as unknown as CaseFile } as LoadedCase;
+    const env = { schema, anchor: 'severity', rules: { contract: 'triage', finalityKey: 'final', publishDefaults: [] }, route: { route: 'claude-code/json' }, cases: [c], smoke: { final: c }, acceptedValue: () => undefined };
+    const check = FAILURE_CHECKS.find((d) => d.id === 'schema-invalid')!;
+    const plan = check.plan(env as never);
+    expect('runs' in plan).toBe(true);
+    const labels = (plan as { runs: { label: string }[] }).runs.map((r) => r.label.replace(/^case \S+ \S+ /, ''));
+    expect(labels).toEqual([
+      'with required "summary" removed',
+      'with required "items" removed',
+      'with required "line" removed from its first "items" item',
+      'with "severity": "unlisted" (not one of its enum values)',
+      'with "severity" in other letters (its value upper-cased: not one of its enum values)',
+    ]);
+  });
+});

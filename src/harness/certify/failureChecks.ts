@@ -332,25 +332,23 @@ const wrongShape: CheckDefinition = {
   judge: (runs) => nothingPublished(runs),
 };
 
+/** At most this many required members are removed one at a time by schema-invalid (each is one worker run). */
+const MAX_REMOVED_MEMBERS = 4;
+
 const schemaInvalid: CheckDefinition = {
   id: 'schema-invalid',
-  title: 'an answer the schema refuses (a required member missing, a value outside its enum) is never published',
+  title: 'an answer the schema refuses (a required member missing, at the top or inside an item; a value outside its enum) is never published',
   stage: 'check',
   covers: ['fail-closed', 'schema'],
   expectedVerdict: 'dropped-unusable',
   plan: (env) => {
     const required = Array.isArray(env.schema.required) ? env.schema.required.filter((k): k is string => typeof k === 'string') : [];
     const removable = required.filter((k) => k !== env.anchor && k !== env.rules.finalityKey && !env.rules.publishDefaults.includes(k));
-    // A member whose schema lists its values (`enum` of strings), given one it does not list: a
-    // worker that checks only the required members published it (a new-user trial).
     const properties = isPlainObject(env.schema.properties) ? env.schema.properties : {};
-    const enumKey = Object.keys(properties).find((k) => {
-      const p = properties[k];
-      return k !== env.rules.finalityKey && isPlainObject(p) && Array.isArray(p.enum) && p.enum.length > 0 && p.enum.every((v) => typeof v === 'string');
-    });
     const variants: Variant[] = [];
-    if (removable.length > 0) {
-      const field = removable[0]!;
+    // Each required member on its own (a worker that defaults a missing `items` to [] publishes "no
+    // findings" the model never gave: a trial's worker checked only the first), up to a few.
+    for (const field of removable.slice(0, MAX_REMOVED_MEMBERS)) {
       variants.push({
         what: `with required "${field}" removed`,
         derive: (base, value, forms) => {
@@ -360,6 +358,32 @@ const schemaInvalid: CheckDefinition = {
         },
       });
     }
+    // A required member of the objects inside an array member (`items[0].line`): a worker that
+    // checks only the top level published it.
+    const nested = Object.keys(properties).flatMap((k) => {
+      const p = properties[k];
+      const item = isPlainObject(p) && isPlainObject(p.items) ? p.items : undefined;
+      const inner = item && Array.isArray(item.required) ? item.required.filter((r): r is string => typeof r === 'string') : [];
+      return inner.length > 0 ? [{ key: k, member: inner[inner.length - 1]! }] : [];
+    })[0];
+    if (nested !== undefined) {
+      variants.push({
+        what: `with required "${nested.member}" removed from its first "${nested.key}" item`,
+        derive: (base, value, forms) => {
+          const list = value[nested.key];
+          if (!Array.isArray(list) || !isPlainObject(list[0]) || !Object.hasOwn(list[0], nested.member)) return null;
+          const { [nested.member]: _gone, ...item } = list[0];
+          return replaceAnswer(base, value, { ...value, [nested.key]: [item, ...list.slice(1)] }, forms);
+        },
+      });
+    }
+    // A member whose schema lists its values (`enum` of strings), given one it does not list, and
+    // its own value in other letters (`HIGH` for `high`): a worker that checks only the required
+    // members, or matches the enum without case, published it (new-user trials).
+    const enumKey = Object.keys(properties).find((k) => {
+      const p = properties[k];
+      return k !== env.rules.finalityKey && isPlainObject(p) && Array.isArray(p.enum) && p.enum.length > 0 && p.enum.every((v) => typeof v === 'string');
+    });
     if (enumKey !== undefined) {
       const listed = (properties[enumKey] as { enum: string[] }).enum;
       let outside = 'unlisted';
@@ -367,6 +391,14 @@ const schemaInvalid: CheckDefinition = {
       variants.push({
         what: `with "${enumKey}": "${outside}" (not one of its enum values)`,
         derive: (base, value, forms) => (Object.hasOwn(value, enumKey) ? replaceAnswer(base, value, { ...value, [enumKey]: outside }, forms) : null),
+      });
+      variants.push({
+        what: `with "${enumKey}" in other letters (its value upper-cased: not one of its enum values)`,
+        derive: (base, value, forms) => {
+          const own = value[enumKey];
+          if (typeof own !== 'string' || own.toUpperCase() === own || listed.includes(own.toUpperCase())) return null;
+          return replaceAnswer(base, value, { ...value, [enumKey]: own.toUpperCase() }, forms);
+        },
       });
     }
     if (variants.length === 0) return { skip: `not applicable: every required member of contract ${env.rules.contract} is its anchor, its finality key or filled in by its publish defaults, and no member lists its values` };

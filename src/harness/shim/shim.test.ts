@@ -206,6 +206,9 @@ describe('fake CLI', () => {
     expect(grandchild.pgid).toBe(call.pgid);
     expect(call.pgid).toBe(child.pid);
     expect(grandchild.kind === 'child' && grandchild.ignoresSigterm).toBe(true);
+    // The fake CLI starts its grandchildren before it prints: wait for its output, so the SIGTERM
+    // below never lands before it (on a loaded machine it did, and stdout stayed empty).
+    await until(async () => (out === '{"type":"system"}\n' ? true : undefined));
     // SIGTERM to the whole group: the CLI dies, its grandchild does not (it was recorded only once
     // its SIGTERM was ignored, so this is not a race).
     process.kill(-child.pid!, 'SIGTERM');
