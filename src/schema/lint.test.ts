@@ -123,6 +123,9 @@ describe('a schema its draft\'s meta-schema refuses', () => {
       ]);
       expect(findings[0]!.message).toContain('must be equal to one of the allowed values: "array", "boolean"');
     }
+    // An empty enum passes the 2020-12 meta-schema, yet no value satisfies it and Ajv refuses it.
+    const empty = { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { a: { enum: [] } } };
+    expect(lintSchema(empty, { profiles: ['codex'] }).filter((f) => f.rule === 'invalid-schema').map((f) => [f.pointer, f.keyword])).toEqual([['/properties/a', 'enum']]);
     // Gemini's legacy Schema message is OpenAPI 3.0, where "type": "OBJECT" is right.
     expect(lintSchema({ type: 'OBJECT', properties: { a: { type: 'STRING' } } }, { profiles: ['gemini-response-schema'] }).filter((f) => f.rule === 'invalid-schema')).toEqual([]);
     expect(lintSchema({ type: 'object', properties: { a: { type: 'string' } } }, { profiles: ['claude-code'] })).toEqual([]);

@@ -207,11 +207,18 @@ function metaSchemaProblems(schema: unknown, draft: DraftId): { pointer: string;
   let errors: { instancePath: string; message?: string; params?: Record<string, unknown> }[] | null | undefined;
   try {
     const ajv = createAjv(draft, { strict: false, allErrors: true });
-    if (ajv.validateSchema(schema as AnySchema) === true) return [];
-    errors = ajv.errors;
+    errors = ajv.validateSchema(schema as AnySchema) === true ? [] : ajv.errors;
   } catch {
     return [];
   }
+  // The 2019-09 and 2020-12 meta-schemas let `"enum": []` through, which no value satisfies and
+  // Ajv refuses to compile ("enum must have non-empty array").
+  for (const node of walkSchema(schema, { positions: lenientPositions(draft) })) {
+    if (typeof node.schema === 'object' && node.schema !== null && Array.isArray((node.schema as { enum?: unknown }).enum) && (node.schema as { enum: unknown[] }).enum.length === 0) {
+      errors = [...(errors ?? []), { instancePath: `${node.pointer}/enum`, message: 'must NOT have fewer than 1 items (no value satisfies an empty enum)' }];
+    }
+  }
+  if ((errors ?? []).length === 0) return [];
   const out = new Map<string, { pointer: string; keyword: string; message: string }>();
   for (const e of errors ?? []) {
     // The member's parent and its key: the finding prints them joined, as the profiles' do.

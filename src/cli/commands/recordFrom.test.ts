@@ -46,6 +46,7 @@ describe('a JSON capture whose fields do not say what they must', { timeout: 120
     expect(() => parseCapture(JSON.stringify({ stdout: '{}', exit_code: 1 }))).toThrow('/exit_code is no field of a capture; did you mean "exitCode"?');
     expect(() => parseCapture(JSON.stringify({ stdout: '{}', exitCode: 1, timedout: true }))).toThrow('/timedout is no field of a capture; did you mean "timedOut"?');
     expect(() => parseCapture('{"type":"result"}\n--- stderr ---\nboom\n--- exit code: abc ---\n')).toThrow('line 4: "--- exit code: abc ---" is not a marker routecert reads');
+    for (const name of ['returncode', 'status', 'code']) expect(() => parseCapture(JSON.stringify({ stdout: '{}', [name]: 1 }))).toThrow(`/${name} is no field of a capture; did you mean "exitCode"?`);
     // A tool's own field beside them is left alone.
     expect(parseCapture(JSON.stringify({ stdout: '{}', exitCode: 1, cmd: 'claude -p' })).exitCode).toBe(1);
   });

@@ -88,6 +88,9 @@ const CAPTURE_FIELDS: Readonly<Record<string, (v: unknown) => boolean>> = {
 };
 const CAPTURE_TYPES: Readonly<Record<string, string>> = { stdout: 'a string', stderr: 'a string', exitCode: 'an integer (-255 to 255) or null', signal: 'a signal name (SIGTERM) or null', timedOut: 'true or false', elapsedMs: 'a number of ms >= 0' };
 
+/** How other tools name a process's exit code (Python's `returncode`, Node's `status` and `code`, shells' `rc`): read as a misspelt `exitCode`. */
+const EXIT_CODE_SPELLINGS: ReadonlySet<string> = new Set(['returncode', 'return_code', 'status', 'code', 'rc', 'exit', 'exitstatus', 'exit_status']);
+
 /**
  * The problems of a JSON capture's fields: one that has the wrong type (`"exitCode": "1"`), and a
  * field that is none of them but close to one (`exit_code`, `timedout`): either would be dropped and
@@ -102,7 +105,7 @@ function captureFieldProblems(doc: Record<string, unknown>): string[] {
       if (!check(value)) problems.push(`/${key} must be ${CAPTURE_TYPES[key]}, not ${JSON.stringify(value)?.slice(0, 40)}`);
       continue;
     }
-    const near = didYouMean(key.replace(/[_-]/g, ''), known).filter((k) => !Object.hasOwn(doc, k));
+    const near = [...(EXIT_CODE_SPELLINGS.has(key.toLowerCase()) ? ['exitCode'] : []), ...didYouMean(key.replace(/[_-]/g, ''), known)].filter((k) => !Object.hasOwn(doc, k));
     if (near.length > 0) problems.push(`/${key} is no field of a capture; did you mean "${near[0]}"?`);
   }
   return problems;
