@@ -79,12 +79,15 @@ const NO_JQ = 'no jq >= 1.7 here (run `bash .ci/install-jq.sh`, or set ROUTECERT
  * workers publish the review of a Claude envelope with "is_error": true and of a Codex run that
  * ended turn.failed (upstream rejects failed Claude terminal envelopes since #1519, merged after
  * that snapshot); the doc worker runs `codex exec` without --json (it reads only its -o file), so
- * it is not on the codex/jsonl route (output-format). A newer copy is expected to fail fewer: the
+ * it is not on the codex/jsonl route (output-format). Both check only that `findings` is an array,
+ * never its items (`(.findings|type)=="array"`), so a finding without a member its schema requires
+ * (`pre_existing`, `evidence`) is published (schema-invalid, measured 2026-12-03 once that check
+ * removed a required member from the first item). A newer copy is expected to fail fewer: the
  * list is compared exactly.
  */
 const KNOWN: Record<string, Record<string, string[]>> = {
-  code: { 'claude-code/stream-json': ['failed-run'], 'codex/jsonl': ['failed-run'], 'grok/json': [] },
-  doc: { 'claude-code/stream-json': ['failed-run'], 'codex/jsonl': ['failed-run', 'output-format'], 'grok/json': [] },
+  code: { 'claude-code/stream-json': ['failed-run', 'schema-invalid'], 'codex/jsonl': ['failed-run', 'schema-invalid'], 'grok/json': ['schema-invalid'] },
+  doc: { 'claude-code/stream-json': ['failed-run', 'schema-invalid'], 'codex/jsonl': ['failed-run', 'schema-invalid', 'output-format'], 'grok/json': ['schema-invalid'] },
 };
 
 describe.skipIf(!vendored)('the vendored upstream workers', () => {

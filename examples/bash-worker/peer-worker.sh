@@ -258,7 +258,9 @@ skip() { # <reason> [non-final position]
 publish() {
   mkdir -p "$OUT_DIR"
   local out="$OUT_DIR/pov-$TARGET.json"
-  jq -c . "$RAW_OUT" >"$out.tmp.$$" && mv "$out.tmp.$$" "$out"
+  # Only the members the schema lists when it forbids others (additionalProperties: false): a model
+  # adds members unasked ("confidence"), and the artifact must pass the schema it was asked for.
+  jq -c --slurpfile s "$SCHEMA_FILE" 'if $s[0].additionalProperties == false then with_entries(select(.key as $k | $s[0].properties // {} | has($k))) else . end' "$RAW_OUT" >"$out.tmp.$$" && mv "$out.tmp.$$" "$out"
   log "wrote peer POV to $out (voice $(jq -r .voice "$out"))"
   exit 0
 }

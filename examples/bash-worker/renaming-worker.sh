@@ -7,7 +7,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/peer-worker.sh"
 publish() {
   mkdir -p "$OUT_DIR"
   local out="$OUT_DIR/pov-$TARGET.json"
-  jq -c '. as $a | del(.position, .movement, .mode) + {stance: $a.position, meta: {movement: $a.movement}}' "$RAW_OUT" >"$out.tmp.$$" && mv "$out.tmp.$$" "$out"
+  # The schema's members only (as peer-worker.sh publishes), then renamed.
+  jq -c --slurpfile s "$SCHEMA_FILE" 'with_entries(select(.key as $k | $s[0].properties // {} | has($k))) | . as $a | del(.position, .movement, .mode) + {stance: $a.position, meta: {movement: $a.movement}}' "$RAW_OUT" >"$out.tmp.$$" && mv "$out.tmp.$$" "$out"
   log "wrote peer POV to $out (voice $(jq -r .voice "$out"))"
   exit 0
 }

@@ -49,6 +49,7 @@ export const BASH_MINIATURES: Readonly<Record<string, BashMiniature>> = {
   'final-string-as-final': { script: 'final-string-as-final.sh', mistake: 'takes "final": "true" (a string) for final', route: claude, fails: ['missing-final'] },
   'ignores-enum': { script: 'ignores-enum.sh', mistake: 'takes any string for an enum member in its shape test', route: claude, fails: ['schema-invalid'] },
   'reads-result-only': { script: 'reads-result-only.sh', mistake: 'reads the result string only, never the structured field', route: 'claude-code/json', fails: ['accepted-artifact'] },
+  'copies-extra-member': { script: 'copies-extra-member.sh', mistake: 'publishes a member the schema forbids (copies the answer through)', route: claude, fails: ['schema-invalid'] },
   'term-leaves-peer': { script: 'term-leaves-peer.sh', mistake: 'exits on SIGTERM leaving its peer running', route: claude, fails: ['term-honoured'] },
 };
 

@@ -52,15 +52,17 @@ describe('tieAttempt on an enum anchor', () => {
 });
 
 describe('schema-invalid derives every kind of answer the schema refuses', () => {
-  it('each required member, one inside an array item, an unlisted enum value and the enum value in other letters (a trial: workers that checked only the first, only the top level, or matched without case were certified)', async () => {
+  it('each required member, one inside an array item, an unlisted enum value, the enum value in other letters and a member the schema forbids (trials: workers that checked only the first, only the top level, matched without case or copied the answer through were certified)', async () => {
     const { FAILURE_CHECKS } = await import('./failureChecks.ts');
     const schema = {
       type: 'object',
+      additionalProperties: false,
       required: ['severity', 'summary', 'items', 'final'],
       properties: {
+        confidence: { type: 'number' },
         severity: { enum: ['none', 'low', 'high'] },
         summary: { type: 'string' },
-        items: { type: 'array', items: { type: 'object', required: ['file', 'line'], properties: { file: { type: 'string' }, line: { type: 'integer' } } } },
+        items: { type: 'array', items: { type: 'object', additionalProperties: false, required: ['file', 'line'], properties: { file: { type: 'string' }, line: { type: 'integer' } } } },
         final: { type: 'boolean' },
       },
     };
@@ -78,6 +80,32 @@ describe('schema-invalid derives every kind of answer the schema refuses', () =>
       'with required "line" removed from its first "items" item',
       'with "severity": "unlisted" (not one of its enum values)',
       'with "severity" in other letters (its value upper-cased: not one of its enum values)',
+      'with "confidence_extra", a member the schema forbids (additionalProperties: false)',
+      'with "confidence" in its first "items" item, a member the item\'s schema forbids (additionalProperties: false)',
     ]);
+    const runs = (plan as { runs: { attempts: { stdout: string }[]; data: Record<string, unknown> }[] }).runs;
+    expect(runs.at(-2)!.data.forbidden).toEqual(['confidence_extra']);
+    expect(JSON.parse(runs.at(-2)!.attempts[0]!.stdout).structured_output).toEqual({ ...value, confidence_extra: 0.8 });
+    expect(runs.at(-1)!.data.forbidden).toEqual(['items', '0', 'confidence']);
+    expect(JSON.parse(runs.at(-1)!.attempts[0]!.stdout).structured_output).toEqual({ ...value, items: [{ file: 'a.ts', line: 3, confidence: 0.8 }] });
+  });
+});
+
+describe('schema-invalid judges a member the schema forbids', () => {
+  const observed = (value: unknown) => ({ label: 'run', fault: null, killedAtOuterDeadline: false, leftovers: [], artifact: { path: '<tmp>/out/a.json', exists: value !== undefined, text: JSON.stringify(value ?? null), value, parseError: null } });
+  const run = (value: unknown, forbidden: string[]) => ({ planned: { label: 'run', attempts: [], data: { refused: 'x', forbidden } }, observed: observed(value) });
+  it('passes the answer dropped or published without the member (as ce-pov rebuilds it), fails it published with the member, top level or in an item', async () => {
+    const { FAILURE_CHECKS } = await import('./failureChecks.ts');
+    const judge = FAILURE_CHECKS.find((d) => d.id === 'schema-invalid')!.judge;
+    const answer = { severity: 'high', items: [{ file: 'a.ts' }] };
+    expect(judge([run(undefined, ['confidence'])] as never, {} as never, []).pass).toBe(true);
+    expect(judge([run(answer, ['confidence'])] as never, {} as never, []).pass).toBe(true);
+    expect(judge([run(answer, ['items', '0', 'confidence'])] as never, {} as never, []).pass).toBe(true);
+    const top = judge([run({ ...answer, confidence: 0.8 }, ['confidence'])] as never, {} as never, []);
+    expect(top.pass).toBe(false);
+    expect(top.evidence.join('\n')).toContain('published "confidence", a member the schema forbids');
+    const item = judge([run({ ...answer, items: [{ file: 'a.ts', confidence: 0.8 }] }, ['items', '0', 'confidence'])] as never, {} as never, []);
+    expect(item.pass).toBe(false);
+    expect(item.evidence.join('\n')).toContain('published "confidence" in its first "items" item');
   });
 });

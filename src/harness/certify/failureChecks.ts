@@ -7,8 +7,10 @@
  *   failed terminal envelope before publishing);
  * - `wrong-shape`: the answer replaced by an object without the contract's anchor, and by one whose
  *   anchor has the wrong type: nothing published;
- * - `schema-invalid`: the answer without a required member the contract does not fill in: nothing
- *   published (the contract's `finality` plays no part: `finality: 'none'` contracts get it too);
+ * - `schema-invalid`: the answer without a required member the contract does not fill in, with an
+ *   enum value it does not list: nothing published (the contract's `finality` plays no part:
+ *   `finality: 'none'` contracts get it too); with a member the schema forbids
+ *   (`additionalProperties: false`): nothing published, or the answer without that member;
  * - `last-shaped-wins`: two shaped answers in sequence (an earlier draft inserted before the answer):
  *   the later one is published (`selection: 'last-shaped'`);
  * - `populated-beats-stub`: one answer text holding a populated answer, then an empty stub of it
@@ -216,6 +218,8 @@ function derivationBases(env: CheckEnv): LoadedCase[] {
 /** A variant: its name and how to derive it from a case's first attempt and expected value (`null`: not from this case). */
 interface Variant {
   what: string;
+  /** Where the member the schema forbids that the variant adds sits (keys, array indexes as strings): the worker may publish the answer without it. */
+  forbidden?: string[];
   derive(base: ShimAttempt, value: Record<string, unknown>, forms: readonly unknown[]): ShimAttempt | null;
 }
 
@@ -242,7 +246,7 @@ function refusedRuns(env: CheckEnv, variants: readonly Variant[], none: string):
     for (const c of bases) {
       const attempt = v.derive(replayOf(c, 0), c.case.expect.value as Record<string, unknown>, printedForms(c.case.expect.value as Record<string, unknown>, env));
       if (attempt !== null && env.acceptedValue(attempt) === undefined) {
-        runs.push(derivedRun(c, v.what, attempt, { refused: v.what }));
+        runs.push(derivedRun(c, v.what, attempt, v.forbidden === undefined ? { refused: v.what } : { refused: v.what, forbidden: v.forbidden }));
         break;
       }
     }
@@ -337,7 +341,7 @@ const MAX_REMOVED_MEMBERS = 4;
 
 const schemaInvalid: CheckDefinition = {
   id: 'schema-invalid',
-  title: 'an answer the schema refuses (a required member missing, at the top or inside an item; a value outside its enum) is never published',
+  title: 'an answer the schema refuses (a required member missing, at the top or inside an item; a value outside its enum) is never published; one with a member the schema forbids, never with that member',
   stage: 'check',
   covers: ['fail-closed', 'schema'],
   expectedVerdict: 'dropped-unusable',
@@ -401,11 +405,86 @@ const schemaInvalid: CheckDefinition = {
         },
       });
     }
-    if (variants.length === 0) return { skip: `not applicable: every required member of contract ${env.rules.contract} is its anchor, its finality key or filled in by its publish defaults, and no member lists its values` };
+    // A member the schema forbids (`additionalProperties: false`), at the top and in the first item of
+    // an array member: a worker that copies the answer through (or rebuilds the top level and copies
+    // its items whole) publishes an artifact its own schema refuses (the example worker did, and was
+    // certified). The answer may be dropped, or published without that member (ce-pov rebuilds its
+    // artifact from the members it knows): the judgement below allows both.
+    const extra = forbiddenMember(env.schema);
+    if (extra !== undefined) {
+      variants.push({
+        what: `with "${extra}", a member the schema forbids (additionalProperties: false)`,
+        forbidden: [extra],
+        derive: (base, value, forms) => replaceAnswer(base, value, { ...value, [extra]: EXTRA_VALUE }, forms),
+      });
+    }
+    const itemExtra = Object.keys(properties).flatMap((k) => {
+      const p = properties[k];
+      const member = isPlainObject(p) && isPlainObject(p.items) ? forbiddenMember(p.items) : undefined;
+      return member === undefined ? [] : [{ key: k, member }];
+    })[0];
+    if (itemExtra !== undefined) {
+      variants.push({
+        what: `with "${itemExtra.member}" in its first "${itemExtra.key}" item, a member the item's schema forbids (additionalProperties: false)`,
+        forbidden: [itemExtra.key, '0', itemExtra.member],
+        derive: (base, value, forms) => {
+          const list = value[itemExtra.key];
+          if (!Array.isArray(list) || !isPlainObject(list[0])) return null;
+          return replaceAnswer(base, value, { ...value, [itemExtra.key]: [{ ...list[0], [itemExtra.member]: EXTRA_VALUE }, ...list.slice(1)] }, forms);
+        },
+      });
+    }
+    if (variants.length === 0) return { skip: `not applicable: every required member of contract ${env.rules.contract} is its anchor, its finality key or filled in by its publish defaults, no member lists its values and the schema allows any other member` };
     return refusedRuns(env, variants, `routecert's own contract accepts every such answer of ${env.route.route} (${variants.map((v) => v.what).join('; ')})`);
   },
-  judge: (runs) => nothingPublished(runs),
+  judge: (runs) => {
+    const problems: string[] = [];
+    const passes: string[] = [];
+    for (const run of runs) {
+      const forbidden = run.planned.data?.forbidden;
+      const o = run.observed;
+      pushProblems(problems, runProblems(o));
+      if (!Array.isArray(forbidden) || !o.artifact.exists || o.artifact.parseError !== null) {
+        pushProblems(problems, published(o, `routecert's contract refuses it (${String(run.planned.data?.refused)})`));
+        if (!o.artifact.exists) passes.push(`${o.label}: nothing published`);
+        continue;
+      }
+      const where = forbidden.length > 1 ? `"${String(forbidden.at(-1))}" in its first "${String(forbidden[0])}" item` : `"${String(forbidden[0])}"`;
+      if (holds(o.artifact.value, forbidden as string[])) {
+        problems.push(`${o.label}: published ${where}, a member the schema forbids (additionalProperties: false): the artifact fails its own schema; drop the answer or publish only the schema's members`);
+      } else passes.push(`${o.label}: published without ${where} (the member the schema forbids was left out)`);
+    }
+    return verdict(problems, passes);
+  },
 };
+
+/** Whether `value` has the member at `path` (object keys and array indexes as strings). */
+function holds(value: unknown, path: readonly string[]): boolean {
+  let at: unknown = value;
+  for (const [k, key] of path.entries()) {
+    if (Array.isArray(at) && Number(key) < at.length) at = at[Number(key)];
+    else if (isPlainObject(at) && Object.hasOwn(at, key)) at = at[key];
+    else return false;
+    if (k === path.length - 1) return true;
+  }
+  return false;
+}
+
+/** The value of the forbidden member schema-invalid adds (what a model adds unasked). */
+const EXTRA_VALUE = 0.8;
+
+/**
+ * A member name an object schema (the top level, an array member's `items`) forbids: `additionalProperties: false` without
+ * `patternProperties`, and a name it does not list (`confidence`, a member models add unasked,
+ * else a longer one); `undefined` when the schema allows other members.
+ */
+function forbiddenMember(schema: Record<string, unknown>): string | undefined {
+  if (schema.additionalProperties !== false || schema.patternProperties !== undefined) return undefined;
+  const listed = isPlainObject(schema.properties) ? schema.properties : {};
+  let name = 'confidence';
+  while (Object.hasOwn(listed, name)) name += '_extra';
+  return name;
+}
 
 /** Judge a selection run: `data.value` must be published, `data.other` named when it is published instead. */
 function judgeSelection(runs: JudgedRun[], env: CheckEnv, wrong: string): CheckJudgement {
