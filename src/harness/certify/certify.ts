@@ -369,7 +369,8 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
   // Envelopes whose verdict does not depend on the contract (a startup rejection, a crash, a stall,
   // a prose-only answer) are borrowed from the whole corpus and the bundled one, when this
   // contract's judge reaches the same verdict on them: a team's corpus need not hold them (issue 19 point 8).
-  const bundled = casesDir === projectPath('fixtures/cases') ? corpus.cases : [...corpus.cases, ...(await replayable(projectPath('fixtures/cases')))];
+  const ownCorpus = casesDir !== projectPath('fixtures/cases');
+  const bundled = ownCorpus ? [...corpus.cases, ...(await replayable(projectPath('fixtures/cases')))] : corpus.cases;
   const pov = consumer || contract === null ? own : [...own, ...borrowCases(bundled, own, contract, certifyRoutes)];
   const strict = artifactAdapter(cfg.worker).strict === true;
   // Members the worker leaves out or sets itself are not compared (worker.publish.exclude, artifact.ignore).
@@ -396,6 +397,7 @@ export async function certify(config: CertifyConfig | LoadedConfig, options: Cer
       anchor: definition.anchor,
       strict,
       ignore,
+      ...(ownCorpus ? { recorded: own } : {}),
     };
     const versionCase = smoke.final ?? pov.find((c) => c.case.route === route.route);
     const recorded = versionCase?.case.cli.version ?? 'unknown';

@@ -39,6 +39,8 @@ export interface CheckEnv {
   acceptedValue(attempt: ShimAttempt): unknown;
   /** Distinct answers valid for the schema, generated from it (src/harness/certify/generated.ts), for checks whose input the corpus lacks. */
   generated: readonly Record<string, unknown>[];
+  /** The project's own cases of the contract (config `cases`), as recorded; `undefined` when certifying against routecert's bundled corpus. */
+  recorded?: readonly LoadedCase[];
 }
 
 /** One run a check needs. `data` is for the check's own judge. */

@@ -11,6 +11,8 @@
  *   enum value it does not list: nothing published (the contract's `finality` plays no part:
  *   `finality: 'none'` contracts get it too); with a member the schema forbids
  *   (`additionalProperties: false`): nothing published, or the answer without that member;
+ * - `recorded-refusals`: each refusal a project recorded for the route (its own `cases`, not the
+ *   bundled corpus), replayed as recorded: nothing published;
  * - `last-shaped-wins`: two shaped answers in sequence (an earlier draft inserted before the answer):
  *   the later one is published (`selection: 'last-shaped'`);
  * - `populated-beats-stub`: one answer text holding a populated answer, then an empty stub of it
@@ -30,6 +32,7 @@ import { anchorPopulated, anchorVariant } from './generated.ts';
 import type { RunObservation } from './execute.ts';
 import { describeDifferences, meaningDifferences } from './meaning.ts';
 import type { LoadedCase } from '#src/record/corpus.ts';
+import type { VerdictName } from '#src/contract/types.ts';
 
 const flat = (text: string) => text.replace(/\r\n|\r|\n/g, ' ');
 
@@ -557,8 +560,53 @@ const populatedBeatsStub: CheckDefinition = {
   judge: (runs, env) => judgeSelection(runs, env, 'published the empty stub, not the populated answer before it'),
 };
 
+/** At most this many of a project's recorded refusals are replayed per route (each is one worker run), in file order. */
+const MAX_RECORDED_REFUSALS = 12;
+
+/**
+ * The verdicts a recorded refusal is replayed for: every one under which nothing is published, but
+ * `timeout` (its hang is timeout-discard's) and `retry` (an attempt's verdict, not a run's).
+ */
+const REPLAYED_REFUSALS: readonly VerdictName[] = ['dropped-unusable', 'dropped-nonfinal', 'provider-error', 'startup-rejected', 'crashed', 'invalid_structured_output'];
+
+/**
+ * A project's own recorded refusals, replayed as recorded: a team that captured a real failure (its
+ * CLI's quota message, an answer outside its enum) expects the certificate to show its worker that
+ * capture, not only the variants routecert derives (a new-user trial: its bad-enum and is_error
+ * captures were never replayed, and a worker publishing them was certified).
+ */
+const recordedRefusals: CheckDefinition = {
+  id: 'recorded-refusals',
+  title: "every refusal the project recorded for the route (a case whose verdict publishes nothing) is replayed as recorded: nothing published",
+  stage: 'check',
+  covers: ['fail-closed', 'recorded'],
+  expectedVerdict: null,
+  plan: (env) => {
+    if (env.recorded === undefined) return { skip: "not applicable: certified against routecert's bundled corpus (failed-run, wrong-shape and schema-invalid derive its refusals); a project's own cases (config `cases`) are replayed here" };
+    const route = env.route.route;
+    const refusals = [...env.recorded]
+      .filter((c) => c.case.route === route && !c.case.skip && REPLAYED_REFUSALS.includes(c.case.expect.verdict))
+      // A single non-final attempt is one the contract would retry: the recording has no answer for the retry.
+      .filter((c) => c.case.expect.verdict !== 'dropped-nonfinal' || c.case.attempts.length > 1)
+      .filter((c) => c.case.attempts.every((a) => !a.timedOut))
+      .sort((a, b) => a.file.localeCompare(b.file));
+    if (refusals.length === 0) {
+      return { skip: `not applicable: your cases hold no refusal recorded on ${route} (verdict ${REPLAYED_REFUSALS.join(', ')}); \`routecert record --from <capture>\` records one from a failed or unusable run` };
+    }
+    return {
+      runs: refusals.slice(0, MAX_RECORDED_REFUSALS).map((c) => ({
+        label: `case ${caseLabel(c)} (recorded: ${c.case.expect.verdict})`,
+        attempts: c.case.attempts.map((_, k) => replayOf(c, k)),
+        cases: [c],
+        data: { refused: `recorded as ${c.case.expect.verdict}` },
+      })),
+    };
+  },
+  judge: (runs) => nothingPublished(runs),
+};
+
 /** The checks of this file, in certificate order. */
-export const FAILURE_CHECKS: readonly CheckDefinition[] = [failedRun, wrongShape, schemaInvalid];
+export const FAILURE_CHECKS: readonly CheckDefinition[] = [failedRun, wrongShape, schemaInvalid, recordedRefusals];
 
 /** The selection checks of this file, in certificate order. */
 export const SELECTION_CHECKS: readonly CheckDefinition[] = [lastShapedWins, populatedBeatsStub];

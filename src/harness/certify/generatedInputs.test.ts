@@ -6,11 +6,13 @@
  * certified and one that takes the earlier one is refused; with no input for a check, the
  * certificate names each check that kept it from certified.
  */
-import { appendFile, cp, writeFile } from 'node:fs/promises';
+import { appendFile, cp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectPath } from '#src/paths.ts';
 import { RELEASE_CASE_BYTES } from '#src/record/corpus.ts';
+import { caseId } from '#src/record/caseId.ts';
+import type { CaseFile } from '#src/envelope/caseTypes.ts';
 import { tempRoot } from '#src/cli/cliTestKit.ts';
 import { certify } from './certify.ts';
 import { blockingLines } from './certificate.ts';
@@ -86,7 +88,6 @@ describe('checks whose input the corpus lacks take it from the schema (integer-c
 
   it('an artifact path that names no file the worker wrote: the smoke says which files the folder holds', async () => {
     const file = await team('misspelt-artifact', 'last');
-    const { readFile } = await import('node:fs/promises');
     const config = JSON.parse(await readFile(file, 'utf8')) as { worker: { artifact: string; command: string[] } };
     // The worker writes review.json; the config names review.jsn.
     config.worker.command = config.worker.command.map((t) => (t === '{out}' ? '{outDir}/review.json' : t));
@@ -107,6 +108,32 @@ describe('checks whose input the corpus lacks take it from the schema (integer-c
     const route = outcome.certificate.routes[0]!;
     expect(route.status).toBe('could-not-run');
     expect(route.smoke[0]!.reason).toMatch(/no well-formed final case for claude-code\/json \(1 case file\(s\) of 16 MiB or more are not replayed, e\.g\. .*final\.json\)/);
+  });
+
+  it("recorded-refusals replays the team's own recorded refusals as recorded: its is_error capture passes (the worker checks is_error), its capture of an answer outside the enum is refused, naming the case (a trial's worker published its own bad-enum capture, certified)", async () => {
+    const config = await team('recorded', 'last');
+    const dir = path.join(path.dirname(config), 'cases/review/claude-code/json');
+    const final = JSON.parse(await readFile(path.join(dir, 'final.json'), 'utf8')) as CaseFile;
+    const envelope = JSON.parse(final.attempts[0]!.stdout) as Record<string, unknown>;
+    const answer = { ...(envelope.structured_output as Record<string, unknown>), result: 'pass' };
+    const write = async (slug: string, verdict: CaseFile['expect']['verdict'], stdout: Record<string, unknown>) => {
+      const c: CaseFile = { ...final, description: slug, scenario: slug, attempts: [{ ...final.attempts[0]!, stdout: `${JSON.stringify(stdout)}\n` }], expect: { verdict } };
+      c.id = caseId(c);
+      await writeFile(path.join(dir, `${slug}.json`), JSON.stringify(c, null, 2));
+    };
+    await write('bad-enum', 'dropped-unusable', { ...envelope, result: JSON.stringify(answer), structured_output: answer });
+    await write('overloaded', 'provider-error', { ...envelope, is_error: true, subtype: 'success', api_error_status: 529, result: 'API Error: 529 Overloaded', structured_output: undefined });
+    const outcome = await certify(await loadConfig(config), { checks: ['recorded-refusals'] });
+    const check = outcome.certificate.routes[0]!.checks[0]!;
+    expect(check.id).toBe('recorded-refusals');
+    expect(check.status).toBe('fail');
+    expect(check.evidence).toEqual([expect.stringMatching(/^case \S+ \(claude-code\/json\/bad-enum\) \(recorded: dropped-unusable\): published out\/review\.json although routecert's contract refuses it \(recorded as dropped-unusable\)/)]);
+    expect(outcome.exitCode).toBe(1);
+    // Without the bad-enum capture the is_error one is replayed and passes (prose-only too: a team case).
+    await rm(path.join(dir, 'bad-enum.json'));
+    const good = (await certify(await loadConfig(config), { checks: ['recorded-refusals'] })).certificate.routes[0]!.checks[0]!;
+    expect(good.status).toBe('pass');
+    expect(good.evidence).toEqual([expect.stringContaining('(claude-code/json/overloaded) (recorded: provider-error): nothing published'), expect.stringContaining('(claude-code/json/prose-only) (recorded: dropped-unusable): nothing published')]);
   });
 
   it('the checks that did not run for want of input are named with the next step', () => {
