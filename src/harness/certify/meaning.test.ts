@@ -16,6 +16,13 @@ describe('meaningDifferences', () => {
     expect(describeDifferences(diffs)).toEqual(['voice: expected "peer", got "peer-claude"', 'evidence: expected ["src/a.ts:1"], got ["src/b.ts:1"]', 'final: missing (expected true)']);
   });
 
+  it('a long member that differs late is shown where it first differs, with the offset and both lengths (clipped at the start, both read the same)', () => {
+    const long = `${'The decoder stays linear because every bracket is read once. '.repeat(10)}End.`;
+    const cut = long.slice(0, 500);
+    const [line] = describeDifferences(meaningDifferences({ ...answer, position: long }, { ...answer, position: cut }, schema));
+    expect(line).toBe(`position: expected ...${JSON.stringify(long).slice(471, 548)}..., got ...${JSON.stringify(cut).slice(471)} (JSON of ${long.length + 2} and ${cut.length + 2} characters, first different at character 501)`);
+  });
+
   it('with strict, an added field is a difference', () => {
     expect(meaningDifferences(answer, { ...answer, cross_model_route: 'claude' }, schema, { strict: true }).map((d) => [d.kind, d.property])).toEqual([['extra', 'cross_model_route']]);
   });

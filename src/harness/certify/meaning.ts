@@ -84,6 +84,23 @@ const short = (v: unknown, max = 80) => {
   return t.length <= max ? t : `${t.slice(0, max - 3)}...`;
 };
 
+/**
+ * `expected X, got Y` for two values of one member; when either's JSON is longer than 80
+ * characters, both are shown from a little before their first different character, with the
+ * offset and lengths (two long strings clipped at the start read the same: a trial's worker that
+ * cut `reasoning` at 500 characters showed two identical prefixes).
+ */
+function differsText(expected: unknown, actual: unknown, max = 80): string {
+  const e = canonicalJson(expected);
+  const a = canonicalJson(actual);
+  if (e.length <= max && a.length <= max) return `expected ${e}, got ${a}`;
+  let at = 0;
+  while (at < e.length && at < a.length && e.charCodeAt(at) === a.charCodeAt(at)) at++;
+  const from = Math.max(0, at - 30);
+  const window = (t: string) => `${from > 0 ? '...' : ''}${t.slice(from, from + max - 3)}${from + max - 3 < t.length ? '...' : ''}`;
+  return `expected ${window(e)}, got ${window(a)} (JSON of ${e.length} and ${a.length} characters, first different at character ${at})`;
+}
+
 /** One sentence per difference, e.g. `position: expected "Choose A", got "Choose B"`. */
 export function describeDifferences(diffs: readonly MeaningDifference[]): string[] {
   return diffs.map((d) => {
@@ -93,7 +110,7 @@ export function describeDifferences(diffs: readonly MeaningDifference[]): string
       case 'extra':
         return `${d.property}: not in the answer (strict), got ${short(d.actual)}`;
       case 'differs':
-        return `${d.property}: expected ${short(d.expected)}, got ${short(d.actual)}`;
+        return `${d.property}: ${differsText(d.expected, d.actual)}`;
       default:
         return `expected ${short(d.expected, 160)}, got ${short(d.actual, 160)}`;
     }
