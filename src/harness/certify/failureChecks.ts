@@ -590,11 +590,17 @@ const recordedRefusals: CheckDefinition = {
       .filter((c) => c.case.expect.verdict !== 'dropped-nonfinal' || c.case.attempts.length > 1)
       .filter((c) => c.case.attempts.every((a) => !a.timedOut))
       .sort((a, b) => a.file.localeCompare(b.file));
-    if (refusals.length === 0) {
+    // As every derived envelope: replayed only when routecert's own contract refuses each attempt
+    // (a case whose expectation the contract does not share is `routecert run`'s to flag, not a
+    // worker's fault).
+    const refused = refusals.filter((c) => c.case.attempts.every((_, k) => env.acceptedValue(replayOf(c, k)) === undefined));
+    const disputed = refusals.filter((c) => !refused.includes(c)).map((c) => caseLabel(c));
+    if (refused.length === 0) {
+      if (disputed.length > 0) return { skip: `not applicable: routecert's contract accepts an attempt of every refusal recorded on ${route} (${disputed.slice(0, 3).join(', ')}): \`routecert run\` names the expectation it does not share` };
       return { skip: `not applicable: your cases hold no refusal recorded on ${route} (verdict ${REPLAYED_REFUSALS.join(', ')}); \`routecert record --from <capture>\` records one from a failed or unusable run` };
     }
     return {
-      runs: refusals.slice(0, MAX_RECORDED_REFUSALS).map((c) => ({
+      runs: refused.slice(0, MAX_RECORDED_REFUSALS).map((c) => ({
         label: `case ${caseLabel(c)} (recorded: ${c.case.expect.verdict})`,
         attempts: c.case.attempts.map((_, k) => replayOf(c, k)),
         cases: [c],

@@ -123,6 +123,8 @@ describe('checks whose input the corpus lacks take it from the schema (integer-c
     };
     await write('bad-enum', 'dropped-unusable', { ...envelope, result: JSON.stringify(answer), structured_output: answer });
     await write('overloaded', 'provider-error', { ...envelope, is_error: true, subtype: 'success', api_error_status: 529, result: 'API Error: 529 Overloaded', structured_output: undefined });
+    // An accepted answer recorded as a refusal: routecert's contract accepts it, so it is not replayed (`run` flags the expectation).
+    await write('mislabelled', 'dropped-unusable', envelope);
     const outcome = await certify(await loadConfig(config), { checks: ['recorded-refusals'] });
     const check = outcome.certificate.routes[0]!.checks[0]!;
     expect(check.id).toBe('recorded-refusals');
