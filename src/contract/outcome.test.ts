@@ -72,3 +72,13 @@ describe('the failed-run rules, one copy for the judge and the generators\' grou
     expect(expectedOf({ ...refused, failure: { kind: 'provider-error', status: 529, message: 'API Error: 529 Overloaded' } }).verdict).toBe('provider-error');
   });
 });
+
+describe('a timed-out run', () => {
+  it('says its elapsed time when recorded, and that it was not when a capture gave none (`--- timed out ---`: "after 0 ms" read as if it timed out at once)', () => {
+    const judge = (elapsedMs: number) => judgeCase({ attempts: [{ stdout: '', stderr: '', exitCode: null, signal: 'SIGKILL', timedOut: true, elapsedMs }] }, presetContract('pov', {}), decoderFor('claude-code/json')).verdict;
+    expect(judge(600_000).evidence[0]).toBe('peer exceeded its deadline after 600000 ms; output discarded');
+    const unknown = judge(0);
+    expect(unknown.verdict).toBe('timeout');
+    expect(unknown.evidence[0]).toBe('peer exceeded its deadline (its elapsed time was not recorded); output discarded');
+  });
+});

@@ -37,7 +37,8 @@ export function runFailure(decoded: Decoded, attempt: number, clip: ClipPolicy):
     return {
       verdict: 'timeout',
       attempt,
-      evidence: [`peer exceeded its deadline after ${Math.round(decoded.run.elapsedMs)} ms; output discarded`, ...failureEvidence(decoded, clip)],
+      // A capture that says it timed out but not when (`--- timed out ---`, no elapsedMs) records 0 ms: no time is said then.
+      evidence: [`peer exceeded its deadline${decoded.run.elapsedMs > 0 ? ` after ${Math.round(decoded.run.elapsedMs)} ms` : ' (its elapsed time was not recorded)'}; output discarded`, ...failureEvidence(decoded, clip)],
     };
   }
   if (decoded.status.kind === 'startup-rejected') {
